@@ -1,0 +1,38 @@
+"""coderefine: Self-Refine for code and text.
+
+Example::
+
+    import coderefine
+    result = coderefine.refine_text("acronym", "Learning to Refine with Self-Feedback")
+    print(result.final, result.status, result.usage.llm_calls)
+"""
+
+from coderefine.api import refine_text
+from coderefine.engine import Iteration, RefineResult, Usage
+from coderefine.errors import (
+    AuthenticationFailed,
+    CoderefineError,
+    EndpointUnavailable,
+    EnvironmentProblem,
+    LocalModelUnavailable,
+    ModelNotFound,
+    TaskError,
+    UsageError,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AuthenticationFailed",
+    "CoderefineError",
+    "EndpointUnavailable",
+    "EnvironmentProblem",
+    "Iteration",
+    "LocalModelUnavailable",
+    "ModelNotFound",
+    "RefineResult",
+    "TaskError",
+    "Usage",
+    "UsageError",
+    "refine_text",
+]

@@ -1,0 +1,3 @@
+from coderefine.cli import main
+
+raise SystemExit(main())

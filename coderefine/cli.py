@@ -1,0 +1,222 @@
+"""The `coderefine` command: parses arguments, calls the library, prints a report.
+
+Exit codes: 0 success, 1 suggestions found where asked to fail on them,
+2 bad input or usage, 3 environment (model, endpoint or Docker unavailable).
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import traceback
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from types import FrameType
+from typing import Any, NoReturn
+
+from coderefine import api, reports, sandbox_image
+from coderefine.engine import Iteration, RefineResult, StopRule
+from coderefine.errors import CoderefineError, NoUsableAnswer, UsageError
+from coderefine.sandbox import Limits, open_sandbox
+from coderefine.tasks import list_tasks
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit code 2 like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _model_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("model")
+    group.add_argument("--model", help="model name at the endpoint")
+    group.add_argument("--base-url", help="OpenAI-compatible endpoint (else OPENAI_BASE_URL; else the embedded model)")
+    group.add_argument("--model-path", type=Path, help="GGUF file for the embedded model")
+    group.add_argument("--temperature", type=float)
+    group.add_argument("--max-tokens", type=int, help="limit per answer")
+    group.add_argument("--timeout", type=float, help="seconds per request")
+    group.add_argument("--retries", type=int, help="retries on timeouts, 429 and 5xx")
+    group.add_argument("--seed", type=int)
+    group.add_argument("--no-cache", dest="cache", action="store_const", const=False,
+                       help="do not answer requests from the response cache")  # fmt: skip
+    group.add_argument("--cache-dir", type=Path)
+    loop = parser.add_argument_group("loop")
+    loop.add_argument("--max-iterations", type=int, help="drafts at most (default: the task's)")
+    loop.add_argument("--plateau-patience", type=int, help="stop after this many drafts without a better score")
+    loop.add_argument("--plateau-margin", type=float, help="what counts as better")
+    loop.add_argument("--budget-calls", type=int, help="LLM calls at most")
+    loop.add_argument("--budget-tokens", type=int, help="tokens at most")
+
+
+_SETTING_FLAGS = (
+    "model", "base_url", "model_path", "temperature", "max_tokens", "timeout", "retries", "seed",
+    "cache", "cache_dir", "max_iterations", "plateau_patience", "plateau_margin", "budget_calls",
+    "budget_tokens",
+)  # fmt: skip
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    common = _Parser(add_help=False)
+    common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                        help="show tracebacks")  # fmt: skip
+    parser = _Parser(prog="coderefine", description="Self-Refine for code and text.", parents=[common])
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    text = commands.add_parser("text", parents=[common], help="refine text with a plain-text task")
+    which = text.add_mutually_exclusive_group(required=True)
+    which.add_argument("--task", help="a built-in task (see 'coderefine tasks')")
+    which.add_argument("--task-file", type=Path, help="your own task file")
+    text.add_argument("--input", help="the input text (else read from standard input)")
+    text.add_argument("--json", action="store_true", help="print one JSON object")
+    text.add_argument("--trace", type=Path, help="save every prompt and answer as JSON here")
+    text.add_argument("--quiet", action="store_true", help="no progress or summary lines")
+    _model_options(text)
+
+    tasks = commands.add_parser("tasks", parents=[common], help="list the built-in tasks")
+    tasks.add_argument("--json", action="store_true", help="print one JSON object")
+
+    sandbox = commands.add_parser("sandbox", parents=[common], help="set up, check or use the sandbox")
+    actions = sandbox.add_subparsers(dest="action", metavar="ACTION", required=True)
+    actions.add_parser("setup", parents=[common], help="install Docker if needed and build the sandbox image")
+    doctor = actions.add_parser("doctor", parents=[common], help="say what the sandbox lacks and how to fix it")
+    doctor.add_argument("--json", action="store_true", help="print one JSON object")
+    run = actions.add_parser("run", parents=[common], help="run a Python file in the sandbox")
+    run.add_argument("file", type=Path, metavar="FILE.py")
+    run.add_argument("--timeout", type=float, default=10.0, help="seconds (default 10)")
+    run.add_argument("--memory", type=int, default=512, metavar="MB", help="memory limit (default 512)")
+    run.add_argument("--project", type=Path, help="mounted read-only and importable (default: .)")
+    run.add_argument("--sandbox", choices=("docker", "local"), default="docker",
+                     help="docker (default), or local where Docker cannot be had")  # fmt: skip
+    run.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = argparse.Namespace()
+    # SIGTERM unwinds like Ctrl-C, so sandboxes and model servers are cleaned up.
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        args = _build_parser().parse_args(argv)
+        if args.command == "tasks":
+            return _tasks(args)
+        if args.command == "sandbox":
+            return _sandbox(args)
+        return _text(args)
+    except CoderefineError as error:
+        if getattr(args, "debug", False):
+            traceback.print_exc()
+        print(f"coderefine: {error}", file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        print("coderefine: interrupted", file=sys.stderr)
+        return 130
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def _sandbox(args: argparse.Namespace) -> int:
+    if args.action == "setup":
+        return sandbox_image.setup()
+    if args.action == "doctor":
+        return _doctor(args)
+    return _sandbox_run(args)
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    checks = sandbox_image.doctor()
+    healthy = all(check.ok for check in checks)
+    if args.json:
+        print(reports.to_json({"ok": healthy, "checks": [asdict(check) for check in checks]}))
+    else:
+        for check in checks:
+            fix = f" (fix: {check.fix})" if check.fix else ""
+            print(f"{'ok' if check.ok else 'MISSING':7}  {check.name}: {check.detail}{fix}")
+    return 0 if healthy else 3
+
+
+def _sandbox_run(args: argparse.Namespace) -> int:
+    try:
+        code = args.file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"file not found: {args.file}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"cannot read {args.file}: {error}") from None
+    if args.timeout <= 0 or args.memory <= 0:
+        raise UsageError("--timeout and --memory must be positive")
+    limits = Limits(timeout=args.timeout, memory_mb=args.memory)
+    project = args.project or Path.cwd()
+    if not project.is_dir():
+        raise UsageError(f"project folder not found: {project}")
+    with open_sandbox(args.sandbox, project=project, limits=limits) as box:
+        result = box.run(code)
+    if args.json:
+        print(reports.to_json(result.to_dict()))
+        return 0
+    sys.stdout.write(result.stdout)
+    sys.stderr.write(result.stderr)
+    print(f"coderefine: {reports.run_summary(result)}", file=sys.stderr)
+    return 0
+
+
+def _tasks(args: argparse.Namespace) -> int:
+    infos = list_tasks()
+    if args.json:
+        tasks = [{"name": i.name, "kind": i.kind, "description": i.description, "path": str(i.path)} for i in infos]
+        print(reports.to_json({"tasks": tasks}))
+        return 0
+    width = max((len(info.name) for info in infos), default=0)
+    for info in infos:
+        print(f"{info.name:<{width}}  {info.description}")
+    return 0
+
+
+def _text(args: argparse.Namespace) -> int:
+    text = args.input if args.input is not None else _read_stdin()
+    settings: dict[str, Any] = {name: getattr(args, name) for name in _SETTING_FLAGS}
+    show_progress = not args.quiet and sys.stderr.isatty()
+    result = api.refine_text(
+        args.task_file if args.task_file else args.task,
+        text,
+        on_iteration=_print_progress if show_progress else None,
+        **settings,
+    )
+    if args.trace:
+        reports.write_trace(result, args.trace)
+    if args.json:
+        print(reports.to_json(reports.result_to_dict(result)))
+    elif result.final is not None:
+        print(result.final)
+    if not args.quiet:
+        print(f"coderefine: {reports.summary_line(result)}", file=sys.stderr)
+    return _exit_code(result)
+
+
+def _exit_code(result: RefineResult) -> int:
+    if result.status == "error":
+        last = result.iterations[-1].error if result.iterations else None
+        problem = NoUsableAnswer(
+            f"the model gave no usable answer in {len(result.iterations)} draft(s)"
+            + (f" (last: {last})" if last else "")
+        )
+        print(f"coderefine: {problem}", file=sys.stderr)
+        return problem.exit_code
+    if result.error:
+        # Stopped early by the endpoint: the best so far is printed, the failure still counts.
+        print(f"coderefine: stopped early: {result.error}", file=sys.stderr)
+        return 3
+    return 0
+
+
+def _read_stdin() -> str:
+    if sys.stdin is None or sys.stdin.isatty():
+        raise UsageError("give the input with --input TEXT or on standard input")
+    return sys.stdin.read()
+
+
+def _print_progress(iteration: Iteration, rule: StopRule) -> None:
+    print(f"coderefine: {reports.progress_line(iteration, rule)}", file=sys.stderr, flush=True)

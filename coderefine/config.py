@@ -1,0 +1,151 @@
+"""Settings, resolved from four layers, highest first:
+
+1. explicit options (CLI flags, keyword arguments of the library API);
+2. the environment: OPENAI_API_KEY, OPENAI_BASE_URL, CODEREFINE_<SETTING>;
+3. `[tool.coderefine]` in the nearest pyproject.toml (from the working directory up);
+4. the defaults below.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from coderefine.errors import UsageError
+
+
+@dataclass(frozen=True)
+class Settings:
+    base_url: str | None = None
+    api_key: str | None = None
+    model: str | None = None
+    model_path: Path | None = None
+    temperature: float = 0.0
+    max_tokens: int = 512
+    timeout: float = 120.0
+    retries: int = 3
+    backoff: float = 1.0
+    seed: int | None = None
+    cache: bool = True
+    cache_dir: Path | None = None
+    max_iterations: int | None = None  # None: the task's own
+    plateau_margin: float | None = None
+    plateau_patience: int | None = None
+    budget_calls: int | None = None
+    budget_tokens: int | None = None
+
+    @property
+    def has_endpoint(self) -> bool:
+        return bool(self.base_url or self.api_key)
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
+_TYPES: Mapping[str, type] = {
+    "base_url": str, "api_key": str, "model": str, "model_path": Path, "temperature": float,
+    "max_tokens": int, "timeout": float, "retries": int, "backoff": float, "seed": int,
+    "cache": bool, "cache_dir": Path, "max_iterations": int, "plateau_margin": float,
+    "plateau_patience": int, "budget_calls": int, "budget_tokens": int,
+}  # fmt: skip
+_NOT_IN_FILES = {"api_key"}  # secrets belong in the environment, not in a committed file
+
+
+def resolve(
+    overrides: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+    start: Path | None = None,
+) -> Settings:
+    """Settings from all layers; a bad value raises UsageError naming its source."""
+    environ = os.environ if environ is None else environ
+    values: dict[str, Any] = {}
+    values.update(_from_pyproject(start or Path.cwd()))
+    values.update(_from_environment(environ))
+    for key, value in (overrides or {}).items():
+        if key not in _FIELDS:
+            raise UsageError(f"unknown option {key!r} (known: {', '.join(sorted(_FIELDS))})")
+        if value is not None:
+            values[key] = _convert(key, value, f"option {key}")
+    _check_ranges(values)
+    return Settings(**values)
+
+
+def _from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for variable, key in (("OPENAI_API_KEY", "api_key"), ("OPENAI_BASE_URL", "base_url")):
+        if environ.get(variable):
+            values[key] = environ[variable]
+    for key in _FIELDS:
+        variable = f"CODEREFINE_{key.upper()}"
+        if environ.get(variable):
+            values[key] = _convert(key, environ[variable], variable)
+    return values
+
+
+def find_pyproject(start: Path) -> Path | None:
+    for folder in (start.resolve(), *start.resolve().parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _from_pyproject(start: Path) -> dict[str, Any]:
+    path = find_pyproject(start)
+    if path is None:
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise UsageError(f"cannot read {path}: {error}") from None
+    table = data.get("tool", {}).get("coderefine", {})
+    if not isinstance(table, dict):
+        raise UsageError(f"{path}: [tool.coderefine] must be a table")
+    values = {}
+    for raw_key, value in table.items():
+        key = raw_key.replace("-", "_")
+        if key not in _FIELDS or key in _NOT_IN_FILES:
+            known = ", ".join(sorted(set(_FIELDS) - _NOT_IN_FILES))
+            raise UsageError(f"{path}: [tool.coderefine] has unknown key {raw_key!r} (known: {known})")
+        values[key] = _convert(key, value, f"{path}: [tool.coderefine].{raw_key}")
+        if key in ("model_path", "cache_dir") and not values[key].is_absolute():
+            values[key] = path.parent / values[key]  # relative to the file that says it
+    return values
+
+
+def _convert(key: str, value: Any, source: str) -> Any:
+    kind = _TYPES[key]
+    try:
+        if kind is bool:
+            return _to_bool(value)
+        if kind is Path:
+            return Path(value).expanduser()
+        if kind is int and (isinstance(value, bool) or (isinstance(value, float) and not value.is_integer())):
+            raise ValueError(value)
+        return kind(value)
+    except (TypeError, ValueError):
+        raise UsageError(f"{source}: expected {kind.__name__}, got {value!r}") from None
+
+
+def _to_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(value)
+
+
+def _check_ranges(values: Mapping[str, Any]) -> None:
+    positive = ("max_tokens", "timeout", "max_iterations", "plateau_patience", "budget_calls", "budget_tokens")
+    for key in positive:
+        if key in values and values[key] <= 0:
+            raise UsageError(f"{key} must be positive, got {values[key]}")
+    for key in ("retries", "backoff", "temperature", "plateau_margin"):
+        if key in values and values[key] < 0:
+            raise UsageError(f"{key} must not be negative, got {values[key]}")

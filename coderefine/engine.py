@@ -1,0 +1,358 @@
+"""The Self-Refine loop, independent of what is being refined.
+
+    y0      = LLM(init prompt, x)
+    facts_t = task.evaluate(x, y_t)                     # measured, not asked
+    fb_t    = LLM(feedback prompt, x, y_t, facts_t)
+    stop?     stop signal | target score | plateau | max iterations | budget
+    y_t+1   = LLM(refine prompt, x, y_0, facts_0, fb_0, ..., y_t, facts_t, fb_t)
+
+The refine prompt always carries the whole history. The result is the
+best-scoring acceptable iterate, not the last one, with the full trace.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, Protocol
+
+from coderefine.errors import EnvironmentProblem
+from coderefine.llm import ChatModel, Completion, Message
+
+Status = Literal["improved", "no_improvement", "error"]
+
+
+class MalformedAnswer(ValueError):
+    """The model's answer does not have the shape the task asked for."""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Messages for one LLM call, with that call's generation limits."""
+
+    messages: tuple[Message, ...]
+    max_tokens: int | None = None
+    stop: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What was measured about a draft, before the model critiques it.
+
+    `summary` is the text the feedback and refine prompts are given;
+    `metrics` goes into the result as is. A draft that is not `acceptable`
+    (wrong, malformed) is never chosen as the result.
+    """
+
+    metrics: Mapping[str, Any] = field(default_factory=dict)
+    summary: str = ""
+    acceptable: bool = True
+
+
+@dataclass(frozen=True)
+class Judgement:
+    score: float | None
+    stop_signal: bool = False
+
+
+@dataclass(frozen=True)
+class Step:
+    """One entry of the history handed to the refine prompt."""
+
+    output: str
+    facts: Facts
+    feedback: str
+
+
+@dataclass(frozen=True)
+class StopRule:
+    max_iterations: int = 4
+    signal: str | None = None  # a phrase in the feedback that ends the loop
+    target_score: float | None = None  # a score this high ends the loop
+    plateau_margin: float = 0.0  # the best must improve by more than this ...
+    plateau_patience: int = 2  # ... within this many iterations, or the loop stops
+
+
+@dataclass(frozen=True)
+class Budget:
+    max_calls: int | None = None
+    max_tokens: int | None = None
+
+
+class Task(Protocol):
+    """A refinement task: prompts, parsing, measurement and judgement."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def stop_rule(self) -> StopRule: ...
+
+    @property
+    def improves_input(self) -> bool:
+        """True when every acceptable draft already beats the input (code tasks);
+        False when drafts compete with the first draft (text tasks)."""
+        ...
+
+    def init_prompt(self, x: str) -> Prompt: ...
+
+    def parse_output(self, text: str) -> str: ...
+
+    def evaluate(self, x: str, output: str) -> Facts: ...
+
+    def feedback_prompt(self, x: str, output: str, facts: Facts) -> Prompt: ...
+
+    def judge(self, feedback: str, facts: Facts) -> Judgement: ...
+
+    def refine_prompt(self, x: str, history: Sequence[Step]) -> Prompt: ...
+
+
+@dataclass(frozen=True)
+class Usage:
+    llm_calls: int = 0
+    cached_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def add(self, completion: Completion) -> Usage:
+        return Usage(
+            llm_calls=self.llm_calls + (0 if completion.cached else 1),
+            cached_calls=self.cached_calls + (1 if completion.cached else 0),
+            prompt_tokens=self.prompt_tokens + (0 if completion.cached else completion.prompt_tokens),
+            completion_tokens=self.completion_tokens
+            + (0 if completion.cached else completion.completion_tokens),
+        )
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+@dataclass(frozen=True)
+class Iteration:
+    index: int
+    output: str
+    raw_output: str
+    feedback: str
+    facts: Facts
+    score: float | None
+    accepted: bool
+    error: str | None
+    prompt: Prompt
+    feedback_prompt: Prompt | None
+    usage: Usage
+    seconds: float
+
+    @property
+    def metrics(self) -> dict[str, Any]:
+        return {**self.facts.metrics, "score": self.score}
+
+
+@dataclass(frozen=True)
+class RefineResult:
+    task: str
+    input: str
+    status: Status
+    stop_reason: str
+    final: str | None
+    best_iteration: int | None
+    iterations: tuple[Iteration, ...]
+    usage: Usage
+    model: str
+    seconds: float
+    error: str | None = None
+
+    @property
+    def best(self) -> Iteration | None:
+        return None if self.best_iteration is None else self.iterations[self.best_iteration]
+
+
+@dataclass(frozen=True)
+class RefineOptions:
+    """Caller's overrides of the task's stop rule, and the budget."""
+
+    max_iterations: int | None = None
+    plateau_margin: float | None = None
+    plateau_patience: int | None = None
+    budget: Budget = Budget()
+
+    def stop_rule(self, task_rule: StopRule) -> StopRule:
+        changes = {
+            name: value
+            for name in ("max_iterations", "plateau_margin", "plateau_patience")
+            if (value := getattr(self, name)) is not None
+        }
+        return replace(task_rule, **changes)
+
+
+ProgressCallback = Callable[[Iteration, StopRule], None]
+
+
+def refine(
+    task: Task,
+    x: str,
+    model: ChatModel,
+    options: RefineOptions = RefineOptions(),
+    on_iteration: ProgressCallback | None = None,
+) -> RefineResult:
+    """Run Self-Refine on input `x` until a stop rule holds."""
+    rule = options.stop_rule(task.stop_rule)
+    run = _Run(task, x, model, options.budget)
+    started = time.monotonic()
+    stop_reason = "max_iterations"
+    for index in range(rule.max_iterations):
+        if not run.can_afford_iteration():
+            stop_reason = "budget"
+            break
+        prompt = task.init_prompt(x) if index == 0 else task.refine_prompt(x, run.history)
+        try:
+            iteration, judgement = run.iterate(index, prompt)
+        except EnvironmentProblem as problem:
+            if not run.iterations:
+                raise  # nothing to keep: report the problem itself
+            run.error = str(problem)
+            stop_reason = "llm_error"
+            break
+        if on_iteration is not None:
+            on_iteration(iteration, rule)
+        reason = _stop_reason(rule, judgement, run.iterations)
+        if reason is not None:
+            stop_reason = reason
+            break
+    return run.result(stop_reason, time.monotonic() - started)
+
+
+def _stop_reason(
+    rule: StopRule, judgement: Judgement, iterations: Sequence[Iteration]
+) -> str | None:
+    last = iterations[-1]
+    if last.accepted and judgement.stop_signal:
+        return "stop_signal"
+    if last.accepted and _reaches(judgement.score, rule.target_score):
+        return "target_score"
+    if _plateaued(iterations, rule):
+        return "plateau"
+    return None
+
+
+def _reaches(score: float | None, target: float | None) -> bool:
+    return score is not None and target is not None and score >= target
+
+
+def _plateaued(iterations: Sequence[Iteration], rule: StopRule) -> bool:
+    """True when the best score has not risen by more than the margin for `patience` iterations."""
+    best: float | None = None
+    since_best = 0
+    for iteration in iterations:
+        score = iteration.score if iteration.accepted else None
+        if score is not None and (best is None or score > best + rule.plateau_margin):
+            best, since_best = score, 0
+        else:
+            since_best += 1
+    return best is not None and since_best >= rule.plateau_patience
+
+
+class _Run:
+    """The mutable state of one refinement run: history, trace and spending."""
+
+    def __init__(self, task: Task, x: str, model: ChatModel, budget: Budget) -> None:
+        self.task, self.x, self.model, self.budget = task, x, model, budget
+        self.iterations: list[Iteration] = []
+        self.history: list[Step] = []
+        self.usage = Usage()
+        self.error: str | None = None
+
+    def can_afford_iteration(self) -> bool:
+        # An iteration costs two calls: the draft and the feedback on it.
+        calls_left = self.budget.max_calls is None or self.usage.llm_calls + 2 <= self.budget.max_calls
+        tokens_left = self.budget.max_tokens is None or self.usage.total_tokens < self.budget.max_tokens
+        return calls_left and tokens_left
+
+    def _call(self, prompt: Prompt) -> Completion:
+        completion = self.model.complete(prompt.messages, max_tokens=prompt.max_tokens, stop=prompt.stop)
+        self.usage = self.usage.add(completion)
+        return completion
+
+    def iterate(self, index: int, prompt: Prompt) -> tuple[Iteration, Judgement]:
+        started, usage_before = time.monotonic(), self.usage
+        draft = self._call(prompt)
+        feedback_prompt: Prompt | None = None
+        error: str | None
+        try:
+            output = self.task.parse_output(draft.text)
+        except MalformedAnswer as problem:
+            output, error = "", str(problem)
+            facts = Facts(summary=f"The answer was malformed: {error}", acceptable=False)
+            # No model call: the parser already knows exactly what was wrong.
+            feedback = f"The previous answer could not be used: {error}. Answer in the required format."
+            judgement = Judgement(score=None)
+        else:
+            error = None
+            facts = self.task.evaluate(self.x, output)
+            feedback_prompt = self.task.feedback_prompt(self.x, output, facts)
+            feedback = self._call(feedback_prompt).text.strip()
+            judgement = self.task.judge(feedback, facts)
+        iteration = Iteration(
+            index=index,
+            output=output,
+            raw_output=draft.text,
+            feedback=feedback,
+            facts=facts,
+            score=judgement.score,
+            accepted=facts.acceptable,
+            error=error,
+            prompt=prompt,
+            feedback_prompt=feedback_prompt,
+            usage=_difference(self.usage, usage_before),
+            seconds=time.monotonic() - started,
+        )
+        self.iterations.append(iteration)
+        self.history.append(Step(output=output or draft.text, facts=facts, feedback=feedback))
+        return iteration, judgement
+
+    def result(self, stop_reason: str, seconds: float) -> RefineResult:
+        best = _best(self.iterations)
+        status: Status
+        if best is None:
+            status = "no_improvement" if self.task.improves_input else "error"
+        elif self.task.improves_input:
+            status = "improved"
+        else:
+            first = next(it for it in self.iterations if it.accepted)
+            status = "improved" if best.index != first.index else "no_improvement"
+        return RefineResult(
+            task=self.task.name,
+            input=self.x,
+            status=status,
+            stop_reason=stop_reason,
+            final=best.output if best is not None else None,
+            best_iteration=best.index if best is not None else None,
+            iterations=tuple(self.iterations),
+            usage=self.usage,
+            model=self.model.name,
+            seconds=seconds,
+            error=self.error,
+        )
+
+
+def _best(iterations: Sequence[Iteration]) -> Iteration | None:
+    """The highest-scoring accepted iterate; the earliest wins a tie.
+
+    With no scores at all nothing shows that a later draft is better, so the
+    first accepted one stands.
+    """
+    accepted = [it for it in iterations if it.accepted]
+    scored = [it for it in accepted if it.score is not None]
+    if scored:
+        return max(scored, key=lambda it: (it.score, -it.index))
+    return accepted[0] if accepted else None
+
+
+def _difference(after: Usage, before: Usage) -> Usage:
+    return Usage(
+        llm_calls=after.llm_calls - before.llm_calls,
+        cached_calls=after.cached_calls - before.cached_calls,
+        prompt_tokens=after.prompt_tokens - before.prompt_tokens,
+        completion_tokens=after.completion_tokens - before.completion_tokens,
+    )

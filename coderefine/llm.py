@@ -1,0 +1,290 @@
+"""One chat-completions client over the `openai` package.
+
+Any OpenAI-compatible server works (OpenAI, vLLM, Ollama, llama.cpp). The
+client adds what a refinement loop needs on top of the plain API: retries with
+backoff, a per-request timeout, an on-disk cache of deterministic requests,
+token counts on every answer, and errors that say in one line what is wrong.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+import openai
+
+from coderefine.cache import JsonCache, cache_key
+from coderefine.errors import (
+    AuthenticationFailed,
+    EndpointUnavailable,
+    EnvironmentProblem,
+    ModelNotFound,
+    UsageError,
+)
+
+OPENAI_DEFAULT_URL = "https://api.openai.com/v1"
+OPENAI_DEFAULT_MODEL = "gpt-4o-mini"
+_RETRYABLE_STATUS = {408, 409, 429}
+_MAX_RETRY_AFTER = 30.0
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One answer. `cached` answers cost no call and report the tokens of the original."""
+
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+    cached: bool
+    seconds: float
+
+
+@dataclass(frozen=True)
+class LLMOptions:
+    model: str | None = None
+    temperature: float = 0.0
+    max_tokens: int = 512
+    timeout: float = 120.0
+    retries: int = 3
+    backoff: float = 1.0  # first retry waits this long; each next one twice as long
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    base_url: str
+    api_key: str
+
+
+class EndpointSource(Protocol):
+    """Where requests go. `endpoint()` may start a server, so it is called lazily."""
+
+    @property
+    def identity(self) -> str:
+        """Names the model behind the endpoint for cache keys (no ports, no secrets)."""
+        ...
+
+    @property
+    def default_model(self) -> str | None: ...
+
+    def endpoint(self) -> Endpoint: ...
+
+
+@dataclass(frozen=True)
+class RemoteEndpoint:
+    base_url: str
+    api_key: str
+
+    @property
+    def identity(self) -> str:
+        return self.base_url.rstrip("/")
+
+    @property
+    def default_model(self) -> str | None:
+        return OPENAI_DEFAULT_MODEL if self.identity == OPENAI_DEFAULT_URL else None
+
+    def endpoint(self) -> Endpoint:
+        return Endpoint(self.base_url, self.api_key)
+
+
+class ChatModel(Protocol):
+    """What the engine needs from a model."""
+
+    @property
+    def name(self) -> str: ...
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        max_tokens: int | None = None,
+        stop: Sequence[str] = (),
+    ) -> Completion: ...
+
+
+class OpenAIChat:
+    """A `ChatModel` speaking the chat-completions protocol through `openai`."""
+
+    def __init__(
+        self,
+        source: EndpointSource,
+        options: LLMOptions,
+        cache: JsonCache | None = None,
+    ) -> None:
+        self._source = source
+        self._options = options
+        self._cache = cache
+        self._client: openai.OpenAI | None = None
+        self._model: str | None = options.model or source.default_model
+
+    @property
+    def name(self) -> str:
+        return self._model or f"{self._source.identity} (model chosen by the server)"
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        max_tokens: int | None = None,
+        stop: Sequence[str] = (),
+    ) -> Completion:
+        request: dict[str, Any] = {
+            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "temperature": self._options.temperature,
+            "max_tokens": max_tokens or self._options.max_tokens,
+        }
+        if stop:
+            request["stop"] = list(stop)
+        if self._options.seed is not None:
+            request["seed"] = self._options.seed
+        if self._model is None:
+            self._connect()  # the served model's name is part of the cache key
+        key = self._cache_key(request)
+        if key is not None and self._cache is not None:
+            hit = self._cache.get(key)
+            if hit is not None:
+                return Completion(
+                    text=str(hit["text"]),
+                    prompt_tokens=int(hit["prompt_tokens"]),
+                    completion_tokens=int(hit["completion_tokens"]),
+                    cached=True,
+                    seconds=0.0,
+                )
+        completion = self._call_with_retries(request)
+        if key is not None and self._cache is not None:
+            self._cache.put(
+                key,
+                {
+                    "text": completion.text,
+                    "prompt_tokens": completion.prompt_tokens,
+                    "completion_tokens": completion.completion_tokens,
+                    "request": request,
+                    "model": self._model,
+                },
+            )
+        return completion
+
+    def _cache_key(self, request: dict[str, Any]) -> str | None:
+        # Only deterministic requests are worth replaying: greedy decoding or a fixed seed.
+        if self._options.temperature != 0 and self._options.seed is None:
+            return None
+        return cache_key({"endpoint": self._source.identity, "model": self._model, **request})
+
+    def _connect(self) -> openai.OpenAI:
+        if self._client is None:
+            endpoint = self._source.endpoint()
+            self._client = openai.OpenAI(
+                base_url=endpoint.base_url,
+                api_key=endpoint.api_key,
+                timeout=self._options.timeout,
+                max_retries=0,  # retries are ours, so that each is counted and bounded
+            )
+            if self._model is None:
+                self._model = _only_served_model(self._client)
+        return self._client
+
+    def _call_with_retries(self, request: dict[str, Any]) -> Completion:
+        client = self._connect()
+        model = self._model or ""  # _connect() has chosen one
+        attempt = 0
+        while True:
+            started = time.monotonic()
+            try:
+                response = client.chat.completions.create(model=model, **request)
+            except openai.APIError as error:
+                problem = _classify(error, client, self._model or "")
+                if problem is not None or attempt >= self._options.retries:
+                    raise problem or _gave_up(error, client, attempt + 1) from error
+                time.sleep(_retry_delay(error, self._options.backoff, attempt))
+                attempt += 1
+                continue
+            usage = response.usage
+            text = response.choices[0].message.content if response.choices else None
+            return Completion(
+                text=text or "",
+                prompt_tokens=usage.prompt_tokens if usage else 0,
+                completion_tokens=usage.completion_tokens if usage else 0,
+                cached=False,
+                seconds=time.monotonic() - started,
+            )
+
+
+def _only_served_model(client: openai.OpenAI) -> str:
+    """The model to ask for when none was named: the endpoint's only one."""
+    try:
+        names = [model.id for model in client.models.list()]
+    except openai.APIError as error:
+        problem = _classify(error, client, "")
+        raise problem or _gave_up(error, client, 1) from error
+    if len(names) == 1:
+        return names[0]
+    if not names:
+        raise ModelNotFound(f"the LLM endpoint at {client.base_url} serves no models")
+    shown = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+    raise UsageError(f"the LLM endpoint serves several models ({shown}): choose one with --model")
+
+
+def _classify(error: openai.APIError, client: openai.OpenAI, model: str) -> EnvironmentProblem | None:
+    """A final (non-retryable) problem for `error`, or None when a retry may help."""
+    url = str(client.base_url).rstrip("/")
+    if isinstance(error, openai.APIConnectionError):
+        return None
+    if isinstance(error, (openai.AuthenticationError, openai.PermissionDeniedError)):
+        return AuthenticationFailed(
+            f"the LLM endpoint at {url} refused the API key ({error.status_code}): "
+            "check OPENAI_API_KEY"
+        )
+    if isinstance(error, openai.NotFoundError):
+        return ModelNotFound(
+            f"the LLM endpoint at {url} does not serve model {model!r} (404): check --model, "
+            "and that the base URL ends where the API starts (often /v1)"
+        )
+    if isinstance(error, openai.APIStatusError):
+        if error.status_code in _RETRYABLE_STATUS or error.status_code >= 500:
+            return None
+        return EndpointUnavailable(
+            f"the LLM endpoint at {url} rejected the request ({error.status_code}): "
+            f"{_one_line(error.message)}"
+        )
+    return EndpointUnavailable(f"the LLM endpoint at {url} failed: {_one_line(str(error))}")
+
+
+def _gave_up(error: openai.APIError, client: openai.OpenAI, attempts: int) -> EndpointUnavailable:
+    url = str(client.base_url).rstrip("/")
+    tries = f"{attempts} attempt{'s' if attempts != 1 else ''}"
+    if isinstance(error, openai.APITimeoutError):
+        return EndpointUnavailable(f"the LLM endpoint at {url} did not answer in time ({tries})")
+    if isinstance(error, openai.APIConnectionError):
+        cause = error.__cause__
+        reason = _one_line(str(cause)) if cause else "connection failed"
+        return EndpointUnavailable(f"cannot reach the LLM endpoint at {url}: {reason} ({tries})")
+    if isinstance(error, openai.APIStatusError):
+        return EndpointUnavailable(
+            f"the LLM endpoint at {url} kept failing with status {error.status_code} ({tries})"
+        )
+    return EndpointUnavailable(f"the LLM endpoint at {url} failed ({tries})")
+
+
+def _retry_delay(error: openai.APIError, backoff: float, attempt: int) -> float:
+    """Exponential backoff, or longer when the server says how long (Retry-After, in seconds)."""
+    delay: float = backoff * 2.0**attempt
+    headers = getattr(getattr(error, "response", None), "headers", None)
+    asked = headers.get("retry-after") if headers is not None else None
+    try:
+        if asked is not None:
+            delay = max(delay, min(float(str(asked)), _MAX_RETRY_AFTER))
+    except ValueError:
+        pass  # an HTTP date: the exponential delay is good enough
+    return delay
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())[:300]

@@ -1,0 +1,494 @@
+"""Where drafts run: a Docker sandbox with a warm pool, or a local fallback.
+
+Docker (the default): each container has no network, memory, CPU and pids
+limits, a read-only root filesystem with small tmpfs scratch space, and all
+capabilities dropped with no-new-privileges. Everything in it runs as an
+unprivileged user. The container's process is the runner (sandbox/runner.py),
+kept warm between runs: each run is a request on its stdin, answered by a
+forked fresh process in a fresh scratch directory, so a run costs a fork
+rather than a `docker exec`. A container that saw a run cut short (timeout,
+memory, output, a killed runner) is thrown away.
+Containers are labelled with their owner, removed when the sandbox closes,
+and stale ones from a killed coderefine are removed at the next start.
+
+Local (`--sandbox local`): the same runner as a host subprocess, with
+resource limits, a timeout, a fresh temp directory and no network where the
+kernel allows an unprivileged network namespace.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Protocol
+
+from coderefine.errors import EnvironmentProblem
+from coderefine.project_deps import project_image
+from coderefine.sandbox_image import RUNNER_IN_IMAGE, VENV_PYTHON, default_image, sandbox_dir
+
+POOL_LABEL = "coderefine.sandbox"
+OWNER_LABEL = "coderefine.owner"
+DRAFT_USER = "10001:10001"
+SETUP_HINT = "run 'coderefine sandbox setup'"
+
+
+class SandboxUnavailable(EnvironmentProblem):
+    """Docker, its daemon or the sandbox image is missing."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    timeout: float = 10.0  # seconds of wall-clock time per run
+    memory_mb: int = 512
+    cpus: float = 1.0
+    pids: int = 128
+    output_bytes: int = 1 << 20  # stdout and stderr together
+    scratch_mb: int = 64
+
+
+@dataclass(frozen=True)
+class RunResult:
+    exit_code: int | None
+    stdout: str
+    stderr: str
+    duration_s: float
+    timed_out: bool
+    oom_killed: bool
+    truncated: bool
+    sandbox: str  # "docker" or "local"
+    killed_by: str | None = None  # "timeout", "memory", "output", "runner_killed"
+    network_isolated: bool = True
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and self.killed_by is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class Sandbox(Protocol):
+    @property
+    def kind(self) -> str: ...
+
+    def run(
+        self,
+        code: str,
+        *,
+        timeout: float | None = None,
+        files: Mapping[str, str] | None = None,
+        args: Sequence[str] = (),
+    ) -> RunResult: ...
+
+    def close(self) -> None: ...
+
+
+def _request(
+    code: str, workdir: str, limits: Limits, timeout: float | None,
+    files: Mapping[str, str] | None, args: Sequence[str],
+) -> dict[str, Any]:  # fmt: skip
+    return {
+        "code": code,
+        "files": dict(files or {}),
+        "args": list(args),
+        "workdir": workdir,
+        "timeout": limits.timeout if timeout is None else timeout,
+        "output_limit": limits.output_bytes,
+    }
+
+
+def _runner_env(python_path: list[str], path: str) -> dict[str, str]:
+    """The runner's environment; the forked program inherits it, hash seed included."""
+    env = {
+        "PATH": path,
+        "LANG": "C.UTF-8",
+        "PYTHONHASHSEED": "0",  # the same set and dict order in every run, for comparisons
+        "PYTHONUNBUFFERED": "1",  # output written before a kill is kept
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    if python_path:
+        env["PYTHONPATH"] = os.pathsep.join(python_path)
+    return env
+
+
+def _project_path(project: Path | None, mount: str) -> list[str]:
+    """Where the project's code is imported from: its root, and src/ when it has one."""
+    if project is None:
+        return []
+    paths = [mount]
+    if (project / "src").is_dir():
+        paths.append(f"{mount}/src")
+    return paths
+
+
+def _parse_runner_output(stdout: bytes, stderr: bytes, kind: str) -> RunResult:
+    """The runner's JSON line, or a result saying the runner itself was killed."""
+    lines = stdout.decode("utf-8", "replace").strip().splitlines()
+    try:
+        data = json.loads(lines[-1]) if lines else None
+    except json.JSONDecodeError:
+        data = None
+    if isinstance(data, dict) and "runner_error" in data:
+        raise EnvironmentProblem(f"the sandbox runner failed: {data['runner_error']}")
+    if not isinstance(data, dict):
+        return RunResult(
+            exit_code=None, stdout="", stderr=stderr.decode("utf-8", "replace")[-2000:],
+            duration_s=0.0, timed_out=False, oom_killed=False, truncated=False,
+            sandbox=kind, killed_by="runner_killed",
+        )  # fmt: skip
+    return RunResult(
+        exit_code=data["exit_code"],
+        stdout=data["stdout"],
+        stderr=data["stderr"],
+        duration_s=data["duration_s"],
+        timed_out=data["timed_out"],
+        oom_killed=data["oom_killed"],
+        truncated=data["truncated"],
+        sandbox=kind,
+        killed_by=data["killed_by"],
+        network_isolated=kind == "docker" or bool(data["network_isolated"]),
+    )
+
+
+class _WarmRunner:
+    """One container whose long-lived runner takes request paths on stdin.
+
+    The runner answers each with one JSON line on stdout; the container's
+    attach stream carries both, framed by Docker (8-byte headers).
+    """
+
+    def __init__(self, container: Any) -> None:
+        self.container = container
+        attached = container.attach_socket(params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
+        self._attached = attached  # keeps the HTTP response (and so the socket) alive
+        self._socket: socket.socket = getattr(attached, "_sock", attached)
+        self._pending = b""
+
+    def ask(self, request_path: str, timeout: float) -> tuple[bytes, bytes]:
+        """Send one request; return (the result line, the runner's stderr), or (b"", ...) if it died."""
+        deadline = time.monotonic() + timeout
+        self._socket.sendall(request_path.encode() + b"\n")
+        stdout, stderr = bytearray(), bytearray()
+        while b"\n" not in stdout:
+            frame = self._frame(deadline)
+            if frame is None:
+                return b"", bytes(stderr)
+            stream, data = frame
+            (stdout if stream == 1 else stderr).extend(data)
+        return bytes(stdout), bytes(stderr)
+
+    def _frame(self, deadline: float) -> tuple[int, bytes] | None:
+        header = self._read(8, deadline)
+        if header is None:
+            return None
+        stream, size = struct.unpack(">BxxxL", header)
+        data = self._read(size, deadline)
+        return None if data is None else (stream, data)
+
+    def _read(self, size: int, deadline: float) -> bytes | None:
+        while len(self._pending) < size:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            self._socket.settimeout(remaining)
+            try:
+                chunk = self._socket.recv(65536)
+            except (TimeoutError, OSError):
+                return None
+            if not chunk:
+                return None  # the runner is gone: the container stopped
+            self._pending += chunk
+        data, self._pending = self._pending[:size], self._pending[size:]
+        return data
+
+    def remove(self) -> None:
+        import docker.errors
+
+        with contextlib.suppress(OSError):
+            self._socket.close()
+        with contextlib.suppress(docker.errors.APIError):  # already gone
+            self.container.remove(force=True)
+
+
+class DockerSandbox:
+    """Runs drafts in warm, locked-down Docker containers."""
+
+    kind = "docker"
+
+    def __init__(
+        self,
+        *,
+        image: str | None = None,
+        project: Path | None = None,
+        limits: Limits = Limits(),
+        pool_size: int = 1,
+    ) -> None:
+        self.limits = limits
+        self.project = project.resolve() if project else None
+        self._pool_size = pool_size
+        self._client = _connect()
+        self.image = image or default_image()
+        _require_image(self._client, self.image)
+        if self.project is not None and image is None:
+            self.image = project_image(self._client, self.project, self.image)
+        remove_stale_containers(self._client)
+        self._inbox = Path(tempfile.mkdtemp(prefix="coderefine-inbox-"))
+        self._inbox.chmod(0o755)  # the draft user in the container reads its request here
+        self._idle: list[_WarmRunner] = []
+        self._lock = threading.Lock()
+        self._owner = _owner_label()
+        self._user = _draft_user(self.project)
+        self._env = _runner_env(_project_path(self.project, "/project"), "/opt/venv/bin:/usr/local/bin:/usr/bin:/bin")
+        atexit.register(self.close)
+
+    def run(
+        self,
+        code: str,
+        *,
+        timeout: float | None = None,
+        files: Mapping[str, str] | None = None,
+        args: Sequence[str] = (),
+    ) -> RunResult:
+        run_id = uuid.uuid4().hex
+        request = _request(code, f"/scratch/{run_id}", self.limits, timeout, files, args)
+        path = self._inbox / f"{run_id}.json"
+        path.write_text(json.dumps(request), encoding="utf-8")
+        path.chmod(0o644)
+        runner = self._take()
+        try:
+            # The runner enforces the run's timeout; this one only catches a runner that hangs.
+            stdout, stderr = runner.ask(f"/inbox/{run_id}.json", float(request["timeout"]) + 30)
+        except BaseException:
+            runner.remove()
+            raise
+        finally:
+            path.unlink(missing_ok=True)
+        result = _parse_runner_output(stdout, stderr, self.kind)
+        if result.killed_by is None:
+            self._give_back(runner)
+        else:
+            runner.remove()  # a run cut short may have left the container in any state
+        return result
+
+    def _take(self) -> _WarmRunner:
+        with self._lock:
+            if self._idle:
+                return self._idle.pop()
+        return _WarmRunner(self._start_container())
+
+    def _give_back(self, runner: _WarmRunner) -> None:
+        with self._lock:
+            if len(self._idle) < self._pool_size:
+                self._idle.append(runner)
+                return
+        runner.remove()
+
+    def _start_container(self) -> Any:
+        import docker.errors
+
+        volumes = {str(self._inbox): {"bind": "/inbox", "mode": "ro"}}
+        if self.project is not None:
+            volumes[str(self.project)] = {"bind": "/project", "mode": "ro"}
+        limits = self.limits
+        try:
+            return self._client.containers.run(
+                self.image,
+                [VENV_PYTHON, "-s", RUNNER_IN_IMAGE, "--serve"],
+                name=f"coderefine-{os.getpid()}-{uuid.uuid4().hex[:12]}",
+                detach=True,
+                stdin_open=True,
+                init=True,
+                user=self._user,
+                environment=self._env,
+                network_mode="none",
+                read_only=True,
+                tmpfs={"/scratch": f"rw,size={limits.scratch_mb}m,mode=1777", "/tmp": "rw,size=16m,mode=1777"},
+                cap_drop=["ALL"],
+                security_opt=["no-new-privileges"],
+                mem_limit=f"{limits.memory_mb}m",
+                memswap_limit=f"{limits.memory_mb}m",
+                nano_cpus=int(limits.cpus * 1e9),
+                pids_limit=limits.pids,
+                volumes=volumes,
+                labels={POOL_LABEL: "pool", OWNER_LABEL: self._owner},
+            )
+        except docker.errors.ImageNotFound:
+            raise SandboxUnavailable(f"the sandbox image {self.image} is missing: {SETUP_HINT}") from None
+        except docker.errors.APIError as error:
+            raise SandboxUnavailable(f"cannot start a sandbox container: {error.explanation}") from None
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for runner in idle:
+            runner.remove()
+        # Containers of this process that are still running (a run interrupted by Ctrl-C).
+        remove_stale_containers(self._client, owner=self._owner)
+        shutil.rmtree(self._inbox, ignore_errors=True)
+        atexit.unregister(self.close)
+
+    def __enter__(self) -> DockerSandbox:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+def _draft_user(project: Path | None) -> str:
+    """Drafts run as an unprivileged user who can read the mounted project.
+
+    That is the project's owner when it is not root (a developer's checkout),
+    else a dedicated user, which then needs the project to be readable by others.
+    """
+    if project is None:
+        return DRAFT_USER
+    info = project.stat()
+    if info.st_uid != 0:
+        return f"{info.st_uid}:{info.st_gid}"
+    if info.st_mode & 0o005 != 0o005:
+        raise SandboxUnavailable(
+            f"the sandbox cannot read {project}: it belongs to root and is not readable by others "
+            "(make it so with chmod o+rx, or run from a checkout you own)"
+        )
+    return DRAFT_USER
+
+
+def _connect() -> Any:
+    try:
+        import docker
+    except ImportError:
+        raise SandboxUnavailable("the docker package is not installed: pip install docker") from None
+    try:
+        client = docker.from_env(timeout=120)
+        client.ping()
+    except docker.errors.DockerException as error:
+        reason = " ".join(str(error).split())[:200]
+        raise SandboxUnavailable(f"Docker is not available ({reason}): {SETUP_HINT}") from None
+    return client
+
+
+def _require_image(client: Any, image: str) -> None:
+    import docker.errors
+
+    try:
+        client.images.get(image)
+    except docker.errors.ImageNotFound:
+        raise SandboxUnavailable(f"the sandbox image {image} is missing: {SETUP_HINT}") from None
+
+
+def _owner_label(pid: int | None = None) -> str:
+    pid = os.getpid() if pid is None else pid
+    return f"{socket.gethostname()}:{pid}:{_process_start(pid)}"
+
+
+def _process_start(pid: int) -> str:
+    """The process's start time in clock ticks since boot: with the pid, a unique identity."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return "gone"
+    return stat[stat.rfind(")") + 2 :].split()[19]
+
+
+def remove_stale_containers(client: Any, owner: str | None = None) -> int:
+    """Remove pool containers whose owner process is gone (or, with `owner`, that owner's)."""
+    import docker.errors
+
+    removed = 0
+    host = socket.gethostname()
+    # The low-level listing: no per-container inspect that races with other removals.
+    for entry in client.api.containers(all=True, filters={"label": POOL_LABEL}):
+        label = (entry.get("Labels") or {}).get(OWNER_LABEL, "")
+        if owner is not None:
+            stale = label == owner
+        else:
+            label_host, _, rest = label.partition(":")
+            pid = rest.partition(":")[0]
+            stale = label_host == host and pid.isdigit() and _owner_label(int(pid)) != label
+        if stale:
+            with contextlib.suppress(docker.errors.APIError):  # another process may remove it too
+                client.api.remove_container(entry["Id"], force=True)
+                removed += 1
+    return removed
+
+
+class LocalSandbox:
+    """Runs drafts as host subprocesses under resource limits: for machines without Docker."""
+
+    kind = "local"
+
+    def __init__(self, *, project: Path | None = None, limits: Limits = Limits()) -> None:
+        self.limits = limits
+        self.project = project.resolve() if project else None
+        self._runner = sandbox_dir() / "runner.py"
+        self._env = _runner_env(_project_path(self.project, str(self.project)), os.environ.get("PATH", "/usr/bin:/bin"))
+
+    def run(
+        self,
+        code: str,
+        *,
+        timeout: float | None = None,
+        files: Mapping[str, str] | None = None,
+        args: Sequence[str] = (),
+    ) -> RunResult:
+        limits = self.limits if timeout is None else replace(self.limits, timeout=timeout)
+        with tempfile.TemporaryDirectory(prefix="coderefine-run-") as root:
+            request = _request(code, f"{root}/work", limits, None, files, args)
+            request.update(
+                local=True,
+                memory_limit=limits.memory_mb << 20,
+                max_processes=limits.pids,
+                max_file_bytes=limits.scratch_mb << 20,
+            )
+            path = Path(root) / "request.json"
+            path.write_text(json.dumps(request), encoding="utf-8")
+            try:
+                done = subprocess.run(
+                    [sys.executable, "-s", str(self._runner), str(path)],
+                    capture_output=True, stdin=subprocess.DEVNULL, timeout=limits.timeout + 30, env=self._env,
+                )  # fmt: skip
+            except subprocess.TimeoutExpired:
+                return _parse_runner_output(b"", b"the sandbox runner did not answer", self.kind)
+        return _parse_runner_output(done.stdout, done.stderr, self.kind)
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> LocalSandbox:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+def open_sandbox(
+    kind: str = "docker",
+    *,
+    project: Path | None = None,
+    limits: Limits = Limits(),
+    image: str | None = None,
+) -> DockerSandbox | LocalSandbox:
+    if kind == "docker":
+        return DockerSandbox(image=image, project=project, limits=limits)
+    if kind == "local":
+        return LocalSandbox(project=project, limits=limits)
+    raise ValueError(f"unknown sandbox kind {kind!r}")

@@ -1,0 +1,396 @@
+"""The in-sandbox runner: runs programs under limits, one JSON result each.
+
+    python3 runner.py REQUEST.json     # one run, result on stdout
+    python3 runner.py --serve          # request paths on stdin, a result line for each
+
+In a sandbox container the runner serves: it is the container's long-lived
+process, and every request costs a fork rather than a new interpreter.
+
+It is the supervisor, not the program: it writes the program into a fresh
+scratch directory, runs it in a forked child process in its own session,
+caps its output, enforces the wall-clock timeout, kills everything the
+program left behind, and reports what happened (exit code, output, timeout,
+memory, truncation). Inside Docker it runs in a warm container; with the local
+fallback it runs on the host and also sets resource limits and, where the
+kernel allows, cuts the child off the network.
+
+The child is forked, not started afresh, and the runner imports little:
+a run's overhead is mostly interpreter start-up, so every import counts.
+Interpreter-wide settings (PYTHONHASHSEED, PYTHONPATH, PYTHONUNBUFFERED) are
+therefore given to the runner itself, and the child inherits them.
+
+Standard library only, and Python 3.8 syntax: it runs on whatever Python the
+sandbox image has.
+"""
+
+import json
+import os
+import selectors
+import signal
+import sys
+import time
+
+RUNNER_VERSION = 2
+_CLONE_NEWUSER = 0x10000000
+_CLONE_NEWNET = 0x40000000
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+def main(argv):
+    if argv[1:] == ["--serve"]:
+        for line in sys.stdin:
+            if line.strip():
+                _reply(serve_one(line.strip()))
+        return 0
+    _reply(serve_one(argv[1]))
+    return 0
+
+
+def _reply(result):
+    sys.stdout.write(json.dumps(result) + "\n")
+    sys.stdout.flush()
+
+
+def serve_one(request_path):
+    """Run the request in the file; a problem of the runner itself becomes `runner_error`."""
+    try:
+        with open(request_path, encoding="utf-8") as handle:
+            request = json.load(handle)
+        result = run(request)
+    except Exception as error:  # noqa: BLE001 - reported to the host, the server keeps serving
+        return {"runner_error": "%s: %s" % (type(error).__name__, error), "runner_version": RUNNER_VERSION}
+    result["runner_version"] = RUNNER_VERSION
+    return result
+
+
+def run(request):
+    workdir = request["workdir"]
+    os.makedirs(workdir, mode=0o700)
+    try:
+        program = os.path.join(workdir, request.get("filename", "main.py"))
+        with open(program, "w", encoding="utf-8") as handle:
+            handle.write(request["code"])
+        for name, text in request.get("files", {}).items():
+            with open(os.path.join(workdir, name), "w", encoding="utf-8") as handle:
+                handle.write(text)
+        return supervise(request, program)
+    finally:
+        _remove_tree(workdir)
+
+
+def supervise(request, program):
+    local = request.get("local", False)
+    if local:
+        _become_subreaper()
+    oom_before = _oom_kills()
+    started = time.monotonic()
+    child = _Child(request, program)
+    stdout, stderr, reason = _collect(child, started + float(request["timeout"]), int(request["output_limit"]))
+    exit_code = _kill_everything(child, kill_all_of_user=not local)
+    duration = time.monotonic() - started
+    oom_killed = _oom_kills() > oom_before or (local and _ran_out_of_memory(exit_code, stderr))
+    if oom_killed and reason is None:
+        reason = "memory"
+    return {
+        "exit_code": exit_code,
+        "stdout": stdout.decode("utf-8", "replace"),
+        "stderr": stderr.decode("utf-8", "replace"),
+        "duration_s": round(duration, 6),
+        "timed_out": reason == "timeout",
+        "oom_killed": oom_killed,
+        "truncated": reason == "output",
+        "killed_by": reason,
+        "network_isolated": not local or child.network_cut,
+    }
+
+
+class _Child:
+    """The program, in a forked process with its own session, stdin from /dev/null."""
+
+    def __init__(self, request, program):
+        out_read, out_write = os.pipe()
+        err_read, err_write = os.pipe()
+        cut_read, cut_write = os.pipe()  # the child says whether it got off the network
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: never returns
+            os.close(out_read)
+            os.close(err_read)
+            os.close(cut_read)
+            _run_program(request, program, out_write, err_write, cut_write)
+        for fd in (out_write, err_write, cut_write):
+            os.close(fd)
+        self.stdout, self.stderr = out_read, err_read
+        self.network_cut = os.read(cut_read, 1) == b"1"
+        os.close(cut_read)
+        self.returncode = None
+
+    def poll(self):
+        if self.returncode is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.returncode = _exit_code(status)
+        return self.returncode
+
+    def wait(self):
+        if self.returncode is None:
+            self.returncode = _exit_code(os.waitpid(self.pid, 0)[1])
+        return self.returncode
+
+
+def _exit_code(status):
+    return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+
+
+def _run_program(request, program, out_write, err_write, cut_write):
+    code = 1
+    try:
+        os.setsid()
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(out_write, 1)
+        os.dup2(err_write, 2)
+        for fd in (null, out_write, err_write):
+            os.close(fd)
+        cut = _limit_child(request)
+        os.write(cut_write, b"1" if cut else b"0")
+        os.close(cut_write)
+        os.chdir(request["workdir"])
+        os.environ["HOME"] = os.environ["TMPDIR"] = request["workdir"]
+        code = _execute(program, request.get("args", []))
+    except BaseException:  # noqa: B036 - the child must never fall back into the runner
+        pass
+    finally:
+        os._exit(code)
+
+
+def _execute(program, args):
+    """Run the program as `python program args...` would, in this process."""
+    import atexit
+
+    sys.argv = [program] + list(args)
+    sys.path[0] = os.path.dirname(program)
+    namespace = {"__name__": "__main__", "__file__": program, "__builtins__": __builtins__}
+    code = 0
+    try:
+        with open(program, encoding="utf-8") as handle:
+            source = handle.read()
+        exec(compile(source, program, "exec"), namespace)
+    except SystemExit as stop:
+        code = _system_exit_code(stop)
+    except BaseException:  # noqa: B036 - report it as Python would, then exit 1
+        import traceback
+
+        traceback.print_exc()
+        code = 1
+    threading = sys.modules.get("threading")
+    if threading is not None and hasattr(threading, "_shutdown"):
+        threading._shutdown()  # wait for non-daemon threads, as interpreter exit does
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    return code
+
+
+def _system_exit_code(stop):
+    if stop.code is None:
+        return 0
+    if isinstance(stop.code, int):
+        return stop.code & 0xFF
+    sys.stderr.write(str(stop.code) + "\n")
+    return 1
+
+
+def _collect(child, deadline, limit):
+    """Read stdout and stderr until both close or a limit is hit.
+
+    Returns the captured bytes and why the run was cut short: "timeout",
+    "output", or None.
+    """
+    captured = {child.stdout: bytearray(), child.stderr: bytearray()}
+    selector = selectors.DefaultSelector()
+    for fd in captured:
+        os.set_blocking(fd, False)
+        selector.register(fd, selectors.EVENT_READ)
+    total, reason, exited_at = 0, None, None
+    while selector.get_map():
+        now = time.monotonic()
+        if now >= deadline:
+            reason = "timeout"
+            break
+        if child.poll() is not None:
+            # Grandchildren may hold the pipes open: drain briefly, then stop waiting.
+            exited_at = exited_at or now
+            if now - exited_at > 0.2:
+                break
+        for key, _ in selector.select(timeout=min(0.05, deadline - now)):
+            chunk = os.read(key.fd, 65536)
+            if not chunk:
+                selector.unregister(key.fileobj)
+                continue
+            room = max(0, limit - total)
+            captured[key.fileobj] += chunk[:room]
+            total += len(chunk)
+            if total > limit:
+                reason = "output"
+                break
+        if reason:
+            break
+    selector.close()
+    for fd in captured:
+        os.close(fd)
+    return bytes(captured[child.stdout]), bytes(captured[child.stderr]), reason
+
+
+def _kill_everything(child, kill_all_of_user):
+    """Kill the program's session, then whatever escaped it. Returns the program's exit code."""
+    try:
+        os.killpg(child.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    exit_code = child.wait()
+    if kill_all_of_user:
+        # In a sandbox container the program's user owns nothing worth keeping:
+        # signal -1 reaches every process of that user except this one and init.
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    else:
+        _kill_descendants()
+    return exit_code
+
+
+def _kill_descendants():
+    """As child subreaper, orphans of the program become ours: kill them all."""
+    me = os.getpid()
+    for _ in range(20):
+        children = [pid for pid, parent in _parents().items() if parent == me]
+        if not children:
+            return
+        for pid in children:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ProcessLookupError, ChildProcessError, PermissionError):
+                pass
+
+
+def _parents():
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry, "rb") as handle:
+                stat = handle.read().decode("ascii", "replace")
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        if fields and fields[0] != "Z":
+            parents[int(entry)] = int(fields[1])
+    return parents
+
+
+def _become_subreaper():
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _limit_child(request):
+    """Runs in the child. Returns whether the network was cut off."""
+    try:
+        with open("/proc/self/oom_score_adj", "w") as handle:
+            handle.write("1000")  # under memory pressure the program dies, not the runner
+    except OSError:
+        pass
+    if not request.get("local"):
+        return False  # the container has the limits, and no network at all
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    memory = request.get("memory_limit")
+    if memory:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    processes = request.get("max_processes")
+    if processes:
+        # RLIMIT_NPROC counts every process of the user, so allow the ones already there.
+        mine = sum(1 for pid in os.listdir("/proc") if pid.isdigit() and _owned(pid))
+        resource.setrlimit(resource.RLIMIT_NPROC, (mine + processes, mine + processes))
+    file_size = request.get("max_file_bytes")
+    if file_size:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
+    return _cut_network()
+
+
+def _owned(pid):
+    try:
+        return os.stat("/proc/" + pid).st_uid == os.getuid()
+    except OSError:
+        return False
+
+
+def _cut_network():
+    """A new user and network namespace: the child sees only a loopback that is down."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    uid, gid = os.getuid(), os.getgid()
+    if libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNET) != 0:
+        return False  # not allowed here: reported as network_isolated: false
+    for path, text in (("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", "%d %d 1" % (uid, uid)),
+                       ("/proc/self/gid_map", "%d %d 1" % (gid, gid))):
+        try:
+            with open(path, "w") as handle:
+                handle.write(text)
+        except OSError:
+            pass
+    return True
+
+
+def _remove_tree(path):
+    """shutil.rmtree(path, ignore_errors=True), without importing shutil."""
+    for root, folders, files in os.walk(path, topdown=False):
+        for name in files + folders:
+            entry = os.path.join(root, name)
+            try:
+                if os.path.isdir(entry) and not os.path.islink(entry):
+                    os.rmdir(entry)
+                else:
+                    os.unlink(entry)
+            except OSError:
+                pass
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
+
+
+def _oom_kills():
+    """The cgroup's OOM-kill counter (v2, then v1), or 0 where it cannot be read."""
+    for path in ("/sys/fs/cgroup/memory.events", "/sys/fs/cgroup/memory/memory.oom_control"):
+        try:
+            with open(path) as handle:
+                for line in handle:
+                    name, _, value = line.partition(" ")
+                    if name == "oom_kill":
+                        return int(value)
+        except (OSError, ValueError):
+            continue
+    return 0
+
+
+def _ran_out_of_memory(exit_code, stderr):
+    # Under RLIMIT_AS Python raises MemoryError rather than being killed.
+    return exit_code != 0 and b"MemoryError" in stderr[-4096:]
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.scripted_llm import Script, ScriptedLLM
+
+
+@pytest.fixture(autouse=True)
+def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No endpoint, key or setting leaks in from the machine; a private cache; no pyproject above."""
+    for name in list(os.environ):
+        if name.startswith(("OPENAI_", "CODEREFINE_")):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("CODEREFINE_CACHE_DIR", str(tmp_path / "cache"))
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    return work
+
+
+@pytest.fixture
+def scripted() -> Iterator[Callable[..., ScriptedLLM]]:
+    """Start scripted LLM servers on 127.0.0.1; each is stopped after the test."""
+    servers: list[ScriptedLLM] = []
+
+    def start(script: Script, **options: object) -> ScriptedLLM:
+        server = ScriptedLLM(script, **options)  # type: ignore[arg-type]
+        server.__enter__()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.__exit__(None, None, None)

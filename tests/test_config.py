@@ -1,0 +1,66 @@
+"""Settings layers: flags over environment over pyproject.toml over defaults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from coderefine.config import Settings, resolve
+from coderefine.errors import UsageError
+
+
+def write_pyproject(folder: Path, body: str) -> None:
+    (folder / "pyproject.toml").write_text("[project]\nname = 'x'\n\n[tool.coderefine]\n" + body)
+
+
+def test_defaults_when_nothing_is_set(isolated: Path) -> None:
+    settings = resolve(environ={})
+    assert settings == Settings()
+    assert not settings.has_endpoint
+
+
+def test_layers_in_order(isolated: Path) -> None:
+    write_pyproject(isolated, 'max_iterations = 2\nmodel = "from-file"\ntemperature = 0.3\n')
+    nested = isolated / "src" / "pkg"
+    nested.mkdir(parents=True)
+    environ = {"CODEREFINE_MODEL": "from-env", "CODEREFINE_TEMPERATURE": "0.5"}
+    settings = resolve({"temperature": 0.9, "model": None}, environ=environ, start=nested)
+    assert settings.max_iterations == 2  # file
+    assert settings.model == "from-env"  # env over file; a None flag is not set
+    assert settings.temperature == 0.9  # flag over env
+
+
+def test_openai_variables_select_an_endpoint(isolated: Path) -> None:
+    settings = resolve(environ={"OPENAI_BASE_URL": "http://127.0.0.1:8000/v1", "OPENAI_API_KEY": "k"})
+    assert settings.base_url == "http://127.0.0.1:8000/v1"
+    assert settings.api_key == "k"
+    assert settings.has_endpoint
+
+
+def test_relative_paths_in_pyproject_are_relative_to_it(isolated: Path) -> None:
+    write_pyproject(isolated, 'model_path = "models/m.gguf"\n')
+    (isolated / "sub").mkdir()
+    assert resolve(environ={}, start=isolated / "sub").model_path == isolated / "models" / "m.gguf"
+
+
+@pytest.mark.parametrize(
+    ("body", "environ", "message"),
+    [
+        ("colour = 1\n", {}, "has unknown key 'colour'"),
+        ('api_key = "secret"\n', {}, "has unknown key 'api_key'"),
+        ('max_iterations = "many"\n', {}, "[tool.coderefine].max_iterations: expected int, got 'many'"),
+        ("", {"CODEREFINE_CACHE": "maybe"}, "CODEREFINE_CACHE: expected bool, got 'maybe'"),
+        ("", {"CODEREFINE_BUDGET_CALLS": "-1"}, "budget_calls must be positive, got -1"),
+    ],
+)
+def test_bad_settings_name_their_source(isolated: Path, body: str, environ: dict[str, str], message: str) -> None:
+    write_pyproject(isolated, body)
+    with pytest.raises(UsageError) as caught:
+        resolve(environ=environ)
+    assert message in str(caught.value)
+
+
+def test_unknown_library_option(isolated: Path) -> None:
+    with pytest.raises(UsageError, match="unknown option 'colour'"):
+        resolve({"colour": 1}, environ={})

@@ -1,0 +1,159 @@
+"""The Self-Refine loop, driven through the real client against scripted answers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from coderefine import refine_text
+from coderefine.engine import RefineResult
+from tests.scripted_llm import ScriptedLLM, prompt_text
+
+TITLE = "Self-Refine: Iterative Refinement with Self-Feedback"
+Start = Callable[..., ScriptedLLM]
+
+
+def run(server: ScriptedLLM, task: str = "acronym", text: str = TITLE, **options: Any) -> RefineResult:
+    options.setdefault("backoff", 0.01)
+    return refine_text(task, text, base_url=server.url, model="scripted-model", **options)
+
+
+def fb(total: int, note: str = "") -> str:
+    return f"Pronunciation: 3/5.\n{note}\nTotal score: {total}/25"
+
+
+def test_every_refine_prompt_carries_the_whole_history(scripted: Start) -> None:
+    script = [
+        "Acronym: AAA", fb(10, "note-one: make it a word"),
+        "BBB", fb(15, "note-two: relate it to refinement"),
+        "CCC", fb(20, "note-three: shorter"),
+        "DDD", fb(18, "note-four"),
+    ]  # fmt: skip
+    server = scripted(script)
+    result = run(server, max_iterations=4, plateau_patience=10)
+
+    refine_prompts = [prompt_text(r) for r in server.requests[2::2]]
+    assert len(refine_prompts) == 3
+    for count, prompt in enumerate(refine_prompts, start=1):
+        expected = ["AAA", "note-one", "BBB", "note-two", "CCC", "note-three"][: 2 * count]
+        positions = [prompt.index(piece) for piece in expected]
+        assert positions == sorted(positions), "history must be in order, oldest first"
+        assert TITLE in prompt
+    assert "DDD" not in refine_prompts[-1]
+    assert [it.output for it in result.iterations] == ["AAA", "BBB", "CCC", "DDD"]
+    assert result.stop_reason == "max_iterations"
+
+
+def test_result_is_the_best_iterate_not_the_last(scripted: Start) -> None:
+    server = scripted(["AAA", fb(10), "BBB", fb(22), "CCC", fb(12)])
+    result = run(server, max_iterations=3, plateau_patience=10)
+    assert result.final == "BBB"
+    assert result.best_iteration == 1
+    assert result.status == "improved"
+    assert [it.score for it in result.iterations] == pytest.approx([0.4, 0.88, 0.48])
+
+
+def test_stop_signal_in_feedback_ends_the_loop(scripted: Start) -> None:
+    server = scripted(["AAA", fb(12), "BBB", "All good.\nNOTHING TO IMPROVE\nTotal score: 21/25", "CCC", fb(25)])
+    result = run(server)
+    assert result.stop_reason == "stop_signal"
+    assert len(result.iterations) == 2
+    assert server.remaining == 2
+    assert result.final == "BBB"
+
+
+def test_target_score_ends_the_loop(scripted: Start) -> None:
+    server = scripted(["AAA", fb(25), "BBB", fb(10)])
+    result = run(server)
+    assert result.stop_reason == "target_score"
+    assert result.usage.llm_calls == 2
+    assert result.status == "no_improvement"  # the first draft was already the best
+
+
+def test_plateau_stops_when_the_best_stops_rising(scripted: Start) -> None:
+    server = scripted(["AAA", fb(20), "BBB", fb(18), "CCC", fb(20), "DDD", fb(24)])
+    result = run(server, max_iterations=4, plateau_patience=2)
+    assert result.stop_reason == "plateau"
+    assert len(result.iterations) == 3
+    assert result.final == "AAA"
+    assert result.status == "no_improvement"
+
+
+def test_plateau_margin_ignores_small_gains(scripted: Start) -> None:
+    server = scripted(["AAA", fb(20), "BBB", fb(21), "CCC", fb(21)])
+    result = run(server, max_iterations=4, plateau_patience=2, plateau_margin=0.05)
+    assert result.stop_reason == "plateau"
+    assert result.final == "BBB"  # still the best by score, though not by the margin
+
+
+def test_budget_of_calls_is_never_exceeded(scripted: Start) -> None:
+    server = scripted(["AAA", fb(10), "BBB", fb(12), "CCC", fb(14)])
+    result = run(server, budget_calls=5, plateau_patience=10)
+    assert result.stop_reason == "budget"
+    assert result.usage.llm_calls == 4
+    assert len(server.requests) == 4
+
+
+def test_budget_of_tokens_stops_the_loop(scripted: Start) -> None:
+    server = scripted(["AAA", fb(10), "BBB", fb(12)])
+    result = run(server, budget_tokens=1)
+    assert result.stop_reason == "budget"
+    assert len(result.iterations) == 1
+    assert result.usage.prompt_tokens > 0
+
+
+def test_malformed_answer_is_recorded_and_the_loop_goes_on(scripted: Start) -> None:
+    server = scripted(["  \n", "Acronym: GOOD", fb(20), "BETTER", fb(24)])
+    result = run(server, max_iterations=3, plateau_patience=10)
+    first = result.iterations[0]
+    assert not first.accepted
+    assert first.error == "the answer is empty"
+    assert first.raw_output == "  \n"
+    # no feedback call for a malformed draft: the parser's reason is the feedback
+    assert "could not be used" in prompt_text(server.requests[1])
+    assert result.final == "BETTER"
+    assert result.best_iteration == 2
+    assert result.usage.llm_calls == 5
+
+
+def test_no_usable_answer_is_an_error_status(scripted: Start) -> None:
+    server = scripted(["", "", ""])
+    result = run(server, max_iterations=3)
+    assert result.status == "error"
+    assert result.final is None
+    assert all(not it.accepted for it in result.iterations)
+
+
+def test_feedback_without_a_score_keeps_the_first_draft(scripted: Start) -> None:
+    server = scripted(["AAA", "looks fine", "BBB", "also fine"])
+    result = run(server, max_iterations=2)
+    assert [it.score for it in result.iterations] == [None, None]
+    assert result.final == "AAA"
+    assert result.status == "no_improvement"
+
+
+def test_endpoint_failing_mid_run_keeps_the_trace(scripted: Start) -> None:
+    # after four answers the script runs dry and the server answers 500
+    server = scripted(["AAA", fb(15), "BBB", fb(18)])
+    result = run(server, max_iterations=4, retries=0, plateau_patience=10)
+    assert result.stop_reason == "llm_error"
+    assert result.error is not None and "500" in result.error
+    assert [it.output for it in result.iterations] == ["AAA", "BBB"]
+    assert result.final == "BBB"
+
+
+def test_measured_problems_override_the_stop_signal(scripted: Start) -> None:
+    server = scripted([
+        "The cat sat.", "Fine.\nNOTHING TO IMPROVE\nCommonsense: 5/5",
+        "The dog caught the frisbee the boy threw.", "NOTHING TO IMPROVE\nCommonsense: 5/5",
+    ])  # fmt: skip
+    result = run(server, task="constrained_generation", text="dog, frisbee, catch, throw")
+    first, second = result.iterations
+    assert first.metrics["missing_concepts"] == ["dog", "frisbee", "catch", "throw"]
+    assert "Missing: dog, frisbee, catch, throw" in prompt_text(server.requests[1])
+    assert second.metrics["coverage"] == 1.0
+    assert result.stop_reason == "stop_signal"
+    assert result.final == "The dog caught the frisbee the boy threw."
+    assert result.status == "improved"

@@ -1,0 +1,78 @@
+"""The embedded model, for real: SmolLM2-135M served by llama.cpp on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coderefine.errors import LocalModelUnavailable
+from coderefine.llm import LLMOptions, Message, OpenAIChat
+from coderefine.local_model import EmbeddedServer, default_model_path
+
+TITLE = "Self-Refine: Iterative Refinement with Self-Feedback"
+
+
+def run_cli(args: list[str], cache: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODEREFINE_"))}
+    env["CODEREFINE_CACHE_DIR"] = str(cache)
+    return subprocess.run(
+        [sys.executable, "-m", "coderefine", *args],
+        capture_output=True, text=True, env=env, cwd=cwd, stdin=subprocess.DEVNULL, timeout=600,
+    )  # fmt: skip
+
+
+def test_text_task_end_to_end_on_the_embedded_model(tmp_path: Path) -> None:
+    args = ["text", "--task", "acronym", "--input", TITLE, "--json", "--max-iterations", "2"]
+    first = run_cli(args, tmp_path / "cache", tmp_path)
+    assert first.returncode == 0, first.stderr
+    result: dict[str, Any] = json.loads(first.stdout)
+    assert result["model"] == default_model_path().stem
+    assert result["usage"]["llm_calls"] >= 2
+    assert result["usage"]["completion_tokens"] > 0
+    assert result["final"]
+    assert result["status"] in ("improved", "no_improvement")
+    calls = result["usage"]["llm_calls"]
+    seconds = sum(it["seconds"] for it in result["iterations"])
+    print(f"embedded model: {calls} calls in {seconds:.1f}s, {seconds / calls:.2f}s per call")
+
+    again = run_cli(args, tmp_path / "cache", tmp_path)
+    assert again.returncode == 0, again.stderr
+    replay = json.loads(again.stdout)
+    assert replay["usage"]["llm_calls"] == 0
+    assert replay["usage"]["cached_calls"] == calls
+    assert replay["final"] == result["final"]
+    assert [it["output"] for it in replay["iterations"]] == [it["output"] for it in result["iterations"]]
+
+
+def test_server_is_stopped_on_exit() -> None:
+    with EmbeddedServer() as server:
+        chat = OpenAIChat(server, LLMOptions(max_tokens=8))
+        answer = chat.complete([Message("user", "Say hi.")])
+        url = server.endpoint().base_url
+        with urllib.request.urlopen(f"{url}/models", timeout=5) as response:
+            assert response.status == 200
+    assert answer.completion_tokens > 0
+    with pytest.raises(urllib.error.URLError):
+        urllib.request.urlopen(f"{url}/models", timeout=5)
+
+
+def test_missing_model_file_is_exit_3(tmp_path: Path) -> None:
+    done = run_cli(["text", "--task", "acronym", "--input", "x", "--model-path", str(tmp_path / "no.gguf")],
+                   tmp_path / "cache", tmp_path)  # fmt: skip
+    assert done.returncode == 3
+    assert done.stderr.strip() == f"coderefine: model file not found: {tmp_path / 'no.gguf'}"
+
+
+def test_a_file_that_is_no_model_is_reported(tmp_path: Path) -> None:
+    bogus = tmp_path / "bogus.gguf"
+    bogus.write_bytes(b"not a model")
+    with EmbeddedServer(bogus) as server, pytest.raises(LocalModelUnavailable, match="exited during start-up"):
+        server.endpoint()
