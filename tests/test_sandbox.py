@@ -240,7 +240,7 @@ def test_unreadable_root_owned_project_is_named(tmp_path: Path) -> None:
     project.mkdir(mode=0o700)
     if project.stat().st_uid != 0:
         pytest.fail("this test expects to run as root, as CI does")
-    with pytest.raises(EnvironmentProblem, match="cannot read .*private: it belongs to root"):
+    with pytest.raises(EnvironmentProblem, match=r"cannot read .*private: it belongs to root"):
         DockerSandbox(project=project, limits=LIMITS)
 
 
