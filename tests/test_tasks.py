@@ -24,10 +24,10 @@ def test_builtin_task_loads_and_its_examples_show_the_stop_signal(name: str) -> 
     signal = task.stop_rule.signal
     assert signal, "every built-in task has a stop signal"
     # The feedback examples must show the signal, or the model never learns to say it.
-    assert signal in task.feedback.prompt
+    assert signal in task.prompts.feedback.prompt
     # ... and the score line of the examples must be readable by the task's own rule.
     if task.score_rule.pattern:
-        assert re.search(task.score_rule.pattern, task.feedback.prompt, re.IGNORECASE)
+        assert re.search(task.score_rule.pattern, task.prompts.feedback.prompt, re.IGNORECASE)
 
 
 @pytest.mark.parametrize("name", TEXT_TASKS)

@@ -1,0 +1,385 @@
+"""Python source with libcst: find a target function, give its context, splice a new version in.
+
+Every byte of the file outside the replaced function stays as it was:
+comments, formatting, encoding and line endings. Imports a new version needs
+are added next to the file's own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+
+from coderefine.engine import MalformedAnswer
+from coderefine.errors import UsageError
+
+_FILE_MODULES = {"subprocess", "socket", "requests", "urllib", "http", "shutil", "httpx", "aiohttp",
+                 "ftplib", "smtplib", "tempfile"}  # fmt: skip
+_FILE_FUNCTIONS = {"open", "os.remove", "os.unlink", "os.rename", "os.replace", "os.mkdir", "os.makedirs",
+                   "os.rmdir", "os.system", "os.popen", "os.write", "os.open"}  # fmt: skip
+_FILE_METHODS = {"write_text", "write_bytes", "unlink", "mkdir", "rmdir", "touch", "open"}
+_ALLOWED_DECORATORS = {"staticmethod"}
+_CODE_BLOCK = re.compile(r"```(?:python|py|python3)?[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL | re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Target:
+    """A function (or `Class.method`) in a file, and whether it can be optimized."""
+
+    name: str
+    class_name: str | None
+    function_name: str
+    source: str  # as written, dedented to the left margin
+    first_line: int
+    last_line: int
+    skip_reason: str | None = None
+    is_static: bool = False
+
+    @property
+    def eligible(self) -> bool:
+        return self.skip_reason is None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A new version of a target: the function to splice in and the imports it needs."""
+
+    function: cst.FunctionDef
+    imports: tuple[cst.SimpleStatementLine, ...]
+
+    @property
+    def source(self) -> str:
+        """Imports, then the function: exactly what is verified and what is spliced."""
+        module = cst.Module(body=[*self.imports, self.function])
+        return module.code
+
+
+class SourceFile:
+    """A parsed Python file."""
+
+    def __init__(self, data: bytes, path: str = "<source>") -> None:
+        self.path = path
+        self.data = data
+        try:
+            self.module = cst.parse_module(data)
+        except cst.ParserSyntaxError as error:
+            raise UsageError(f"{path}: not valid Python: {_one_line(str(error))}") from None
+        except UnicodeDecodeError as error:
+            raise UsageError(f"{path}: cannot be decoded: {error}") from None
+        self._targets = _collect_targets(self.module)
+
+    @classmethod
+    def read(cls, path: Path) -> SourceFile:
+        if not path.exists():
+            raise UsageError(f"file not found: {path}")
+        if path.is_dir():
+            raise UsageError(f"{path} is a folder, not a Python file")
+        if path.suffix not in (".py", ".pyw", ""):
+            raise UsageError(f"{path} is not a Python file")
+        try:
+            return cls(path.read_bytes(), str(path))
+        except OSError as error:
+            raise UsageError(f"cannot read {path}: {error.strerror}") from None
+
+    def targets(self) -> list[Target]:
+        return list(self._targets.values())
+
+    def target(self, name: str) -> Target:
+        found = self._targets.get(name)
+        if found is None:
+            known = ", ".join(self._targets) or "none"
+            raise UsageError(f"{self.path}: no function {name!r} (functions here: {known})")
+        if found.skip_reason:
+            raise UsageError(f"{self.path}::{name} cannot be optimized: {found.skip_reason}")
+        return found
+
+    def context(self, target: Target) -> str:
+        """What the model needs to see beside the function: imports, constants, helpers, class."""
+        return _context(self.module, target)
+
+    def splice(self, replacements: Mapping[str, Candidate]) -> bytes:
+        """The file with each named function replaced, and the imports they need added."""
+        transformer = _Replace(replacements)
+        module = self.module.visit(transformer)
+        missing = sorted(set(replacements) - transformer.done)
+        if missing:
+            raise KeyError(f"functions not found: {', '.join(missing)}")
+        context = CodemodContext()
+        for candidate in replacements.values():
+            for line in candidate.imports:
+                for statement in line.body:
+                    _request_import(context, statement)
+        return AddImportsVisitor(context).transform_module(module).bytes
+
+
+# -- finding targets ---------------------------------------------------------------------
+
+
+def _collect_targets(module: cst.Module) -> dict[str, Target]:
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    positions = wrapper.resolve(PositionProvider)
+    targets: dict[str, Target] = {}
+    for statement in module.body:
+        if isinstance(statement, cst.FunctionDef):
+            targets[statement.name.value] = _target(module, statement, None, positions)
+        elif isinstance(statement, cst.ClassDef) and isinstance(statement.body, cst.IndentedBlock):
+            for member in statement.body.body:
+                if isinstance(member, cst.FunctionDef):
+                    target = _target(module, member, statement.name.value, positions)
+                    targets[target.name] = target
+    return targets
+
+
+def _target(
+    module: cst.Module, node: cst.FunctionDef, class_name: str | None, positions: Mapping[cst.CSTNode, CodeRange]
+) -> Target:
+    position = positions[node]
+    decorators = [_dotted(d.decorator) for d in node.decorators]
+    name = f"{class_name}.{node.name.value}" if class_name else node.name.value
+    return Target(
+        name=name,
+        class_name=class_name,
+        function_name=node.name.value,
+        source=_standalone(node),
+        first_line=position.start.line,
+        last_line=position.end.line,
+        skip_reason=_skip_reason(node, class_name, decorators),
+        is_static="staticmethod" in decorators,
+    )
+
+
+def _skip_reason(node: cst.FunctionDef, class_name: str | None, decorators: list[str]) -> str | None:
+    if node.asynchronous is not None:
+        return "async functions are not supported"
+    if class_name and node.name.value.startswith("__") and node.name.value.endswith("__"):
+        return "special methods are not supported"
+    odd = [d for d in decorators if d not in _ALLOWED_DECORATORS]
+    if odd:
+        return f"decorated with @{odd[0]}"
+    if class_name and not decorators and not node.params.params:
+        return "a method without self"
+    scan = _BodyScan()
+    node.body.visit(scan)
+    if scan.yields:
+        return "generators are not supported"
+    if not scan.returns_value:
+        return "it returns no value, so there is nothing to compare"
+    if scan.side_effect:
+        return f"it has side effects on files or the network ({scan.side_effect})"
+    return None
+
+
+class _BodyScan(cst.CSTVisitor):
+    """What a function body does, not counting nested functions, classes and lambdas."""
+
+    def __init__(self) -> None:
+        self.yields = False
+        self.returns_value = False
+        self.side_effect: str | None = None
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        self.yields = True
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is not None:
+            self.returns_value = True
+
+    def visit_Call(self, node: cst.Call) -> None:
+        name = _dotted(node.func)
+        root = name.split(".")[0]
+        method = name.rsplit(".", 1)[-1] if "." in name else ""
+        if name in _FILE_FUNCTIONS or root in _FILE_MODULES or method in _FILE_METHODS:
+            self.side_effect = self.side_effect or f"calls {name}"
+
+
+def _dotted(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    if isinstance(node, cst.Call):
+        return _dotted(node.func)
+    return ""
+
+
+def _standalone(node: cst.FunctionDef) -> str:
+    """A function's source at the left margin, without the comments above it."""
+    return cst.Module(body=[node.with_changes(leading_lines=[])]).code
+
+
+# -- context -----------------------------------------------------------------------------
+
+_MAX_CONSTANT = 400
+
+
+def _context(module: cst.Module, target: Target) -> str:
+    parts: list[str] = []
+    functions = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
+    for statement in module.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            parts.extend(_context_line(module, statement))
+    for helper in _helpers(functions, target):
+        parts.append(_standalone(functions[helper]).rstrip())
+    if target.class_name:
+        parts.append(_class_outline(module, target))
+    return "\n".join(part for part in parts if part).strip()
+
+
+def _context_line(module: cst.Module, statement: cst.SimpleStatementLine) -> Iterator[str]:
+    for small in statement.body:
+        code = module.code_for_node(small).strip()
+        if isinstance(small, (cst.Import, cst.ImportFrom)):
+            yield code
+        elif isinstance(small, (cst.Assign, cst.AnnAssign)):
+            if len(code) <= _MAX_CONSTANT:
+                yield code
+            else:
+                yield code.split("=", 1)[0].rstrip() + " = ...  # long value omitted"
+
+
+def _helpers(functions: Mapping[str, cst.FunctionDef], target: Target) -> list[str]:
+    """Module functions the target calls, directly or through other helpers."""
+    seen: list[str] = []
+    pending = [target.source]
+    while pending:
+        names = set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", pending.pop()))
+        for name in sorted(names):
+            if name in functions and name != target.function_name and name not in seen and len(seen) < 8:
+                seen.append(name)
+                pending.append(_standalone(functions[name]))
+    return seen
+
+
+def _class_outline(module: cst.Module, target: Target) -> str:
+    """The class header, its __init__ and the signatures of its other methods."""
+    for statement in module.body:
+        if isinstance(statement, cst.ClassDef) and statement.name.value == target.class_name:
+            outline: list[cst.BaseStatement] = []
+            assert isinstance(statement.body, cst.IndentedBlock)
+            for member in statement.body.body:
+                if isinstance(member, cst.FunctionDef) and member.name.value == target.function_name:
+                    continue
+                if isinstance(member, cst.FunctionDef) and member.name.value != "__init__":
+                    ellipsis = cst.SimpleStatementSuite(body=[cst.Expr(cst.Ellipsis())])
+                    member = member.with_changes(body=ellipsis)
+                outline.append(member)
+            body = cst.IndentedBlock(body=outline or [cst.SimpleStatementLine([cst.Pass()])])
+            return cst.Module(body=[statement.with_changes(body=body, leading_lines=[])]).code.rstrip()
+    return ""
+
+
+# -- candidates and splicing --------------------------------------------------------------
+
+
+def parse_candidate(answer: str, target: Target) -> Candidate:
+    """The new version of `target` in a model's answer: its code block, else the whole answer."""
+    blocks = _CODE_BLOCK.findall(answer)
+    errors = []
+    for code in [*blocks, answer] if blocks else [answer]:
+        try:
+            return _candidate_from(code, target)
+        except MalformedAnswer as problem:
+            errors.append(str(problem))
+    raise MalformedAnswer(errors[0])
+
+
+def _candidate_from(code: str, target: Target) -> Candidate:
+    try:
+        module = cst.parse_module(code.strip() + "\n")
+    except cst.ParserSyntaxError as error:
+        raise MalformedAnswer(f"the code does not parse: {_one_line(str(error))}") from None
+    imports: list[cst.SimpleStatementLine] = []
+    function: cst.FunctionDef | None = None
+    for statement in module.body:
+        if isinstance(statement, cst.FunctionDef) and statement.name.value == target.function_name:
+            function = statement
+        elif isinstance(statement, cst.SimpleStatementLine) and all(
+            isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body
+        ):
+            imports.append(statement.with_changes(leading_lines=[]))
+        elif isinstance(statement, cst.ClassDef) and statement.name.value == target.class_name:
+            function = _method_in(statement, target) or function
+    if function is None:
+        raise MalformedAnswer(f"the answer has no function named {target.function_name}")
+    if function.asynchronous is not None:
+        raise MalformedAnswer("the new version must not be async")
+    return Candidate(function=_with_original_decorators(function, target), imports=tuple(imports))
+
+
+def _method_in(node: cst.ClassDef, target: Target) -> cst.FunctionDef | None:
+    if isinstance(node.body, cst.IndentedBlock):
+        for member in node.body.body:
+            if isinstance(member, cst.FunctionDef) and member.name.value == target.function_name:
+                return member
+    return None
+
+
+def _with_original_decorators(function: cst.FunctionDef, target: Target) -> cst.FunctionDef:
+    """Keep @staticmethod where the original has it, whatever the model wrote."""
+    decorators = [d for d in function.decorators if _dotted(d.decorator) != "staticmethod"]
+    if target.is_static:
+        decorators.insert(0, cst.Decorator(cst.Name("staticmethod")))
+    return function.with_changes(decorators=decorators, leading_lines=[])
+
+
+class _Replace(cst.CSTTransformer):
+    def __init__(self, replacements: Mapping[str, Candidate]) -> None:
+        self.replacements = replacements
+        self.done: set[str] = set()
+        self._classes: list[str] = []
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self._classes.append(node.name.value)
+        return True
+
+    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
+        self._classes.pop()
+        return updated
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False  # nested functions are never targets
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        name = ".".join([*self._classes, original.name.value])
+        candidate = self.replacements.get(name)
+        if candidate is None or len(self._classes) > 1:
+            return updated
+        self.done.add(name)
+        # The comments and blank lines above the function are the file's, not the function's.
+        return candidate.function.with_changes(leading_lines=original.leading_lines)
+
+
+def _request_import(context: CodemodContext, statement: cst.BaseSmallStatement) -> None:
+    if isinstance(statement, cst.Import):
+        for alias in statement.names:
+            asname = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else None
+            AddImportsVisitor.add_needed_import(context, _dotted(alias.name), asname=asname)
+    elif isinstance(statement, cst.ImportFrom) and statement.module is not None:
+        if isinstance(statement.names, cst.ImportStar):
+            return
+        for alias in statement.names:
+            asname = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else None
+            AddImportsVisitor.add_needed_import(
+                context, _dotted(statement.module), _dotted(alias.name), asname=asname,
+                relative=len(statement.relative),
+            )  # fmt: skip
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())[:200]
