@@ -17,8 +17,10 @@ from types import FrameType
 from typing import Any, NoReturn
 
 from coderefine import api, reports, sandbox_image
+from coderefine.code import Target
 from coderefine.engine import Iteration, RefineResult, StopRule
 from coderefine.errors import CoderefineError, NoUsableAnswer, UsageError
+from coderefine.optimize import optimize
 from coderefine.sandbox import Limits, open_sandbox
 from coderefine.tasks import list_tasks
 
@@ -75,6 +77,22 @@ def _build_parser() -> argparse.ArgumentParser:
     text.add_argument("--quiet", action="store_true", help="no progress or summary lines")
     _model_options(text)
 
+    optimize = commands.add_parser("optimize", parents=[common], help="make a function (or a file's) faster")
+    optimize.add_argument("target", metavar="PATH[::NAME]", help="a file, or one function in it (NAME or Class.method)")
+    optimize.add_argument("--example", action="append", default=[], metavar="ARGS",
+                          help="call arguments to test and time with, e.g. '[3, 1, 2], reverse=True' (repeatable)")
+    optimize.add_argument("--size", type=int, help="also test and time with generated inputs this large")
+    optimize.add_argument("--max-examples", type=int, default=200, help="generated inputs to test with (default 200)")
+    optimize.add_argument("--threshold", dest="speedup_threshold", type=float,
+                          help="claim a speedup only above this (lower bound of the 95%% CI; default 1.05)")
+    optimize.add_argument("--sandbox", choices=("docker", "local"), help="where drafts run (default docker)")
+    optimize.add_argument("--apply", action="store_true", help="write the verified winner into the file")
+    optimize.add_argument("--task-file", type=Path, help="your own code_optimization task file")
+    optimize.add_argument("--json", action="store_true", help="print one JSON object")
+    optimize.add_argument("--trace", type=Path, help="save every prompt and answer as JSON here")
+    optimize.add_argument("--quiet", action="store_true", help="no progress or summary lines")
+    _model_options(optimize)
+
     tasks = commands.add_parser("tasks", parents=[common], help="list the built-in tasks")
     tasks.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -104,6 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _tasks(args)
         if args.command == "sandbox":
             return _sandbox(args)
+        if args.command == "optimize":
+            return _optimize(args)
         return _text(args)
     except CoderefineError as error:
         if getattr(args, "debug", False):
@@ -194,6 +214,40 @@ def _text(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(f"coderefine: {reports.summary_line(result)}", file=sys.stderr)
     return _exit_code(result)
+
+
+def _optimize(args: argparse.Namespace) -> int:
+    path_text, _, name = args.target.rpartition("::") if "::" in args.target else (args.target, "", "")
+    settings: dict[str, Any] = {key: getattr(args, key) for key in (*_SETTING_FLAGS, "sandbox", "speedup_threshold")}
+    show_progress = not args.quiet and sys.stderr.isatty()
+    report = optimize(
+        Path(path_text),
+        name or None,
+        examples=args.example,
+        size=args.size,
+        max_examples=args.max_examples,
+        apply=args.apply,
+        task_file=args.task_file,
+        on_iteration=_print_progress if show_progress else None,
+        on_function=_print_function if show_progress else None,
+        **settings,
+    )
+    if args.trace:
+        args.trace.write_text(reports.to_json(reports.optimize_to_dict(report, trace=True)) + "\n", encoding="utf-8")
+    if args.json:
+        print(reports.to_json(reports.optimize_to_dict(report)))
+    else:
+        sys.stdout.write(report.diff)
+    if not args.quiet:
+        for result in report.results:
+            print(f"coderefine: {reports.function_summary(report.file, result)}", file=sys.stderr)
+        if report.applied:
+            print(f"coderefine: wrote {report.file}", file=sys.stderr)
+    return 0
+
+
+def _print_function(target: Target) -> None:
+    print(f"coderefine: optimizing {target.name}", file=sys.stderr, flush=True)
 
 
 def _exit_code(result: RefineResult) -> int:

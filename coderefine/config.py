@@ -38,6 +38,8 @@ class Settings:
     plateau_patience: int | None = None
     budget_calls: int | None = None
     budget_tokens: int | None = None
+    sandbox: str = "docker"  # or "local", where Docker cannot be had
+    speedup_threshold: float = 1.05
 
     @property
     def has_endpoint(self) -> bool:
@@ -49,7 +51,8 @@ _TYPES: Mapping[str, type] = {
     "base_url": str, "api_key": str, "model": str, "model_path": Path, "temperature": float,
     "max_tokens": int, "timeout": float, "retries": int, "backoff": float, "seed": int,
     "cache": bool, "cache_dir": Path, "max_iterations": int, "plateau_margin": float,
-    "plateau_patience": int, "budget_calls": int, "budget_tokens": int,
+    "plateau_patience": int, "budget_calls": int, "budget_tokens": int, "sandbox": str,
+    "speedup_threshold": float,
 }  # fmt: skip
 _NOT_IN_FILES = {"api_key"}  # secrets belong in the environment, not in a committed file
 
@@ -149,3 +152,7 @@ def _check_ranges(values: Mapping[str, Any]) -> None:
     for key in ("retries", "backoff", "temperature", "plateau_margin"):
         if key in values and values[key] < 0:
             raise UsageError(f"{key} must not be negative, got {values[key]}")
+    if values.get("sandbox", "docker") not in ("docker", "local"):
+        raise UsageError(f"sandbox must be docker or local, got {values['sandbox']!r}")
+    if values.get("speedup_threshold", 1.05) < 1:
+        raise UsageError(f"speedup_threshold must be at least 1, got {values['speedup_threshold']}")

@@ -7,7 +7,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from coderefine.engine import Iteration, Prompt, RefineResult, StopRule
+from coderefine.engine import Iteration, Prompt, RefineResult, StopRule, Usage
+from coderefine.optimize import FunctionResult, OptimizeReport
 from coderefine.sandbox import RunResult
 
 SCHEMA_VERSION = 1
@@ -106,3 +107,61 @@ def run_summary(result: RunResult) -> str:
         outcome = f"exit {result.exit_code} in {result.duration_s:.2f}s"
     network = "" if result.network_isolated else " (network NOT isolated)"
     return f"{result.sandbox} sandbox: {outcome}{network}"
+
+
+def function_to_dict(result: FunctionResult, *, trace: bool = False) -> dict[str, Any]:
+    """One function of an optimize run: the refine result's fields, plus the code task's."""
+    assert result.refine is not None
+    document = result_to_dict(result.refine, trace=trace)
+    document.update(
+        target=result.target,
+        original=result.original,
+        final=result.final,
+        metrics=result.metrics,
+    )
+    return document
+
+
+def optimize_to_dict(report: OptimizeReport, *, trace: bool = False) -> dict[str, Any]:
+    """The JSON of an optimize run. With one target, its fields are at the top level too."""
+    done = [r for r in report.results if r.refine is not None]
+    usage = {key: sum(asdict(r.refine.usage)[key] for r in done if r.refine) for key in asdict(Usage())}
+    document: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "task": "code_optimization",
+        "file": report.file,
+        "status": report.status,
+        "sandbox": report.sandbox,
+        "applied": report.applied,
+        "diff": report.diff,
+        "usage": usage,
+        "results": [function_to_dict(r, trace=trace) for r in done],
+        "skipped": [{"target": r.target, "reason": r.skipped} for r in report.results if r.refine is None],
+    }
+    if len(report.results) == 1 and done:
+        single = document["results"][0]
+        document.update({key: value for key, value in single.items() if key not in document or key == "status"})
+    return document
+
+
+def function_summary(file: str, result: FunctionResult) -> str:
+    """E.g. `slow.py::dedupe: 14.27x faster (95% CI 11.71-17.00), verified on 400 inputs; ...`."""
+    where = f"{file}::{result.target}"
+    if result.refine is None:
+        return f"{where}: skipped ({result.skipped})"
+    refine = result.refine
+    drafts = len(refine.iterations)
+    if result.improved:
+        metrics = result.metrics
+        low, high = metrics["speedup_ci"]
+        outcome = (f"{metrics['speedup']:.2f}x faster (95% CI {low:.2f}-{high:.2f}), "
+                   f"verified on {metrics['checked_inputs']} inputs; best of {drafts} draft(s)")  # fmt: skip
+    else:
+        wrong = sum(1 for it in refine.iterations if it.facts.metrics.get("correct") is False)
+        malformed = sum(1 for it in refine.iterations if it.error)
+        slower = drafts - wrong - malformed
+        outcome = (f"no verified improvement in {drafts} draft(s) "
+                   f"({wrong} wrong, {slower} not faster, {malformed} malformed)")  # fmt: skip
+    usage = refine.usage
+    return (f"{where}: {outcome}; stopped by {refine.stop_reason}; {usage.llm_calls} LLM call(s), "
+            f"{usage.cached_calls} cached; {refine.seconds:.1f}s")  # fmt: skip

@@ -33,7 +33,7 @@ def list_tasks() -> list[TaskInfo]:
     """Every built-in task, by name."""
     infos = []
     for path in sorted(builtin_tasks_dir().glob(f"*{TASK_SUFFIX}")):
-        data = _read(path)
+        data = read_task_data(path)
         infos.append(
             TaskInfo(
                 name=str(data.get("name", path.stem)),
@@ -55,15 +55,17 @@ def load_task(name: str) -> TextTask:
 
 
 def load_task_file(path: Path) -> TextTask:
-    """A task from any task file; errors name the file and the field."""
-    data = _read(path)
+    """A plain-text task from any task file; errors name the file and the field."""
+    data = read_task_data(path)
     kind = data.get("kind", "text")
+    if kind == "code_optimization":
+        raise TaskError(f"{path} is a code task: run it with 'coderefine optimize'")
     if kind != "text":
         raise TaskError(f"{path}: field kind must be 'text' for a plain-text task, not {kind!r}")
     return text_task_from_data(data, str(path), path)
 
 
-def _read(path: Path) -> dict[str, object]:
+def read_task_data(path: Path) -> dict[str, object]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -33,6 +33,8 @@ import time
 import typing
 
 RESULT_MARKER = "@@coderefine-result@@"
+DEFAULT_SIZE = 100
+SMALL = 20
 
 
 class Mismatch(Exception):
@@ -149,11 +151,13 @@ class Inputs:
 
     def __init__(self, job, original, caller):
         self.examples = [parse_example(text) for text in job.get("examples", [])]
-        self.size = job.get("size")
+        # Timing wants inputs large enough for the algorithm to matter: collections and text of
+        # DEFAULT_SIZE items unless the user says; numbers only grow when the user says so.
+        size = job.get("size")
         self.seen = []  # inputs the correctness checks passed on, for the timing workloads
         self.mutates = False
-        self.strategy = signature_strategy(original, caller, job["target"], None)
-        self.scaled = signature_strategy(original, caller, job["target"], self.size) if self.size else None
+        self.strategy = signature_strategy(original, caller, job["target"], None, size)
+        self.scaled = signature_strategy(original, caller, job["target"], size or DEFAULT_SIZE, size)
 
     def workloads(self, count):
         chosen = list(self.examples)
@@ -174,7 +178,7 @@ def parse_example(text):
     return args, kwargs
 
 
-def signature_strategy(function, caller, target, size):
+def signature_strategy(function, caller, target, size, int_max):
     """A strategy of (args, kwargs) for the function, or None when a parameter has none."""
     import inspect
 
@@ -193,7 +197,7 @@ def signature_strategy(function, caller, target, size):
         elif parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             continue
         else:
-            strategy = strategy_for(hints.get(parameter.name), parameter.default, size)
+            strategy = strategy_for(hints.get(parameter.name), parameter.default, size, int_max)
         if strategy is None:
             if parameter.default is not parameter.empty:
                 continue  # left to its default
@@ -216,10 +220,10 @@ def instance_strategy(cls):
         return None
 
 
-def strategy_for(annotation, default, size):
+def strategy_for(annotation, default, size, int_max=None):
+    """A strategy for one parameter: collections of exactly `size` items when given, else small."""
     from hypothesis import strategies as st
 
-    limit = size or 20
     if annotation is None:
         if default is None or default is inspect_empty():
             return None
@@ -227,24 +231,25 @@ def strategy_for(annotation, default, size):
     origin = typing.get_origin(annotation)
     arguments = typing.get_args(annotation)
     if annotation is int:
-        return st.integers(min_value=-10, max_value=max(50, size or 0))
+        return st.integers(min_value=-10, max_value=max(50, int_max or 0))
     if annotation is float:
         return st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
     if annotation is bool:
         return st.booleans()
+    sized = {"min_size": size, "max_size": size} if size else {"min_size": 0, "max_size": SMALL}
     if annotation is str:
-        return st.text(min_size=min(limit, size or 0), max_size=limit)
+        return st.text(**sized)
     if annotation is bytes:
-        return st.binary(min_size=min(limit, size or 0), max_size=limit)
+        return st.binary(**sized)
     if annotation in (list, tuple, set, dict):
         origin, arguments = annotation, ()
-    items = [strategy_for(a, inspect_empty(), size) for a in arguments if a is not Ellipsis]
+    items = [strategy_for(a, inspect_empty(), None, int_max) for a in arguments if a is not Ellipsis]
     element = items[0] if items and items[0] is not None else st.integers(-100, 100)
-    sized = {"min_size": min(limit, size or 0), "max_size": max(limit, size or 0)}
     if origin in (list, typing.List) or _is_abc(origin, "Sequence", "Iterable", "Collection"):  # noqa: UP006
         return st.lists(element, **sized)
     if origin in (set, frozenset):
-        return st.sets(element, **sized).map(origin)
+        # Sets of exactly `size` distinct small items may not exist: ask for up to `size`.
+        return st.sets(element, max_size=sized["max_size"]).map(origin)
     if origin is tuple:
         if len(arguments) == 2 and arguments[1] is Ellipsis:
             return st.lists(element, **sized).map(tuple)
@@ -253,9 +258,9 @@ def strategy_for(annotation, default, size):
         return st.lists(element, **sized).map(tuple)
     if origin is dict or _is_abc(origin, "Mapping"):
         value = items[1] if len(items) > 1 and items[1] is not None else st.integers(-100, 100)
-        return st.dictionaries(element, value, max_size=limit)
+        return st.dictionaries(element, value, max_size=sized["max_size"])
     if origin is typing.Union or type(annotation).__name__ == "UnionType":
-        options = [strategy_for(a, inspect_empty(), size) for a in arguments]
+        options = [strategy_for(a, inspect_empty(), size, int_max) for a in arguments]
         if all(option is not None for option in options):
             return st.one_of(*options)
         return None
@@ -291,9 +296,11 @@ def differential(job, original, candidate, caller, inputs):
     try:
         for args, kwargs in inputs.examples:
             check(args, kwargs)
-        for strategy in (inputs.strategy, inputs.scaled):
-            if strategy is not None:
-                run_hypothesis(strategy, check, int(job.get("max_examples", 200)))
+        examples = int(job.get("max_examples", 200))
+        if inputs.strategy is not None:
+            run_hypothesis(inputs.strategy, check, examples)
+        if inputs.scaled is not None:
+            run_hypothesis(inputs.scaled, check, max(5, examples // 8))  # large inputs: fewer of them
     except Mismatch as mismatch:
         text, example = mismatch.args
         return {"correct": False, "mismatch": text, "counterexample": example, "checked": checked[0]}

@@ -1,0 +1,201 @@
+"""`coderefine optimize` with fixed drafts from the scripted server, checked in the real sandbox."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from coderefine.cli import main
+from coderefine.optimize import optimize
+from tests.scripted_llm import ScriptedLLM, prompt_text
+
+Start = Callable[..., ScriptedLLM]
+
+SLOW = '''\
+"""Helpers with a slow function."""
+import math  # unused, but the file's own
+
+
+# Keep the first occurrence of each item.
+def dedupe(items: list[int]) -> list[int]:
+    result = []
+    for item in items:
+        if item not in result:
+            result.append(item)
+    return result
+
+
+def untouched(x: int) -> int:
+    return x + 1  # stays byte for byte
+'''
+
+FAST = "```python\ndef dedupe(items: list[int]) -> list[int]:\n    return list(dict.fromkeys(items))\n```"
+WRONG = "```python\ndef dedupe(items: list[int]) -> list[int]:\n    return sorted(set(items))\n```"
+MUTATES = (
+    "```python\ndef dedupe(items: list[int]) -> list[int]:\n"
+    "    result = list(dict.fromkeys(items))\n    items.clear()\n    return result\n```"
+)
+SLOWER = (
+    "```python\ndef dedupe(items: list[int]) -> list[int]:\n    result = []\n"
+    "    for index, item in enumerate(items):\n        if item not in items[:index]:\n"
+    "            result.append(item)\n    return result\n```"
+)
+BROKEN = "```python\ndef dedupe(items:\n    return\n```"
+HANGS = "```python\ndef dedupe(items: list[int]) -> list[int]:\n    while True:\n        pass\n```"
+DONE = "It is as fast as it gets. NOTHING LEFT TO GAIN"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    root.mkdir(mode=0o755)
+    root.chmod(0o755)
+    (root / "pyproject.toml").write_text("[project]\nname = 'proj'\n")
+    (root / "slow.py").write_bytes(SLOW.replace("\n", "\r\n").encode())  # CRLF, to be kept
+    return root
+
+
+def run(server: ScriptedLLM, path: Path, name: str | None = "dedupe", **options: object):  # type: ignore[no-untyped-def]
+    options.setdefault("max_examples", 60)
+    return optimize(path, name, base_url=server.url, model="scripted-model", backoff=0.01, **options)
+
+
+def test_only_a_correct_faster_draft_is_accepted(scripted: Start, project: Path) -> None:
+    server = scripted([WRONG, "feedback one", MUTATES, "feedback two", SLOWER, "feedback three", FAST, DONE])
+    report = run(server, project / "slow.py", max_iterations=4, plateau_patience=10)
+    result = report.results[0]
+    assert result.refine is not None
+    wrong, mutates, slower, fast = result.refine.iterations
+    assert not wrong.accepted and wrong.facts.metrics["correct"] is False
+    assert wrong.facts.metrics["counterexample"].startswith("dedupe([")
+    assert not mutates.accepted and "arguments were changed differently" in mutates.facts.metrics["mismatch"]
+    assert not slower.accepted and slower.facts.metrics["correct"] is True and not slower.facts.metrics["faster"]
+    assert fast.accepted and fast.facts.metrics["speedup_ci"][0] > 1.05
+    assert result.refine.stop_reason == "stop_signal"
+    assert result.final.strip().endswith("return list(dict.fromkeys(items))")
+    # The counterexample went into the next feedback prompt and stays in every refine prompt.
+    assert "WRONG" in prompt_text(server.requests[1]) and wrong.facts.metrics["counterexample"] in prompt_text(
+        server.requests[1]
+    )
+    for refine_request in server.requests[2::2]:
+        assert wrong.facts.metrics["counterexample"] in prompt_text(refine_request)
+    assert (project / "slow.py").read_bytes() == SLOW.replace("\n", "\r\n").encode()  # not asked to write
+
+
+def test_unparseable_and_hanging_drafts_are_failed_drafts(scripted: Start, project: Path) -> None:
+    server = scripted([BROKEN, HANGS, "it hangs"])
+    report = run(server, project / "slow.py", max_iterations=2)
+    broken, hangs = report.results[0].refine.iterations  # type: ignore[union-attr]
+    assert broken.error is not None and "does not parse" in broken.error
+    assert not hangs.accepted and "did not return within" in hangs.facts.metrics["mismatch"]
+    assert report.status == "no_improvement"
+    assert report.diff == ""
+    assert report.results[0].final == report.results[0].original
+
+
+def test_apply_writes_only_a_verified_winner_keeping_every_other_byte(scripted: Start, project: Path) -> None:
+    path = project / "slow.py"
+    server = scripted([FAST, DONE])
+    report = run(server, path, apply=True)
+    assert report.applied
+    written = path.read_bytes()
+    assert written.count(b"\r\n") == written.count(b"\n")  # line endings kept
+    expected = SLOW.replace(
+        "    result = []\n    for item in items:\n        if item not in result:\n            result.append(item)\n"
+        "    return result\n",
+        "    return list(dict.fromkeys(items))\n",
+    ).replace("\n", "\r\n")
+    assert written.decode() == expected
+
+
+def test_apply_without_a_winner_writes_nothing(scripted: Start, project: Path) -> None:
+    path = project / "slow.py"
+    before = path.read_bytes()
+    server = scripted([WRONG, "wrong", WRONG, "still wrong"])
+    report = run(server, path, apply=True, max_iterations=2)
+    assert not report.applied
+    assert path.read_bytes() == before
+
+
+def test_cli_json_has_the_contract_fields(scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    server = scripted([FAST, DONE])
+    code = main(["optimize", f"{project / 'slow.py'}::dedupe", "--json", "--max-examples", "60",
+                 "--base-url", server.url, "--model", "scripted-model"])  # fmt: skip
+    document = json.loads(capsys.readouterr().out)
+    assert code == 0
+    for key in ("status", "stop_reason", "target", "original", "final", "diff", "metrics", "iterations", "usage"):
+        assert key in document, key
+    assert document["status"] == "improved"
+    assert document["target"] == "dedupe"
+    assert document["metrics"]["correct"] is True
+    assert document["metrics"]["speedup"] > 1.05
+    low, high = document["metrics"]["speedup_ci"]
+    assert 1.05 < low <= document["metrics"]["speedup"] <= high
+    assert {"output", "feedback", "metrics", "accepted"} <= set(document["iterations"][0])
+    assert "+    return list(dict.fromkeys(items))" in document["diff"]
+    assert document["sandbox"] == "docker"
+
+
+def test_cli_prints_a_diff_and_a_summary(scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    server = scripted([FAST, DONE])
+    code = main(["optimize", f"{project / 'slow.py'}::dedupe", "--max-examples", "60",
+                 "--base-url", server.url, "--model", "scripted-model"])  # fmt: skip
+    captured = capsys.readouterr()
+    assert code == 0
+    assert captured.out.startswith("--- a/")
+    assert "-        if item not in result:" in captured.out.replace("\r", "")
+    summary = captured.err.strip().splitlines()[-1]
+    assert "slow.py::dedupe: " in summary and "x faster (95% CI " in summary
+
+
+def bad(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(argv)
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "Traceback" not in err
+    return code, err
+
+
+@pytest.mark.parametrize(
+    ("source", "name", "message"),
+    [
+        ("def f(x: int) -> int:\n    return x\n", "g", "no function 'g' (functions here: f)"),
+        ("def f(x):\n    x.append(1)\n", "f", "it returns no value"),
+        ("async def f(x):\n    return x\n", "f", "async functions are not supported"),
+        ("def f(x):\n    yield x\n", "f", "generators are not supported"),
+        ("def f(p):\n    open(p, 'w').write('x')\n    return 1\n", "f", "side effects on files or the network"),
+        ("def f(x:\n", "f", "not valid Python"),
+    ],
+)
+def test_bad_targets_are_one_line_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str, name: str, message: str
+) -> None:
+    path = tmp_path / "mod.py"
+    path.write_text(source)
+    before = path.read_bytes()
+    code, err = bad(["optimize", f"{path}::{name}", "--base-url", "http://127.0.0.1:9/v1"], capsys)
+    assert code == 2
+    assert message in err
+    assert path.read_bytes() == before
+
+
+def test_missing_and_non_python_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = bad(["optimize", str(tmp_path / "absent.py")], capsys)
+    assert (code, err) == (2, f"coderefine: file not found: {tmp_path / 'absent.py'}")
+    (tmp_path / "notes.txt").write_text("hello")
+    code, err = bad(["optimize", str(tmp_path / "notes.txt")], capsys)
+    assert (code, err) == (2, f"coderefine: {tmp_path / 'notes.txt'} is not a Python file")
+
+
+def test_file_mode_skips_what_it_cannot_optimize(scripted: Start, project: Path) -> None:
+    path = project / "slow.py"
+    path.write_text(SLOW + "\n\ndef gen():\n    yield 1\n")
+    # dedupe gets the winning draft; `untouched` gets a draft that is no faster.
+    server = scripted([FAST, DONE, "```python\ndef untouched(x: int) -> int:\n    return 1 + x\n```", DONE])
+    report = run(server, path, name=None)
+    outcome = {result.target: (result.improved, result.skipped) for result in report.results}
+    assert outcome["dedupe"] == (True, None)
+    assert outcome["untouched"] == (False, None)
+    assert outcome["gen"] == (False, "generators are not supported")
