@@ -26,7 +26,7 @@ from coderefine.code_task import CodeTaskSpec, OptimizationTask, load_code_task
 from coderefine.engine import ProgressCallback, RefineResult
 from coderefine.errors import UsageError
 from coderefine.llm import ChatModel
-from coderefine.sandbox import Limits, open_sandbox
+from coderefine.sandbox import Limits, Sandbox, open_sandbox
 from coderefine.tasks import builtin_tasks_dir
 from coderefine.verify import Verdict, VerifyOptions, examples_from, module_name, verify
 
@@ -117,10 +117,11 @@ def optimize(
                 if on_function is not None:
                     on_function(target)
 
-                def check(candidate: str | None, target: Target = target) -> Verdict:
-                    return verify(sandbox, module, target, candidate, verify_options)
+                results.append(
+                    _optimize_one(spec, source, target, _checker(sandbox, module, target, verify_options),
+                                  model, settings, on_iteration, name)
+                )  # fmt: skip
 
-                results.append(_optimize_one(spec, source, target, check, model, settings, on_iteration, name))
         new_bytes = _spliced(source, results)
         report = OptimizeReport(
             file=shown,
@@ -136,6 +137,21 @@ def optimize(
             write_atomically(path, source.data, new_bytes)
             report = replace(report, applied=True)
     return report
+
+
+def _checker(
+    sandbox: Sandbox, module: str, target: Target, options: VerifyOptions
+) -> Callable[[str | None], Verdict]:
+    """Verification of candidates for one target, each distinct source checked once."""
+    verdicts: dict[str | None, Verdict] = {}
+
+    def check(candidate: str | None) -> Verdict:
+        # A model often repeats a draft: its verdict is already known.
+        if candidate not in verdicts:
+            verdicts[candidate] = verify(sandbox, module, target, candidate, options)
+        return verdicts[candidate]
+
+    return check
 
 
 def _optimize_one(
