@@ -19,6 +19,7 @@ from coderefine.errors import (
     TaskError,
     UsageError,
 )
+from coderefine.optimize import FunctionResult, OptimizeReport, optimize
 
 __version__ = "0.1.0"
 
@@ -27,12 +28,15 @@ __all__ = [
     "CoderefineError",
     "EndpointUnavailable",
     "EnvironmentProblem",
+    "FunctionResult",
     "Iteration",
     "LocalModelUnavailable",
     "ModelNotFound",
+    "OptimizeReport",
     "RefineResult",
     "TaskError",
     "Usage",
     "UsageError",
+    "optimize",
     "refine_text",
 ]

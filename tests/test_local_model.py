@@ -76,3 +76,29 @@ def test_a_file_that_is_no_model_is_reported(tmp_path: Path) -> None:
     bogus.write_bytes(b"not a model")
     with EmbeddedServer(bogus) as server, pytest.raises(LocalModelUnavailable, match="exited during start-up"):
         server.endpoint()
+
+
+def test_optimize_end_to_end_on_the_embedded_model(tmp_path: Path) -> None:
+    """Whatever the small model proposes, only a verified, measured winner may be offered."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    project.chmod(0o755)
+    slow = project / "slow.py"
+    slow.write_text("def total(xs: list[int]) -> int:\n    result = 0\n    for x in xs:\n"
+                    "        result = result + x\n    return result\n")  # fmt: skip
+    slow.chmod(0o644)
+    done = run_cli(["optimize", f"{slow}::total", "--json", "--max-iterations", "2", "--max-examples", "50"],
+                   tmp_path / "cache", project)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["usage"]["llm_calls"] >= 1
+    assert result["iterations"], "at least one draft was made and checked"
+    for iteration in result["iterations"]:
+        if iteration["accepted"]:
+            assert iteration["metrics"]["correct"] is True
+            assert iteration["metrics"]["speedup_ci"][0] > 1.05
+    if result["status"] == "improved":
+        assert result["metrics"]["speedup_ci"][0] > 1.05 and result["diff"]
+    else:
+        assert result["final"] == result["original"] and result["diff"] == ""
+    assert slow.read_text().endswith("return result\n")  # never written without --apply

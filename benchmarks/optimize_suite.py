@@ -1,0 +1,128 @@
+"""The optimization benchmark: 22 slow functions (benchmarks/slow_functions), three runs.
+
+    python benchmarks/optimize_suite.py scripted      # a scripted model answers known-good drafts
+    python benchmarks/optimize_suite.py embedded      # the embedded model (slow: minutes per function)
+    python benchmarks/optimize_suite.py aa            # A/A: the original timed against itself
+
+scripted and embedded print, per function, whether a verified speedup was found, the speedup
+with its 95% interval, LLM calls and wall time; then % optimized, the mean verified speedup,
+calls and wall time per function. aa prints how often the original was claimed faster than
+itself (it should be at most 5% of trials). Nothing in the repository is changed: each run
+works on a copy of the functions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+sys.path[:0] = [str(ROOT.parent), str(ROOT / "slow_functions")]
+
+from fast import EXAMPLES, FAST  # noqa: E402
+
+from coderefine.code import SourceFile  # noqa: E402
+from coderefine.optimize import optimize  # noqa: E402
+from coderefine.sandbox import DockerSandbox, Limits  # noqa: E402
+from coderefine.verify import VerifyOptions, verify  # noqa: E402
+from tests.scripted_llm import ScriptedLLM  # noqa: E402
+
+
+@contextmanager
+def project_copy() -> Iterator[Path]:
+    folder = Path(tempfile.mkdtemp(prefix="coderefine-bench-"))
+    try:
+        folder.chmod(0o755)
+        for name in ("slow.py", "test_slow.py"):
+            shutil.copy(ROOT / "slow_functions" / name, folder / name)
+            (folder / name).chmod(0o644)
+        (folder / "pyproject.toml").write_text("[project]\nname = 'bench'\n")
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def run_suite(mode: str, names: Sequence[str], max_iterations: int) -> None:
+    rows = []
+    with project_copy() as project, tempfile.TemporaryDirectory() as cache:
+        for name in names:
+            started = time.monotonic()
+            options: dict[str, object] = {"max_iterations": max_iterations, "cache_dir": cache, "cache": False}
+            if mode == "scripted":
+                server = ScriptedLLM([f"```python\n{FAST[name].strip()}\n```", "NOTHING LEFT TO GAIN"]).__enter__()
+                options.update(base_url=server.url, model="scripted-model")
+            try:
+                report = optimize(project / "slow.py", name, examples=EXAMPLES.get(name, ()), max_examples=100,
+                                  **options)  # type: ignore[arg-type]
+            finally:
+                if mode == "scripted":
+                    server.__exit__(None, None, None)
+            result = report.results[0]
+            calls = result.refine.usage.llm_calls if result.refine else 0
+            rows.append((name, result.improved, result.metrics, calls, time.monotonic() - started))
+            print_row(*rows[-1])
+    summarize(rows)
+
+
+def print_row(name: str, improved: bool, metrics: dict[str, object], calls: int, seconds: float) -> None:
+    if improved:
+        low, high = metrics["speedup_ci"]  # type: ignore[misc]
+        outcome = f"{metrics['speedup']:7.2f}x  [{low:.2f}, {high:.2f}]"
+    else:
+        outcome = f"{'-':>8}  (no verified speedup)"
+    print(f"{name:22} {outcome:32} {calls:2} calls  {seconds:6.1f}s", flush=True)
+
+
+def summarize(rows: list[tuple[str, bool, dict[str, object], int, float]]) -> None:
+    optimized = [row for row in rows if row[1]]
+    speedups = [float(row[2]["speedup"]) for row in optimized]  # type: ignore[arg-type]
+    print(f"\noptimized: {len(optimized)}/{len(rows)} ({100 * len(optimized) / len(rows):.0f}%)")
+    if speedups:
+        print(f"verified speedup: mean {statistics.mean(speedups):.2f}x, "
+              f"geometric mean {statistics.geometric_mean(speedups):.2f}x, median {statistics.median(speedups):.2f}x")
+    print(f"per function: {statistics.mean(r[3] for r in rows):.1f} LLM calls, "
+          f"{statistics.mean(r[4] for r in rows):.1f}s wall time")
+
+
+def run_aa(names: Sequence[str], trials: int) -> None:
+    claimed = 0
+    ratios = []
+    with project_copy() as project, DockerSandbox(project=project, limits=Limits(timeout=180, memory_mb=1024)) as box:
+        source = SourceFile.read(project / "slow.py")
+        for trial in range(trials):
+            name = names[trial % len(names)]
+            options = VerifyOptions(examples=tuple(EXAMPLES.get(name, ())), max_examples=50)
+            verdict = verify(box, "slow", source.target(name), None, options)
+            claimed += verdict.faster
+            ratios.append(verdict.speedup or 1.0)
+            low, high = verdict.speedup_ci or (0.0, 0.0)
+            print(f"{trial + 1:3} {name:22} {verdict.speedup:.3f}x [{low:.3f}, {high:.3f}]"
+                  f"{'  CLAIMED FASTER' if verdict.faster else ''}", flush=True)
+    print(f"\nA/A: claimed faster in {claimed}/{trials} trials ({100 * claimed / trials:.1f}%); "
+          f"median ratio {statistics.median(ratios):.3f}, min {min(ratios):.3f}, max {max(ratios):.3f}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mode", choices=("scripted", "embedded", "aa"))
+    parser.add_argument("--only", help="comma-separated function names")
+    parser.add_argument("--max-iterations", type=int, default=4)
+    parser.add_argument("--trials", type=int, default=44)
+    args = parser.parse_args(argv)
+    names = args.only.split(",") if args.only else list(FAST)
+    if args.mode == "aa":
+        run_aa(names, args.trials)
+    else:
+        run_suite(args.mode, names, args.max_iterations)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
