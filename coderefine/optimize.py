@@ -142,13 +142,18 @@ def optimize(
 def _checker(
     sandbox: Sandbox, module: str, target: Target, options: VerifyOptions
 ) -> Callable[[str | None], Verdict]:
-    """Verification of candidates for one target, each distinct source checked once."""
+    """Verification of candidates for one target, each distinct source checked once.
+
+    The first check must be the baseline (candidate None): what it learns from the
+    project's tests (captured arguments, the tests that call the target) joins every later one.
+    """
     verdicts: dict[str | None, Verdict] = {}
 
     def check(candidate: str | None) -> Verdict:
         # A model often repeats a draft: its verdict is already known.
         if candidate not in verdicts:
-            verdicts[candidate] = verify(sandbox, module, target, candidate, options)
+            baseline = verdicts[None].baseline if None in verdicts else None
+            verdicts[candidate] = verify(sandbox, module, target, candidate, options, baseline=baseline)
         return verdicts[candidate]
 
     return check

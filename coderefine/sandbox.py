@@ -86,6 +86,11 @@ class Sandbox(Protocol):
     @property
     def kind(self) -> str: ...
 
+    @property
+    def project_path(self) -> str | None:
+        """Where the project is, as the code in the sandbox sees it."""
+        ...
+
     def run(
         self,
         code: str,
@@ -285,6 +290,10 @@ class DockerSandbox:
             runner.remove()  # a run cut short may have left the container in any state
         return result
 
+    @property
+    def project_path(self) -> str | None:
+        return "/project" if self.project is not None else None
+
     def _take(self) -> _WarmRunner:
         with self._lock:
             if self._idle:
@@ -467,6 +476,10 @@ class LocalSandbox:
             except subprocess.TimeoutExpired:
                 return _parse_runner_output(b"", b"the sandbox runner did not answer", self.kind)
         return _parse_runner_output(done.stdout, done.stderr, self.kind)
+
+    @property
+    def project_path(self) -> str | None:
+        return str(self.project) if self.project is not None else None
 
     def close(self) -> None:
         pass

@@ -46,6 +46,15 @@ class Verdict:
     profile: str = ""
     details: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def baseline(self) -> Baseline:
+        captured = self.details.get("captured")
+        return Baseline(
+            captured=captured if isinstance(captured, str) else None,
+            captured_count=int(self.details.get("captured_count", 0)),
+            tests=tuple(str(test) for test in self.details.get("tests", [])),
+        )
+
     def metrics(self) -> dict[str, Any]:
         return {
             "correct": self.correct,
@@ -62,7 +71,9 @@ class Verdict:
         if not self.correct:
             where = f" On input {self.counterexample}:" if self.counterexample else ""
             return f"WRONG: it does not behave like the original.{where} {self.mismatch}"
-        text = f"Correct on {self.checked} inputs."
+        text = f"Correct on {self.checked} inputs"
+        tests = int(self.details.get("tests_passed", 0))
+        text += f", and the {tests} project test(s) that call it pass." if tests else "."
         if self.speedup is None or self.speedup_ci is None:
             return text
         low, high = self.speedup_ci
@@ -96,6 +107,18 @@ def module_name(path: Path, project: Path) -> str:
     raise UsageError(f"{path} cannot be imported from {project}: its path is not a Python module name")
 
 
+@dataclass(frozen=True)
+class Baseline:
+    """What the baseline run learnt from the project's tests, for every later check.
+
+    `captured` is opaque here: pickled arguments that only the sandbox unpickles.
+    """
+
+    captured: str | None = None
+    captured_count: int = 0
+    tests: tuple[str, ...] = ()
+
+
 def verify(
     sandbox: Sandbox,
     module: str,
@@ -103,12 +126,15 @@ def verify(
     candidate: str | None,
     options: VerifyOptions,
     *,
+    baseline: Baseline | None = None,
     timing: bool = True,
 ) -> Verdict:
     """Check `candidate` (source: imports and the function) against the original.
 
-    With `candidate=None` the original is checked against itself: a baseline
-    that the original loads and has inputs, with its own profile.
+    With `candidate=None` the original is checked against itself: the baseline
+    run, which also runs the project's tests to capture the arguments the
+    function is called with and the tests that call it. Later checks get that
+    `baseline`: its arguments join the inputs, and its tests must pass.
     """
     job = {
         "module": module,
@@ -122,6 +148,10 @@ def verify(
         "timing": {"rounds": options.rounds, "min_round_s": options.min_round_s,
                    "max_seconds": options.max_timing_s, "threshold": options.threshold} if timing else None,
         "profile": True,
+        "project": sandbox.project_path,
+        "capture_tests": candidate is None,
+        "captured": baseline.captured if baseline else None,
+        "tests": list(baseline.tests) if baseline and candidate is not None else [],
     }  # fmt: skip
     harness = (sandbox_dir() / "harness.py").read_text(encoding="utf-8")
     run = sandbox.run(harness, timeout=options.timeout, files={"job.json": json.dumps(job)})

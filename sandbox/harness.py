@@ -62,12 +62,25 @@ class SetupError(Exception):
 
 def run_job(job):
     original, owner = load_original(job)
+    captured, covering = [], []
+    if job.get("capture_tests") and job.get("project"):
+        captured, covering = capture_from_tests(original, job["project"])
+    elif job.get("captured"):
+        captured = unpack(job["captured"])
     candidate, problem = define_candidate(job, owner)
     if problem:
         return {"correct": False, "mismatch": problem, "counterexample": None, "checked": 0}
     caller = Caller(job["target"], owner)
-    inputs = Inputs(job, original, caller)
+    inputs = Inputs(job, original, caller, captured)
     verdict = differential(job, original, candidate or original, caller, inputs)
+    if job.get("capture_tests"):
+        verdict.update(captured=pack(captured), captured_count=len(captured), tests=covering)
+    if verdict["correct"] and candidate is not None and job.get("tests"):
+        failure = project_tests_fail(job, original, job["tests"])
+        if failure:
+            verdict.update(correct=False, mismatch=failure)
+        else:
+            verdict["tests_passed"] = len(job["tests"])
     if not verdict["correct"] or job.get("timing") is None:
         return verdict
     timing = job["timing"]
@@ -143,14 +156,141 @@ class Caller:
         return "%s(%s)" % (self.label, ", ".join(parts))
 
 
+# -- the project's own tests -------------------------------------------------------------------
+
+
+def capture_from_tests(original, project, limit=100):
+    """Run the project's tests once with the original: the arguments it is called with, and
+    the tests that call it and pass (the ones every new version must pass too)."""
+    import pickle
+
+    target_code = original.__code__
+    calls, seen, covering = [], set(), set()
+
+    def hook(frame, event, arg):
+        if event != "call" or frame.f_code is not target_code:
+            return
+        current = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
+        if current:
+            covering.add(current)
+        if len(calls) < limit:
+            try:
+                item = copy.deepcopy(frame_arguments(frame))
+                key = pickle.dumps(item)
+            except Exception:  # noqa: BLE001 - arguments that cannot be copied are not kept
+                return
+            if key not in seen:
+                seen.add(key)
+                calls.append(item)
+
+    passed, _ = run_pytest(project, [], hook)
+    return calls, sorted(covering & passed)
+
+
+def project_tests_fail(job, original, tests):
+    """Run the tests that call the target with the new version in its place; why they fail, or None."""
+    namespace = vars(sys.modules[job["module"]])
+    name = job["target"]["function_name"]
+    missing = object()
+    previous = namespace.get(name, missing)
+    saved = (original.__code__, original.__defaults__, original.__kwdefaults__)
+    try:
+        exec(compile(job["candidate"], "<new version>", "exec"), namespace)  # its imports land in the module
+        replacement = namespace[name]
+        if isinstance(replacement, staticmethod):
+            replacement = replacement.__func__
+        # Tests may hold the original by `from module import name`: give that object the new code.
+        original.__code__ = replacement.__code__
+        original.__defaults__ = replacement.__defaults__
+        original.__kwdefaults__ = replacement.__kwdefaults__
+        passed, failures = run_pytest(job["project"], tests, None)
+    finally:
+        original.__code__, original.__defaults__, original.__kwdefaults__ = saved
+        if previous is missing:
+            namespace.pop(name, None)
+        else:
+            namespace[name] = previous
+    broken = [test for test in tests if test not in passed]
+    if not broken:
+        return None
+    return "the project's test %s fails with the new version: %s" % (
+        broken[0], failures.get(broken[0], "it did not pass"))
+
+
+def run_pytest(project, tests, profile_hook):
+    """pytest in this process, in the project folder; (passed test ids, {failed id: reason})."""
+    import pytest
+
+    class Outcomes:
+        def __init__(self):
+            self.passed, self.failures = set(), {}
+
+        def pytest_runtest_logreport(self, report):
+            if report.when == "call" and report.passed:
+                self.passed.add(report.nodeid)
+            elif report.failed:
+                lines = str(report.longreprtext).strip().splitlines()
+                self.failures[report.nodeid] = short_repr(lines[-1] if lines else "failed", 300)
+
+    outcomes = Outcomes()
+    here = os.getcwd()
+    os.chdir(project)
+    if profile_hook is not None:
+        sys.setprofile(profile_hook)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            pytest.main(["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--rootdir", project, *tests],
+                        plugins=[outcomes])
+    except BaseException:  # noqa: B036 - a project whose tests cannot run gives no captures
+        pass
+    finally:
+        sys.setprofile(None)
+        os.chdir(here)
+    return outcomes.passed, outcomes.failures
+
+
+def frame_arguments(frame):
+    """The (args, kwargs) a function was called with, read from its frame at the call."""
+    code = frame.f_code
+    values = frame.f_locals
+    names = code.co_varnames
+    positional = code.co_argcount
+    keyword_only = code.co_kwonlyargcount
+    args = [values[name] for name in names[:positional]]
+    kwargs = {name: values[name] for name in names[positional : positional + keyword_only]}
+    extra = positional + keyword_only
+    if code.co_flags & 0x04:  # CO_VARARGS
+        args.extend(values[names[extra]])
+        extra += 1
+    if code.co_flags & 0x08:  # CO_VARKEYWORDS
+        kwargs.update(values[names[extra]])
+    return tuple(args), kwargs
+
+
+def pack(items):
+    import base64
+    import pickle
+
+    return base64.b64encode(pickle.dumps(items)).decode("ascii")
+
+
+def unpack(text):
+    # Only the sandbox ever unpickles these: the host passes them along unread.
+    import base64
+    import pickle
+
+    return pickle.loads(base64.b64decode(text))
+
+
 # -- inputs ----------------------------------------------------------------------------------
 
 
 class Inputs:
     """Examples given by the user, and hypothesis strategies from the signature."""
 
-    def __init__(self, job, original, caller):
-        self.examples = [parse_example(text) for text in job.get("examples", [])]
+    def __init__(self, job, original, caller, captured=()):
+        # The user's examples first, then arguments captured from the project's own tests.
+        self.examples = [parse_example(text) for text in job.get("examples", [])] + list(captured)
         # Timing wants inputs large enough for the algorithm to matter: collections and text of
         # DEFAULT_SIZE items unless the user says; numbers only grow when the user says so.
         size = job.get("size")

@@ -199,3 +199,52 @@ def test_file_mode_skips_what_it_cannot_optimize(scripted: Start, project: Path)
     assert outcome["dedupe"] == (True, None)
     assert outcome["untouched"] == (False, None)
     assert outcome["gen"] == (False, "generators are not supported")
+
+
+UNTYPED = '''\
+def dedupe(items):
+    result = []
+    for item in items:
+        if item not in result:
+            result.append(item)
+    return result
+'''
+
+PROJECT_TESTS = '''\
+from slow import dedupe
+
+
+def test_dedupe_keeps_order():
+    assert dedupe([3, 1, 3, 2]) == [3, 1, 2]
+
+
+def test_dedupe_large():
+    data = list(range(300)) * 2
+    assert dedupe(data) == list(range(300))
+
+
+def test_dedupe_returns_a_new_list():
+    data = [1, 2, 3]
+    assert dedupe(data) is not data
+'''
+
+SAME_LIST = (
+    "```python\ndef dedupe(items):\n    if len(set(items)) == len(items):\n        return items\n"
+    "    return list(dict.fromkeys(items))\n```"
+)
+
+
+def test_project_tests_give_inputs_and_must_keep_passing(scripted: Start, project: Path) -> None:
+    (project / "slow.py").write_text(UNTYPED)  # no type hints: only the project's tests give inputs
+    (project / "test_slow.py").write_text(PROJECT_TESTS)
+    untyped = {d: d.replace("items: list[int]", "items").replace(" -> list[int]", "") for d in (WRONG, FAST)}
+    server = scripted([untyped[WRONG], "wrong", SAME_LIST, "breaks a test", untyped[FAST], DONE])
+    report = run(server, project / "slow.py", max_iterations=3, plateau_patience=10)
+    wrong, same_list, fast = report.results[0].refine.iterations  # type: ignore[union-attr]
+    # The wrong draft fails on arguments captured from the project's tests.
+    assert wrong.facts.metrics["counterexample"] == "dedupe([3, 1, 3, 2])"
+    # Same results on every captured input, but a project test that checks more fails.
+    mismatch = same_list.facts.metrics["mismatch"]
+    assert "test_slow.py::test_dedupe_returns_a_new_list fails with the new version" in mismatch
+    assert fast.accepted
+    assert "the 3 project test(s) that call it pass" in fast.facts.summary
