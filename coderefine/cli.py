@@ -240,7 +240,7 @@ def _optimize(args: argparse.Namespace) -> int:
         sys.stdout.write(report.diff)
     if not args.quiet:
         for result in report.results:
-            print(f"coderefine: {reports.function_summary(report.file, result)}", file=sys.stderr)
+            print(f"coderefine: {reports.function_summary(report.file, result, report.sandbox)}", file=sys.stderr)
         if report.applied:
             print(f"coderefine: wrote {report.file}", file=sys.stderr)
     return 0

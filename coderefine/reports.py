@@ -87,14 +87,25 @@ def summary_line(result: RefineResult) -> str:
 
 
 def progress_line(iteration: Iteration, rule: StopRule) -> str:
-    score = "-" if iteration.score is None else f"{iteration.score:.2f}"
-    state = "accepted" if iteration.accepted else f"rejected ({iteration.error or 'not acceptable'})"
     calls = iteration.usage.llm_calls
     cached = f" +{iteration.usage.cached_calls} cached" if iteration.usage.cached_calls else ""
     return (
-        f"draft {iteration.index + 1}/{rule.max_iterations}: score {score}, {state}, "
+        f"draft {iteration.index + 1}/{rule.max_iterations}: {_draft_state(iteration)}, "
         f"{calls} call(s){cached}, {iteration.seconds:.1f}s"
     )
+
+
+def _draft_state(iteration: Iteration) -> str:
+    if iteration.error:
+        return f"malformed ({iteration.error})"
+    metrics = iteration.facts.metrics
+    if metrics.get("correct") is False:
+        return "wrong"
+    speedup = metrics.get("speedup")
+    if isinstance(speedup, (int, float)):
+        return f"{speedup:.2f}x, " + ("accepted" if iteration.accepted else "not reliably faster")
+    score = "-" if iteration.score is None else f"{iteration.score:.2f}"
+    return f"score {score}"
 
 
 def run_summary(result: RunResult) -> str:
@@ -144,7 +155,7 @@ def optimize_to_dict(report: OptimizeReport, *, trace: bool = False) -> dict[str
     return document
 
 
-def function_summary(file: str, result: FunctionResult) -> str:
+def function_summary(file: str, result: FunctionResult, sandbox: str) -> str:
     """E.g. `slow.py::dedupe: 14.27x faster (95% CI 11.71-17.00), verified on 400 inputs; ...`."""
     where = f"{file}::{result.target}"
     if result.refine is None:
@@ -164,4 +175,4 @@ def function_summary(file: str, result: FunctionResult) -> str:
                    f"({wrong} wrong, {slower} not faster, {malformed} malformed)")  # fmt: skip
     usage = refine.usage
     return (f"{where}: {outcome}; stopped by {refine.stop_reason}; {usage.llm_calls} LLM call(s), "
-            f"{usage.cached_calls} cached; {refine.seconds:.1f}s")  # fmt: skip
+            f"{usage.cached_calls} cached; {sandbox} sandbox; {refine.seconds:.1f}s")  # fmt: skip

@@ -248,3 +248,11 @@ def test_project_tests_give_inputs_and_must_keep_passing(scripted: Start, projec
     assert "test_slow.py::test_dedupe_returns_a_new_list fails with the new version" in mismatch
     assert fast.accepted
     assert "the 3 project test(s) that call it pass" in fast.facts.summary
+
+
+def test_local_sandbox_fallback_verifies_too(scripted: Start, project: Path) -> None:
+    server = scripted([WRONG, "wrong", FAST, DONE])
+    report = run(server, project / "slow.py", sandbox="local")
+    wrong, fast = report.results[0].refine.iterations  # type: ignore[union-attr]
+    assert not wrong.accepted and fast.accepted
+    assert report.sandbox == "local"
