@@ -32,6 +32,14 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
+def _run_options(parser: argparse.ArgumentParser) -> None:
+    """What every refine command takes: output form, and the model and loop settings."""
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--trace", type=Path, help="save every prompt and answer as JSON here")
+    parser.add_argument("--quiet", action="store_true", help="no progress or summary lines")
+    _model_options(parser)
+
+
 def _model_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("model")
     group.add_argument("--model", help="model name at the endpoint")
@@ -72,10 +80,7 @@ def _build_parser() -> argparse.ArgumentParser:
     which.add_argument("--task", help="a built-in task (see 'coderefine tasks')")
     which.add_argument("--task-file", type=Path, help="your own task file")
     text.add_argument("--input", help="the input text (else read from standard input)")
-    text.add_argument("--json", action="store_true", help="print one JSON object")
-    text.add_argument("--trace", type=Path, help="save every prompt and answer as JSON here")
-    text.add_argument("--quiet", action="store_true", help="no progress or summary lines")
-    _model_options(text)
+    _run_options(text)
 
     optimize = commands.add_parser("optimize", parents=[common], help="make a function (or a file's) faster")
     optimize.add_argument("target", metavar="PATH[::NAME]", help="a file, or one function in it (NAME or Class.method)")
@@ -88,10 +93,7 @@ def _build_parser() -> argparse.ArgumentParser:
     optimize.add_argument("--sandbox", choices=("docker", "local"), help="where drafts run (default docker)")
     optimize.add_argument("--apply", action="store_true", help="write the verified winner into the file")
     optimize.add_argument("--task-file", type=Path, help="your own code_optimization task file")
-    optimize.add_argument("--json", action="store_true", help="print one JSON object")
-    optimize.add_argument("--trace", type=Path, help="save every prompt and answer as JSON here")
-    optimize.add_argument("--quiet", action="store_true", help="no progress or summary lines")
-    _model_options(optimize)
+    _run_options(optimize)
 
     tasks = commands.add_parser("tasks", parents=[common], help="list the built-in tasks")
     tasks.add_argument("--json", action="store_true", help="print one JSON object")

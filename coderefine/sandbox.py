@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 from coderefine.errors import EnvironmentProblem
 from coderefine.project_deps import project_image
@@ -170,6 +170,21 @@ def _parse_runner_output(stdout: bytes, stderr: bytes, kind: str) -> RunResult:
     )
 
 
+class _Closing:
+    """`with sandbox:` closes it on the way out, Ctrl-C included."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
 class _WarmRunner:
     """One container whose long-lived runner takes request paths on stdin.
 
@@ -230,7 +245,7 @@ class _WarmRunner:
             self.container.remove(force=True)
 
 
-class DockerSandbox:
+class DockerSandbox(_Closing):
     """Runs drafts in warm, locked-down Docker containers."""
 
     kind = "docker"
@@ -351,14 +366,6 @@ class DockerSandbox:
         shutil.rmtree(self._inbox, ignore_errors=True)
         atexit.unregister(self.close)
 
-    def __enter__(self) -> DockerSandbox:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
-
 
 def _draft_user(project: Path | None) -> str:
     """Drafts run as an unprivileged user who can read the mounted project.
@@ -438,7 +445,7 @@ def remove_stale_containers(client: Any, owner: str | None = None) -> int:
     return removed
 
 
-class LocalSandbox:
+class LocalSandbox(_Closing):
     """Runs drafts as host subprocesses under resource limits: for machines without Docker."""
 
     kind = "local"
@@ -482,15 +489,7 @@ class LocalSandbox:
         return str(self.project) if self.project is not None else None
 
     def close(self) -> None:
-        pass
-
-    def __enter__(self) -> LocalSandbox:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
+        pass  # each run cleans up after itself
 
 
 def open_sandbox(
