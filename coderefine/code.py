@@ -1,20 +1,18 @@
 """Python source with libcst: find a target function, give its context, splice a new version in.
 
 Every byte of the file outside the replaced function stays as it was:
-comments, formatting, encoding and line endings. Imports a new version needs
-are added next to the file's own.
+comments, formatting, encoding and line endings. Import lines a new version
+needs and the file lacks are added right after the file's own imports.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import libcst as cst
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from coderefine.engine import MalformedAnswer
@@ -111,12 +109,8 @@ class SourceFile:
         missing = sorted(set(replacements) - transformer.done)
         if missing:
             raise KeyError(f"functions not found: {', '.join(missing)}")
-        context = CodemodContext()
-        for candidate in replacements.values():
-            for line in candidate.imports:
-                for statement in line.body:
-                    _request_import(context, statement)
-        return AddImportsVisitor(context).transform_module(module).bytes
+        imports = [line for candidate in replacements.values() for line in candidate.imports]
+        return _with_imports(module, imports).bytes
 
 
 # -- finding targets ---------------------------------------------------------------------
@@ -290,8 +284,9 @@ def _class_outline(module: cst.Module, target: Target) -> str:
 def parse_candidate(answer: str, target: Target) -> Candidate:
     """The new version of `target` in a model's answer: its code block, else the whole answer."""
     blocks = _CODE_BLOCK.findall(answer)
+    # Also the text before any fence: a prompt that ends in an open ```python block gets bare code back.
     errors = []
-    for code in [*blocks, answer] if blocks else [answer]:
+    for code in [*blocks, answer.split("```")[0], answer]:
         try:
             return _candidate_from(code, target)
         except MalformedAnswer as problem:
@@ -365,20 +360,36 @@ class _Replace(cst.CSTTransformer):
         return candidate.function.with_changes(leading_lines=original.leading_lines)
 
 
-def _request_import(context: CodemodContext, statement: cst.BaseSmallStatement) -> None:
-    if isinstance(statement, cst.Import):
-        for alias in statement.names:
-            asname = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else None
-            AddImportsVisitor.add_needed_import(context, _dotted(alias.name), asname=asname)
-    elif isinstance(statement, cst.ImportFrom) and statement.module is not None:
-        if isinstance(statement.names, cst.ImportStar):
-            return
-        for alias in statement.names:
-            asname = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else None
-            AddImportsVisitor.add_needed_import(
-                context, _dotted(statement.module), _dotted(alias.name), asname=asname,
-                relative=len(statement.relative),
-            )  # fmt: skip
+def _with_imports(module: cst.Module, lines: list[cst.SimpleStatementLine]) -> cst.Module:
+    """Add the import lines the file lacks right after its own imports, touching nothing else."""
+    present = {module.code_for_node(statement.with_changes(leading_lines=[])).strip() for statement in module.body}
+    new: list[cst.SimpleStatementLine] = []
+    for line in lines:
+        code = module.code_for_node(line).strip()
+        if code not in present:
+            present.add(code)
+            new.append(line.with_changes(leading_lines=[]))
+    if not new:
+        return module
+    body = list(module.body)
+    at = _after_imports(body)
+    return module.with_changes(body=[*body[:at], *new, *body[at:]])
+
+
+def _after_imports(body: Sequence[cst.BaseStatement]) -> int:
+    """Where new imports go: after the last top import, else after the docstring."""
+    position = 0
+    for index, statement in enumerate(body):
+        if isinstance(statement, cst.SimpleStatementLine) and all(
+            isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body
+        ):
+            position = index + 1
+        elif index == 0 and isinstance(statement, cst.SimpleStatementLine) and isinstance(
+            statement.body[0], cst.Expr) and isinstance(statement.body[0].value, cst.SimpleString):  # fmt: skip
+            position = 1
+        else:
+            break
+    return position
 
 
 def _one_line(text: str) -> str:

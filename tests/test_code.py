@@ -1,0 +1,112 @@
+"""libcst targets, context and byte-preserving splices."""
+
+from __future__ import annotations
+
+import pytest
+
+from coderefine.code import SourceFile, parse_candidate
+from coderefine.engine import MalformedAnswer
+from coderefine.errors import UsageError
+
+SOURCE = '''\
+# -*- coding: latin-1 -*-
+"""Module doc: caf\xe9."""
+import math
+LIMIT = 10  # keep me
+
+def helper(x):
+    return x * 2
+
+
+# the slow one
+def slow_sum(xs: list[int]) -> int:
+    total = 0
+    for x in xs:
+        total = total + helper(x)  # odd spacing kept elsewhere
+    return total
+
+class Box:
+    def __init__(self, items):
+        self.items = items
+
+    def biggest(self):
+        return max(self.items)
+
+    @staticmethod
+    def twice(x):
+        return x + x
+
+def gen():
+    yield 1
+
+def writes(p):
+    open(p, "w").write("x")
+    return 1
+'''.replace("\n", "\r\n").encode("latin-1")
+
+
+@pytest.fixture
+def source() -> SourceFile:
+    return SourceFile(SOURCE, "demo.py")
+
+
+def test_targets_and_why_some_are_refused(source: SourceFile) -> None:
+    reasons = {t.name: t.skip_reason for t in source.targets()}
+    assert reasons["slow_sum"] is None and reasons["Box.biggest"] is None and reasons["Box.twice"] is None
+    assert reasons["Box.__init__"] == "special methods are not supported"
+    assert reasons["gen"] == "generators are not supported"
+    assert reasons["writes"] == "it has side effects on files or the network (calls open)"
+    with pytest.raises(UsageError, match=r"no function 'nope' \(functions here: helper, slow_sum, Box.__init__"):
+        source.target("nope")
+
+
+def test_context_has_imports_constants_helpers_and_the_class(source: SourceFile) -> None:
+    context = source.context(source.target("slow_sum"))
+    assert "import math" in context and "LIMIT = 10" in context and "def helper(x):" in context
+    assert "class Box" not in context
+    method_context = source.context(source.target("Box.biggest"))
+    assert "class Box:" in method_context and "def __init__(self, items):" in method_context
+    assert "def twice(x): ..." in method_context and "def biggest" not in method_context
+
+
+def test_splice_changes_only_the_function_and_adds_imports(source: SourceFile) -> None:
+    target = source.target("slow_sum")
+    answer = (
+        "```python\nfrom functools import reduce\n\n"
+        "def slow_sum(xs: list[int]) -> int:\n    return sum(map(helper, xs))\n```"
+    )
+    new = source.splice({"slow_sum": parse_candidate(answer, target)})
+    expected = (
+        SOURCE.decode("latin-1")
+        .replace("import math\r\n", "import math\r\nfrom functools import reduce\r\n")
+        .replace("    total = 0\r\n    for x in xs:\r\n"
+                 "        total = total + helper(x)  # odd spacing kept elsewhere\r\n"
+                 "    return total\r\n", "    return sum(map(helper, xs))\r\n")
+    )  # fmt: skip
+    assert new == expected.encode("latin-1")
+
+
+def test_a_method_keeps_its_staticmethod_and_indentation(source: SourceFile) -> None:
+    target = source.target("Box.twice")
+    new = source.splice({"Box.twice": parse_candidate("def twice(x):\n    return 2 * x\n", target)})
+    assert b"    @staticmethod\r\n    def twice(x):\r\n        return 2 * x\r\n" in new
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Sure:\n```python\ndef slow_sum(xs):\n    return sum(xs)\n```\nThat is faster.",
+        "def slow_sum(xs):\n    return sum(xs)\n```\nThat is faster.",  # the prompt opened the fence
+        "def slow_sum(xs):\n    return sum(xs)\n",
+    ],
+)
+def test_candidates_are_found_in_the_usual_answer_shapes(source: SourceFile, answer: str) -> None:
+    assert parse_candidate(answer, source.target("slow_sum")).source.strip().endswith("return sum(xs)")
+
+
+def test_answers_without_the_function_are_malformed(source: SourceFile) -> None:
+    target = source.target("slow_sum")
+    with pytest.raises(MalformedAnswer, match="no function named slow_sum"):
+        parse_candidate("```python\ndef other(xs):\n    return 1\n```", target)
+    with pytest.raises(MalformedAnswer, match="does not parse"):
+        parse_candidate("```python\ndef slow_sum(xs:\n```", target)
