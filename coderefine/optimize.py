@@ -171,6 +171,9 @@ def _optimize_one(
 ) -> FunctionResult:
     try:
         baseline = check(None)  # the original against itself: it loads, it has inputs
+        if not baseline.correct:
+            # Nothing can be verified against an original that does not even match itself.
+            raise UsageError(f"cannot check {target.name}: the original against itself: {baseline.mismatch}")
     except UsageError as problem:
         if only:
             raise

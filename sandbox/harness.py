@@ -87,10 +87,13 @@ def run_job(job):
     workloads = inputs.workloads(timing.get("workloads", 24))
     if not workloads:
         raise SetupError("no inputs to time with")
-    verdict.update(measure(original, candidate or original, caller, workloads, timing, inputs.mutates))
-    if job.get("profile", True):
-        faster = candidate if candidate is not None and verdict["speedup"] >= 1 else original
-        verdict["profile"] = profile(faster, caller, workloads, job["target"]["function_name"])
+    try:
+        verdict.update(measure(original, candidate or original, caller, workloads, timing, inputs.mutates))
+        if job.get("profile", True):
+            faster = candidate if candidate is not None and verdict["speedup"] >= 1 else original
+            verdict["profile"] = profile(faster, caller, workloads, job["target"]["function_name"])
+    except Exception as error:  # noqa: BLE001 - behaviour that changed between runs: not verified
+        verdict.update(correct=False, mismatch="it failed while being timed: %s: %s" % (type(error).__name__, error))
     return verdict
 
 
@@ -300,14 +303,15 @@ class Inputs:
         self.scaled = signature_strategy(original, caller, job["target"], size or DEFAULT_SIZE, size)
 
     def workloads(self, count):
-        chosen = list(self.examples)
-        # The largest inputs seen make the most telling workloads.
-        ranked = sorted(self.seen, key=lambda item: len(short_repr(item, 10000)), reverse=True)
-        for item in ranked:
-            if len(chosen) >= count:
-                break
-            chosen.append(item)
-        return chosen
+        """Inputs to time with: ones the original returned on (a raise would end a timing
+        round), the given and captured examples first, then the largest generated ones."""
+        def is_example(item):
+            return any(item[0] is args and item[1] is kwargs for args, kwargs in self.examples)
+
+        given = [item for item in self.seen if is_example(item)]
+        others = [item for item in self.seen if not is_example(item)]
+        others.sort(key=lambda item: len(short_repr(item, 10000)), reverse=True)
+        return (given + others)[:count]
 
 
 def parse_example(text):
@@ -495,7 +499,7 @@ def compare_once(original, candidate, caller, args, kwargs, per_call, inputs):
     if expected.printed != actual.printed:
         raise Mismatch("the original printed %s, the new version %s"
                        % (short_repr(expected.printed), short_repr(actual.printed)), where)
-    if len(inputs.seen) < 400:
+    if expected.error is None and len(inputs.seen) < 400:
         inputs.seen.append((args, kwargs))
 
 

@@ -256,3 +256,30 @@ def test_local_sandbox_fallback_verifies_too(scripted: Start, project: Path) -> 
     wrong, fast = report.results[0].refine.iterations  # type: ignore[union-attr]
     assert not wrong.accepted and fast.accepted
     assert report.sandbox == "local"
+
+
+def test_inputs_the_original_raises_on_are_checked_but_not_timed(scripted: Start, project: Path) -> None:
+    (project / "slow.py").write_text(
+        "def largest(values: list[int]) -> int:\n    best = values[0]\n    for value in values[1:]:\n"
+        "        if value > best:\n            best = value\n    return best\n"
+    )
+    (project / "test_slow.py").write_text(
+        "import pytest\nfrom slow import largest\n\n\ndef test_empty():\n    with pytest.raises(IndexError):\n"
+        "        largest([])\n\n\ndef test_big():\n    assert largest(list(range(500))) == 499\n"
+    )
+    fast = ("```python\ndef largest(values: list[int]) -> int:\n    if not values:\n"
+            "        raise IndexError('list index out of range')\n    return max(values)\n```")  # fmt: skip
+    server = scripted([fast, DONE])
+    report = run(server, project / "slow.py", name="largest")
+    (only,) = report.results[0].refine.iterations  # type: ignore[union-attr]
+    assert only.accepted, only.facts.summary
+
+
+def test_an_original_that_does_not_match_itself_cannot_be_checked(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "slow.py").write_text("import random\n\n\ndef noisy(x: int) -> float:\n    return x + random.random()\n")
+    code, err = bad(["optimize", f"{project / 'slow.py'}::noisy", "--base-url", "http://127.0.0.1:9/v1",
+                     "--model", "m", "--max-examples", "20"], capsys)  # fmt: skip
+    assert code == 2
+    assert "cannot check noisy: the original against itself: the original returned" in err
