@@ -204,11 +204,16 @@ def examples_from(texts: Sequence[str]) -> tuple[str, ...]:
     import ast
 
     for text in texts:
+        problem = UsageError(f"--example {text!r} is not call arguments made of Python literals")
         try:
             call = ast.parse(f"f({text})", mode="eval").body
-            assert isinstance(call, ast.Call)
-            for node in [*call.args, *(k.value for k in call.keywords)]:
+        except SyntaxError:
+            raise problem from None
+        if not isinstance(call, ast.Call):
+            raise problem
+        try:
+            for node in [*call.args, *(keyword.value for keyword in call.keywords)]:
                 ast.literal_eval(node)
-        except (SyntaxError, ValueError, AssertionError):
-            raise UsageError(f"--example {text!r} is not call arguments made of Python literals") from None
+        except ValueError:
+            raise problem from None
     return tuple(texts)
