@@ -62,6 +62,7 @@ class Verdict:
             "speedup": _round(self.speedup),
             "speedup_ci": [_round(v) for v in self.speedup_ci] if self.speedup_ci else None,
             "checked_inputs": self.checked,
+            "timed_workloads": self.details.get("workloads"),
             "counterexample": self.counterexample,
             "mismatch": self.mismatch,
         }

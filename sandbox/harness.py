@@ -62,7 +62,7 @@ class SetupError(Exception):
 
 def run_job(job):
     original, owner = load_original(job)
-    captured, covering = [], []
+    captured, covering = {"calls": [], "benchmark": []}, []
     if job.get("capture_tests") and job.get("project"):
         captured, covering = capture_from_tests(original, job["project"])
     elif job.get("captured"):
@@ -74,7 +74,7 @@ def run_job(job):
     inputs = Inputs(job, original, caller, captured)
     verdict = differential(job, original, candidate or original, caller, inputs)
     if job.get("capture_tests"):
-        verdict.update(captured=pack(captured), captured_count=len(captured), tests=covering)
+        verdict.update(captured=pack(captured), captured_count=len(captured["calls"]), tests=covering)
     if verdict["correct"] and candidate is not None and job.get("tests"):
         failure = project_tests_fail(job, original, job["tests"])
         if failure:
@@ -164,11 +164,15 @@ class Caller:
 
 def capture_from_tests(original, project, limit=100):
     """Run the project's tests once with the original: the arguments it is called with, and
-    the tests that call it and pass (the ones every new version must pass too)."""
+    the tests that call it and pass (the ones every new version must pass too).
+
+    Arguments from pytest-benchmark tests are marked: they are the preferred timing workload.
+    """
     import pickle
 
     target_code = original.__code__
-    calls, seen, covering = [], set(), set()
+    outcomes = Outcomes()
+    calls, index, benchmarked, covering = [], {}, set(), set()
 
     def hook(frame, event, arg):
         if event != "call" or frame.f_code is not target_code:
@@ -176,18 +180,20 @@ def capture_from_tests(original, project, limit=100):
         current = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
         if current:
             covering.add(current)
-        if len(calls) < limit:
-            try:
-                item = copy.deepcopy(frame_arguments(frame))
-                key = pickle.dumps(item)
-            except Exception:  # noqa: BLE001 - arguments that cannot be copied are not kept
-                return
-            if key not in seen:
-                seen.add(key)
-                calls.append(item)
+        try:
+            item = copy.deepcopy(frame_arguments(frame))
+            key = pickle.dumps(item)
+        except Exception:  # noqa: BLE001 - arguments that cannot be copied are not kept
+            return
+        if key not in index and len(calls) < limit:
+            index[key] = len(calls)
+            calls.append(item)
+        if key in index and current in outcomes.benchmarked:
+            benchmarked.add(index[key])
 
-    passed, _ = run_pytest(project, [], hook)
-    return calls, sorted(covering & passed)
+    run_pytest(project, [], hook, outcomes)
+    captured = {"calls": calls, "benchmark": sorted(benchmarked)}
+    return captured, sorted(covering & outcomes.passed)
 
 
 def project_tests_fail(job, original, tests):
@@ -206,50 +212,60 @@ def project_tests_fail(job, original, tests):
         original.__code__ = replacement.__code__
         original.__defaults__ = replacement.__defaults__
         original.__kwdefaults__ = replacement.__kwdefaults__
-        passed, failures = run_pytest(job["project"], tests, None)
+        outcomes = run_pytest(job["project"], tests, None)
     finally:
         original.__code__, original.__defaults__, original.__kwdefaults__ = saved
         if previous is missing:
             namespace.pop(name, None)
         else:
             namespace[name] = previous
-    broken = [test for test in tests if test not in passed]
+    broken = [test for test in tests if test not in outcomes.passed]
     if not broken:
         return None
     return "the project's test %s fails with the new version: %s" % (
-        broken[0], failures.get(broken[0], "it did not pass"))
+        broken[0], outcomes.failures.get(broken[0], "it did not pass"))
 
 
-def run_pytest(project, tests, profile_hook):
-    """pytest in this process, in the project folder; (passed test ids, {failed id: reason})."""
+class Outcomes:
+    """A pytest plugin that notes what passed, what failed and why, and which tests benchmark."""
+
+    def __init__(self):
+        self.passed, self.failures, self.benchmarked = set(), {}, set()
+
+    def pytest_collection_modifyitems(self, items):
+        self.benchmarked = {item.nodeid for item in items if "benchmark" in getattr(item, "fixturenames", ())}
+
+    def pytest_runtest_logreport(self, report):
+        if report.when == "call" and report.passed:
+            self.passed.add(report.nodeid)
+        elif report.failed:
+            lines = str(report.longreprtext).strip().splitlines()
+            self.failures[report.nodeid] = short_repr(lines[-1] if lines else "failed", 300)
+
+
+def run_pytest(project, tests, profile_hook, outcomes=None):
+    """pytest in this process, in the project folder; the Outcomes plugin says how it went."""
+    import importlib.util
+
     import pytest
 
-    class Outcomes:
-        def __init__(self):
-            self.passed, self.failures = set(), {}
-
-        def pytest_runtest_logreport(self, report):
-            if report.when == "call" and report.passed:
-                self.passed.add(report.nodeid)
-            elif report.failed:
-                lines = str(report.longreprtext).strip().splitlines()
-                self.failures[report.nodeid] = short_repr(lines[-1] if lines else "failed", 300)
-
-    outcomes = Outcomes()
+    outcomes = outcomes or Outcomes()
+    options = ["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--rootdir", project]
+    if importlib.util.find_spec("pytest_benchmark") is not None:
+        options.append("--benchmark-disable")  # each benchmark test runs once: we time it ourselves
     here = os.getcwd()
     os.chdir(project)
     if profile_hook is not None:
         sys.setprofile(profile_hook)
     try:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            pytest.main(["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--rootdir", project, *tests],
-                        plugins=[outcomes])
+            pytest.main([*options, *tests], plugins=[outcomes])
     except BaseException:  # noqa: B036 - a project whose tests cannot run gives no captures
         pass
     finally:
         sys.setprofile(None)
         os.chdir(here)
-    return outcomes.passed, outcomes.failures
+    return outcomes
 
 
 def frame_arguments(frame):
@@ -291,9 +307,11 @@ def unpack(text):
 class Inputs:
     """Examples given by the user, and hypothesis strategies from the signature."""
 
-    def __init__(self, job, original, caller, captured=()):
+    def __init__(self, job, original, caller, captured):
         # The user's examples first, then arguments captured from the project's own tests.
-        self.examples = [parse_example(text) for text in job.get("examples", [])] + list(captured)
+        calls = captured["calls"]
+        self.examples = [parse_example(text) for text in job.get("examples", [])] + list(calls)
+        self.benchmark = [calls[i] for i in captured["benchmark"]]
         # Timing wants inputs large enough for the algorithm to matter: collections and text of
         # DEFAULT_SIZE items unless the user says; numbers only grow when the user says so.
         size = job.get("size")
@@ -304,12 +322,17 @@ class Inputs:
 
     def workloads(self, count):
         """Inputs to time with: ones the original returned on (a raise would end a timing
-        round), the given and captured examples first, then the largest generated ones."""
-        def is_example(item):
-            return any(item[0] is args and item[1] is kwargs for args, kwargs in self.examples)
+        round). The project's benchmark inputs if it has any; else the given and captured
+        examples first, then the largest generated ones."""
 
-        given = [item for item in self.seen if is_example(item)]
-        others = [item for item in self.seen if not is_example(item)]
+        def among(item, group):
+            return any(item[0] is args and item[1] is kwargs for args, kwargs in group)
+
+        preferred = [item for item in self.seen if among(item, self.benchmark)]
+        if preferred:
+            return preferred[:count]
+        given = [item for item in self.seen if among(item, self.examples)]
+        others = [item for item in self.seen if not among(item, self.examples)]
         others.sort(key=lambda item: len(short_repr(item, 10000)), reverse=True)
         return (given + others)[:count]
 

@@ -290,3 +290,16 @@ def test_bad_examples_are_usage_errors(project: Path, capsys: pytest.CaptureFixt
     code, err = bad(["optimize", f"{project / 'slow.py'}::dedupe", "--example", example], capsys)
     assert code == 2
     assert "is not call arguments made of Python literals" in err
+
+
+def test_the_projects_benchmark_is_the_preferred_workload(scripted: Start, project: Path) -> None:
+    (project / "test_speed.py").write_text(
+        "from slow import dedupe\n\n\ndef test_dedupe_speed(benchmark):\n"
+        "    benchmark(dedupe, list(range(1000)) * 3)\n"
+    )
+    server = scripted([FAST, DONE])
+    report = run(server, project / "slow.py")
+    (only,) = report.results[0].refine.iterations  # type: ignore[union-attr]
+    assert only.accepted
+    assert only.facts.metrics["timed_workloads"] == 1  # the benchmark's own input, nothing else
+    assert only.facts.metrics["speedup"] > 20  # 3,000 items: the quadratic original shows
