@@ -98,8 +98,7 @@ class OptimizationTask:
     def judge(self, feedback: str, facts: Facts) -> Judgement:
         speedup = facts.metrics.get("speedup")
         score = float(speedup) if facts.acceptable and isinstance(speedup, (int, float)) else None
-        signal = self.stop_rule.signal
-        return Judgement(score, signal is not None and signal.lower() in feedback.lower())
+        return Judgement(score, self.stop_rule.signalled(feedback))
 
     def refine_prompt(self, x: str, history: Sequence[Step]) -> Prompt:
         return self.spec.prompts.refine.build(self._values(x, history=self.spec.prompts.history(history)))

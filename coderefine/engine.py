@@ -73,6 +73,10 @@ class StopRule:
     plateau_margin: float = 0.0  # the best must improve by more than this ...
     plateau_patience: int = 2  # ... within this many iterations, or the loop stops
 
+    def signalled(self, feedback: str) -> bool:
+        """Whether the feedback says the stop phrase (any case)."""
+        return self.signal is not None and self.signal.lower() in feedback.lower()
+
 
 @dataclass(frozen=True)
 class Budget:

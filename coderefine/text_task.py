@@ -69,11 +69,9 @@ class TextTask:
         return self.prompts.feedback.build({"input": x, "output": output, "facts": facts.summary})
 
     def judge(self, feedback: str, facts: Facts) -> Judgement:
-        signal = self.stop_rule.signal
-        said_stop = signal is not None and signal.lower() in feedback.lower()
         # A measured problem outranks the model's claim that nothing is left to improve.
         problems = facts.metrics.get("problems", 0)
-        return Judgement(self.score_rule.score(feedback, facts), said_stop and not problems)
+        return Judgement(self.score_rule.score(feedback, facts), self.stop_rule.signalled(feedback) and not problems)
 
     def refine_prompt(self, x: str, history: Sequence[Step]) -> Prompt:
         return self.prompts.refine.build({"input": x, "history": self.prompts.history(history)})

@@ -18,7 +18,7 @@ from coderefine.errors import UsageError
 from coderefine.sandbox import RunResult, Sandbox
 from coderefine.sandbox_image import sandbox_dir
 
-RESULT_MARKER = "@@coderefine-result@@"
+RESULT_MARKER = "@@coderefine-result@@"  # as in sandbox/harness.py, which cannot import this package
 
 
 @dataclass(frozen=True)

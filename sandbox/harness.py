@@ -379,11 +379,16 @@ def signature_strategy(function, caller, target, size, int_max):
 def instance_strategy(cls):
     from hypothesis import strategies as st
 
+    return validated(lambda: st.builds(cls))
+
+
+def validated(make):
+    """The strategy `make()` builds, or None when hypothesis cannot build one."""
     try:
-        strategy = st.builds(cls)
+        strategy = make()
         strategy.validate()
         return strategy
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001 - any failure means: no strategy for this
         return None
 
 
@@ -431,12 +436,7 @@ def strategy_for(annotation, default, size, int_max=None):
         if all(option is not None for option in options):
             return st.one_of(*options)
         return None
-    try:
-        strategy = st.from_type(annotation)
-        strategy.validate()
-        return strategy
-    except Exception:  # noqa: BLE001
-        return None
+    return validated(lambda: st.from_type(annotation))
 
 
 def _is_abc(origin, *names):
