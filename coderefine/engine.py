@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from coderefine.errors import EnvironmentProblem
-from coderefine.llm import ChatModel, Completion, Message
+from coderefine.llm import ChatModel, Completion, Message, Sampling
 
 Status = Literal["improved", "no_improvement", "error"]
 
@@ -180,6 +180,10 @@ class RefineOptions:
     plateau_margin: float | None = None
     plateau_patience: int | None = None
     budget: Budget = Budget()
+    # A draft that repeats an earlier one teaches nothing new (small models often
+    # copy their last attempt): ask again this many times, sampling for variety.
+    resamples: int = 2
+    resample_temperature: float = 0.8
 
     def stop_rule(self, task_rule: StopRule) -> StopRule:
         changes = {
@@ -202,7 +206,7 @@ def refine(
 ) -> RefineResult:
     """Run Self-Refine on input `x` until a stop rule holds."""
     rule = options.stop_rule(task.stop_rule)
-    run = _Run(task, x, model, options.budget)
+    run = _Run(task, x, model, options)
     started = time.monotonic()
     stop_reason = "max_iterations"
     for index in range(rule.max_iterations):
@@ -260,8 +264,9 @@ def _plateaued(iterations: Sequence[Iteration], rule: StopRule) -> bool:
 class _Run:
     """The mutable state of one refinement run: history, trace and spending."""
 
-    def __init__(self, task: Task, x: str, model: ChatModel, budget: Budget) -> None:
-        self.task, self.x, self.model, self.budget = task, x, model, budget
+    def __init__(self, task: Task, x: str, model: ChatModel, options: RefineOptions) -> None:
+        self.task, self.x, self.model, self.options = task, x, model, options
+        self.budget = options.budget
         self.iterations: list[Iteration] = []
         self.history: list[Step] = []
         self.usage = Usage()
@@ -273,14 +278,34 @@ class _Run:
         tokens_left = self.budget.max_tokens is None or self.usage.total_tokens < self.budget.max_tokens
         return calls_left and tokens_left
 
-    def _call(self, prompt: Prompt) -> Completion:
-        completion = self.model.complete(prompt.messages, max_tokens=prompt.max_tokens, stop=prompt.stop)
+    def _call(self, prompt: Prompt, sampling: Sampling | None = None) -> Completion:
+        completion = self.model.complete(
+            prompt.messages, max_tokens=prompt.max_tokens, stop=prompt.stop, sampling=sampling
+        )
         self.usage = self.usage.add(completion)
         return completion
 
+    def _draft(self, index: int, prompt: Prompt) -> Completion:
+        """The model's answer, asked again (sampled, seeded) while it repeats an earlier draft."""
+        draft = self._call(prompt)
+        for attempt in range(1, self.options.resamples + 1):
+            if not self._repeats(draft.text) or not self.can_afford_iteration():
+                break
+            # Seeded, so that a run can be replayed from the response cache.
+            sampling = Sampling(self.options.resample_temperature, seed=index * 100 + attempt)
+            draft = self._call(prompt, sampling)
+        return draft
+
+    def _repeats(self, text: str) -> bool:
+        try:
+            output = self.task.parse_output(text)
+        except MalformedAnswer:
+            return any(text.strip() == it.raw_output.strip() for it in self.iterations)
+        return any(output == it.output for it in self.iterations)
+
     def iterate(self, index: int, prompt: Prompt) -> tuple[Iteration, Judgement]:
         started, usage_before = time.monotonic(), self.usage
-        draft = self._call(prompt)
+        draft = self._draft(index, prompt)
         feedback_prompt: Prompt | None = None
         error: str | None
         try:

@@ -59,6 +59,14 @@ class LLMOptions:
 
 
 @dataclass(frozen=True)
+class Sampling:
+    """A call's own temperature and seed, instead of the configured ones."""
+
+    temperature: float
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
 class Endpoint:
     base_url: str
     api_key: str
@@ -107,6 +115,7 @@ class ChatModel(Protocol):
         *,
         max_tokens: int | None = None,
         stop: Sequence[str] = (),
+        sampling: Sampling | None = None,
     ) -> Completion: ...
 
 
@@ -135,16 +144,20 @@ class OpenAIChat:
         *,
         max_tokens: int | None = None,
         stop: Sequence[str] = (),
+        sampling: Sampling | None = None,
     ) -> Completion:
+        """One answer; `sampling` replaces the configured temperature and seed for this call."""
+        temperature = sampling.temperature if sampling else self._options.temperature
+        seed = sampling.seed if sampling else self._options.seed
         request: dict[str, Any] = {
             "messages": [{"role": m.role, "content": m.content} for m in messages],
-            "temperature": self._options.temperature,
+            "temperature": temperature,
             "max_tokens": max_tokens or self._options.max_tokens,
         }
         if stop:
             request["stop"] = list(stop)
-        if self._options.seed is not None:
-            request["seed"] = self._options.seed
+        if seed is not None:
+            request["seed"] = seed
         if self._model is None:
             self._connect()  # the served model's name is part of the cache key
         key = self._cache_key(request)
@@ -174,7 +187,7 @@ class OpenAIChat:
 
     def _cache_key(self, request: dict[str, Any]) -> str | None:
         # Only deterministic requests are worth replaying: greedy decoding or a fixed seed.
-        if self._options.temperature != 0 and self._options.seed is None:
+        if request["temperature"] != 0 and request.get("seed") is None:
             return None
         return cache_key({"endpoint": self._source.identity, "model": self._model, **request})
 

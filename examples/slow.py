@@ -1,4 +1,14 @@
-"""Slow functions to try coderefine on: `coderefine optimize examples/slow.py::total`."""
+"""Slow functions to try coderefine on: `coderefine optimize examples/slow.py::squares`."""
+
+
+def squares(xs: list[int]) -> list[int]:
+    """The square of each number."""
+    result = []
+    i = 0
+    while i < len(xs):
+        result.append(xs[i] ** 2)
+        i = i + 1
+    return result
 
 
 def total(xs: list[int]) -> int:

@@ -704,12 +704,18 @@ def profile(function, caller, workloads, name, top=8):
             continue
         rows.append((own, total, calls, function_name, filename, line))
     rows.sort(reverse=True)
+    spent = sum(row[0] for row in rows) or 1.0
     lines = []
     for own, total, calls, function_name, filename, line in rows[:top]:
         where = "" if filename == "~" else " (%s:%d)" % (os.path.basename(filename), line)
-        lines.append("%s%s: %d calls, %.2f ms own, %.2f ms with callees"
-                     % (function_name, where, calls, own * 1000, total * 1000))
+        # Coarse shares, not milliseconds: the same code gives the same prompt on the next run.
+        lines.append("%s%s: %d calls, about %d%% of the time in its own code, %d%% with what it calls"
+                     % (function_name, where, calls, _share(own, spent), _share(total, spent)))
     return "\n".join(lines)
+
+
+def _share(seconds, spent):
+    return min(100, int(round(seconds / spent * 10)) * 10)
 
 
 if __name__ == "__main__":

@@ -147,7 +147,7 @@ def test_unknown_model_is_exit_3(scripted: Start, capsys: pytest.CaptureFixture[
 
 
 def test_no_usable_answer_is_exit_3(scripted: Start, capsys: pytest.CaptureFixture[str]) -> None:
-    server = scripted(["", ""])
+    server = scripted([""] * 4)  # the repeated empty answer is asked again twice
     code = main(["text", "--task", "acronym", "--input", "x", "--max-iterations", "2", "--json",
                  *scripted_args(server)])  # fmt: skip
     captured = capsys.readouterr()
