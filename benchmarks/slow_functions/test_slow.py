@@ -1,7 +1,6 @@
 """The slow functions' own tests: what they must keep doing, whoever rewrites them."""
 
 import pytest
-
 import slow
 
 
