@@ -8,6 +8,7 @@ Example::
 """
 
 from coderefine.api import refine_text
+from coderefine.code_run import CodeReport, FunctionResult
 from coderefine.engine import Iteration, RefineResult, Usage
 from coderefine.errors import (
     AuthenticationFailed,
@@ -19,12 +20,16 @@ from coderefine.errors import (
     TaskError,
     UsageError,
 )
-from coderefine.optimize import FunctionResult, OptimizeReport, optimize
+from coderefine.optimize import optimize
+from coderefine.readability import improve_readability
+
+OptimizeReport = CodeReport  # the name of earlier releases
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AuthenticationFailed",
+    "CodeReport",
     "CoderefineError",
     "EndpointUnavailable",
     "EnvironmentProblem",
@@ -37,6 +42,7 @@ __all__ = [
     "TaskError",
     "Usage",
     "UsageError",
+    "improve_readability",
     "optimize",
     "refine_text",
 ]

@@ -10,7 +10,7 @@ import argparse
 import signal
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from types import FrameType
@@ -21,6 +21,7 @@ from coderefine.code import Target
 from coderefine.engine import Iteration, RefineResult, StopRule
 from coderefine.errors import CoderefineError, NoUsableAnswer, UsageError
 from coderefine.optimize import optimize
+from coderefine.readability import improve_readability
 from coderefine.sandbox import Limits, open_sandbox
 from coderefine.tasks import list_tasks
 
@@ -38,6 +39,23 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--trace", type=Path, help="save every prompt and answer as JSON here")
     parser.add_argument("--quiet", action="store_true", help="no progress or summary lines")
     _model_options(parser)
+
+
+def _code_options(parser: argparse.ArgumentParser, task: str) -> None:
+    """What both code commands take: the target, the checks' inputs, where drafts run."""
+    parser.add_argument("target", metavar="PATH[::NAME]", help="a file, or one function in it (NAME or Class.method)")
+    parser.add_argument(
+        "--example",
+        action="append",
+        default=[],
+        metavar="ARGS",
+        help="call arguments to test and time with, e.g. '[3, 1, 2], reverse=True' (repeatable)",
+    )
+    parser.add_argument("--size", type=int, help="also test and time with generated inputs this large")
+    parser.add_argument("--max-examples", type=int, default=200, help="generated inputs to test with (default 200)")
+    parser.add_argument("--sandbox", choices=("docker", "local"), help="where drafts run (default docker)")
+    parser.add_argument("--apply", action="store_true", help="write the verified winner into the file")
+    parser.add_argument("--task-file", type=Path, help=f"your own {task} task file")
 
 
 def _model_options(parser: argparse.ArgumentParser) -> None:
@@ -83,17 +101,22 @@ def _build_parser() -> argparse.ArgumentParser:
     _run_options(text)
 
     optimize = commands.add_parser("optimize", parents=[common], help="make a function (or a file's) faster")
-    optimize.add_argument("target", metavar="PATH[::NAME]", help="a file, or one function in it (NAME or Class.method)")
-    optimize.add_argument("--example", action="append", default=[], metavar="ARGS",
-                          help="call arguments to test and time with, e.g. '[3, 1, 2], reverse=True' (repeatable)")
-    optimize.add_argument("--size", type=int, help="also test and time with generated inputs this large")
-    optimize.add_argument("--max-examples", type=int, default=200, help="generated inputs to test with (default 200)")
-    optimize.add_argument("--threshold", dest="speedup_threshold", type=float,
-                          help="claim a speedup only above this (lower bound of the 95%% CI; default 1.05)")
-    optimize.add_argument("--sandbox", choices=("docker", "local"), help="where drafts run (default docker)")
-    optimize.add_argument("--apply", action="store_true", help="write the verified winner into the file")
-    optimize.add_argument("--task-file", type=Path, help="your own code_optimization task file")
+    _code_options(optimize, "code_optimization")
+    optimize.add_argument(
+        "--threshold",
+        dest="speedup_threshold",
+        type=float,
+        help="claim a speedup only above this (lower bound of the 95%% CI; default 1.05)",
+    )
     _run_options(optimize)
+
+    readable = commands.add_parser("readability", parents=[common],
+                                   help="make a function (or a file's) easier to read")  # fmt: skip
+    _code_options(readable, "code_readability")
+    readable.add_argument(
+        "--slowdown-tolerance", type=float, help="how much slower a clearer version may be (default 0.10: 10%%)"
+    )
+    _run_options(readable)
 
     tasks = commands.add_parser("tasks", parents=[common], help="list the built-in tasks")
     tasks.add_argument("--json", action="store_true", help="print one JSON object")
@@ -124,8 +147,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _tasks(args)
         if args.command == "sandbox":
             return _sandbox(args)
-        if args.command == "optimize":
-            return _optimize(args)
+        if args.command in ("optimize", "readability"):
+            return _code(args)
         return _text(args)
     except CoderefineError as error:
         if getattr(args, "debug", False):
@@ -218,11 +241,13 @@ def _text(args: argparse.Namespace) -> int:
     return _exit_code(result)
 
 
-def _optimize(args: argparse.Namespace) -> int:
+def _code(args: argparse.Namespace) -> int:
     path_text, _, name = args.target.rpartition("::") if "::" in args.target else (args.target, "", "")
-    settings: dict[str, Any] = {key: getattr(args, key) for key in (*_SETTING_FLAGS, "sandbox", "speedup_threshold")}
+    run, extra = (optimize, "speedup_threshold") if args.command == "optimize" else (
+        improve_readability, "slowdown_tolerance")  # fmt: skip
+    settings: dict[str, Any] = {key: getattr(args, key) for key in (*_SETTING_FLAGS, "sandbox", extra)}
     show_progress = not args.quiet and sys.stderr.isatty()
-    report = optimize(
+    report = run(
         Path(path_text),
         name or None,
         examples=args.example,
@@ -231,25 +256,31 @@ def _optimize(args: argparse.Namespace) -> int:
         apply=args.apply,
         task_file=args.task_file,
         on_iteration=_print_progress if show_progress else None,
-        on_function=_print_function if show_progress else None,
+        on_function=_function_printer(args.command) if show_progress else None,
         **settings,
     )
     if args.trace:
-        args.trace.write_text(reports.to_json(reports.optimize_to_dict(report, trace=True)) + "\n", encoding="utf-8")
+        args.trace.write_text(reports.to_json(reports.code_report_to_dict(report, trace=True)) + "\n",
+                              encoding="utf-8")  # fmt: skip
     if args.json:
-        print(reports.to_json(reports.optimize_to_dict(report)))
+        print(reports.to_json(reports.code_report_to_dict(report)))
     else:
         sys.stdout.write(report.diff)
     if not args.quiet:
         for result in report.results:
-            print(f"coderefine: {reports.function_summary(report.file, result, report.sandbox)}", file=sys.stderr)
+            print(f"coderefine: {reports.function_summary(report, result)}", file=sys.stderr)
         if report.applied:
             print(f"coderefine: wrote {report.file}", file=sys.stderr)
     return 0
 
 
-def _print_function(target: Target) -> None:
-    print(f"coderefine: optimizing {target.name}", file=sys.stderr, flush=True)
+def _function_printer(command: str) -> Callable[[Target], None]:
+    doing = "optimizing" if command == "optimize" else "improving the readability of"
+
+    def show(target: Target) -> None:
+        print(f"coderefine: {doing} {target.name}", file=sys.stderr, flush=True)
+
+    return show
 
 
 def _exit_code(result: RefineResult) -> int:

@@ -58,6 +58,10 @@ class Candidate:
         module = cst.Module(body=[*self.imports, self.function])
         return module.code
 
+    @property
+    def function_source(self) -> str:
+        return cst.Module(body=[self.function]).code
+
 
 class SourceFile:
     """A parsed Python file."""
@@ -89,13 +93,13 @@ class SourceFile:
     def targets(self) -> list[Target]:
         return list(self._targets.values())
 
-    def target(self, name: str) -> Target:
+    def target(self, name: str, purpose: str = "optimized") -> Target:
         found = self._targets.get(name)
         if found is None:
             known = ", ".join(self._targets) or "none"
             raise UsageError(f"{self.path}: no function {name!r} (functions here: {known})")
         if found.skip_reason:
-            raise UsageError(f"{self.path}::{name} cannot be optimized: {found.skip_reason}")
+            raise UsageError(f"{self.path}::{name} cannot be {purpose}: {found.skip_reason}")
         return found
 
     def context(self, target: Target) -> str:

@@ -1,9 +1,10 @@
-"""Code optimization as a Self-Refine task: drafts are checked and timed in the sandbox.
+"""The code tasks: a draft is a new version of one function, its facts measured.
 
-The task file (tasks/code_optimization.toml) holds the prompts and the stop
-rule; this module adds what plain-text tasks lack: a draft is a new version of
-one function, its facts are measured in the sandbox, and it is acceptable only
-when it behaves exactly like the original and is reliably faster.
+The task files (tasks/code_optimization.toml, tasks/code_readability.toml)
+hold the prompts and the stop rule; this module adds what plain-text tasks
+lack. Every draft must behave exactly like the original (checked in the
+sandbox); for speed it must be reliably faster, for readability it must score
+higher by radon's measures and be no more than a tolerance slower.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from typing import Any
 from coderefine.code import Target, parse_candidate
 from coderefine.engine import Facts, Judgement, Prompt, Step, StopRule
 from coderefine.errors import TaskError
+from coderefine.scores import Measures, measure
 from coderefine.task_file import Prompts, Table, load_prompts, stop_rule
 from coderefine.verify import Verdict
 
-CODE_KINDS = ("code_optimization",)
+CODE_KINDS = ("code_optimization", "code_readability")
 _CODE_PLACEHOLDERS = frozenset({"context", "baseline"})
 
 
@@ -53,15 +55,14 @@ Check = Callable[[str], Verdict]
 
 
 @dataclass(frozen=True)
-class OptimizationTask:
-    """One target function, refined for speed; implements the engine's Task."""
+class _CodeTask:
+    """What both code tasks share: one target function, its context, the task file's prompts."""
 
     spec: CodeTaskSpec
     target: Target
     context: str
     baseline: str  # measured facts about the original, for the first prompt
     check: Check  # runs a candidate's source in the sandbox
-    threshold: float
 
     @property
     def name(self) -> str:
@@ -84,6 +85,26 @@ class OptimizationTask:
     def parse_output(self, text: str) -> str:
         return parse_candidate(text, self.target).source
 
+    def feedback_prompt(self, x: str, output: str, facts: Facts) -> Prompt:
+        return self.spec.prompts.feedback.build(self._values(x, output=output, facts=facts.summary))
+
+    def judge(self, feedback: str, facts: Facts) -> Judgement:
+        score = facts.metrics.get(self._score_key)
+        value = float(score) if facts.acceptable and isinstance(score, (int, float)) else None
+        return Judgement(value, self.stop_rule.signalled(feedback))
+
+    _score_key = "speedup"
+
+    def refine_prompt(self, x: str, history: Sequence[Step]) -> Prompt:
+        return self.spec.prompts.refine.build(self._values(x, history=self.spec.prompts.history(history)))
+
+
+@dataclass(frozen=True)
+class OptimizationTask(_CodeTask):
+    """One target function, refined for speed; implements the engine's Task."""
+
+    threshold: float = 1.05
+
     def evaluate(self, x: str, output: str) -> Facts:
         verdict = self.check(output)
         return Facts(
@@ -92,19 +113,62 @@ class OptimizationTask:
             acceptable=verdict.correct and verdict.faster,
         )
 
-    def feedback_prompt(self, x: str, output: str, facts: Facts) -> Prompt:
-        return self.spec.prompts.feedback.build(self._values(x, output=output, facts=facts.summary))
 
-    def judge(self, feedback: str, facts: Facts) -> Judgement:
-        speedup = facts.metrics.get("speedup")
-        score = float(speedup) if facts.acceptable and isinstance(speedup, (int, float)) else None
-        return Judgement(score, self.stop_rule.signalled(feedback))
+@dataclass(frozen=True)
+class ReadabilityTask(_CodeTask):
+    """One target function, refined for readability as radon measures it; never much slower."""
 
-    def refine_prompt(self, x: str, history: Sequence[Step]) -> Prompt:
-        return self.spec.prompts.refine.build(self._values(x, history=self.spec.prompts.history(history)))
+    before: Measures | None = None  # the original's measures
+    tolerance: float = 0.10  # how much slower a draft may be
+    min_gain: float = 1.0  # score points a draft must gain over the original
+
+    _score_key = "score"
+
+    def evaluate(self, x: str, output: str) -> Facts:
+        assert self.before is not None
+        after = measure(parse_candidate(output, self.target).function_source)
+        metrics: dict[str, Any] = {"score": after.score, "score_before": self.before.score,
+                                   "radon": after.to_dict(), "correct": None}  # fmt: skip
+        scores = readability_summary(after, self.before)
+        if after.score < self.before.score + self.min_gain:
+            # Not worth a sandbox run: it cannot be accepted whatever it does.
+            summary = f"{scores}\nNOT MORE READABLE: it needs a score above {self.before.score + self.min_gain:.1f}."
+            return Facts(metrics=metrics, summary=summary, acceptable=False)
+        verdict = self.check(output)
+        metrics.update({key: value for key, value in verdict.metrics().items() if key != "faster"})
+        return Facts(
+            metrics=metrics,
+            summary=f"{scores}\n{self._behaviour(verdict)}",
+            # The check's threshold is 1 / (1 + tolerance): `faster` means fast enough.
+            acceptable=verdict.correct and verdict.faster,
+        )
+
+    def _behaviour(self, verdict: Verdict) -> str:
+        if not verdict.correct or not verdict.speed():
+            return verdict.behaviour()
+        if verdict.faster:
+            return f"{verdict.behaviour()} {verdict.speed()}: within the {self.tolerance:.0%} allowed."
+        return (f"{verdict.behaviour()} {verdict.speed()}: TOO SLOW, more than {self.tolerance:.0%} slower "
+                "than the original, so not accepted.")  # fmt: skip
 
 
-def load_code_task(path: Path) -> CodeTaskSpec:
+def readability_summary(after: Measures, before: Measures) -> str:
+    """The radon facts of a draft beside the original's, as the prompts are told them."""
+    return (
+        f"Readability score {after.score:.1f} (the original: {before.score:.1f}; higher is better). "
+        f"Cyclomatic complexity {after.complexity} (was {before.complexity}); "
+        f"maintainability index {after.maintainability:.1f} (was {before.maintainability:.1f}); "
+        f"Halstead difficulty {after.halstead_difficulty:.1f} (was {before.halstead_difficulty:.1f}); "
+        f"{after.logical_lines} logical lines (was {before.logical_lines}); "
+        f"{after.comment_lines} comment or docstring lines (was {before.comment_lines})."
+    )
+
+
+def load_code_task(path: Path, kind: str) -> CodeTaskSpec:
+    """A code task file of the given kind."""
     from coderefine.tasks import read_task_data
 
-    return code_task_from_data(read_task_data(path), str(path))
+    spec = code_task_from_data(read_task_data(path), str(path))
+    if spec.kind != kind:
+        raise TaskError(f"{path}: field kind is {spec.kind!r}, but this command needs a {kind!r} task")
+    return spec

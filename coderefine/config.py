@@ -40,6 +40,7 @@ class Settings:
     budget_tokens: int | None = None
     sandbox: str = "docker"  # or "local", where Docker cannot be had
     speedup_threshold: float = 1.05
+    slowdown_tolerance: float = 0.10  # readability: a draft may be this much slower, no more
 
     @property
     def has_endpoint(self) -> bool:
@@ -52,7 +53,7 @@ _TYPES: Mapping[str, type] = {
     "max_tokens": int, "timeout": float, "retries": int, "backoff": float, "seed": int,
     "cache": bool, "cache_dir": Path, "max_iterations": int, "plateau_margin": float,
     "plateau_patience": int, "budget_calls": int, "budget_tokens": int, "sandbox": str,
-    "speedup_threshold": float,
+    "speedup_threshold": float, "slowdown_tolerance": float,
 }  # fmt: skip
 _NOT_IN_FILES = {"api_key"}  # secrets belong in the environment, not in a committed file
 
@@ -149,7 +150,7 @@ def _check_ranges(values: Mapping[str, Any]) -> None:
     for key in positive:
         if key in values and values[key] <= 0:
             raise UsageError(f"{key} must be positive, got {values[key]}")
-    for key in ("retries", "backoff", "temperature", "plateau_margin"):
+    for key in ("retries", "backoff", "temperature", "plateau_margin", "slowdown_tolerance"):
         if key in values and values[key] < 0:
             raise UsageError(f"{key} must not be negative, got {values[key]}")
     if values.get("sandbox", "docker") not in ("docker", "local"):

@@ -124,8 +124,7 @@ class Usage:
             llm_calls=self.llm_calls + (0 if completion.cached else 1),
             cached_calls=self.cached_calls + (1 if completion.cached else 0),
             prompt_tokens=self.prompt_tokens + (0 if completion.cached else completion.prompt_tokens),
-            completion_tokens=self.completion_tokens
-            + (0 if completion.cached else completion.completion_tokens),
+            completion_tokens=self.completion_tokens + (0 if completion.cached else completion.completion_tokens),
         )
 
     @property
@@ -231,9 +230,7 @@ def refine(
     return run.result(stop_reason, time.monotonic() - started)
 
 
-def _stop_reason(
-    rule: StopRule, judgement: Judgement, iterations: Sequence[Iteration]
-) -> str | None:
+def _stop_reason(rule: StopRule, judgement: Judgement, iterations: Sequence[Iteration]) -> str | None:
     last = iterations[-1]
     if last.accepted and judgement.stop_signal:
         return "stop_signal"

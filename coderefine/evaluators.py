@@ -65,9 +65,7 @@ def _word_used(concept: str, words: list[str]) -> bool:
 
 _NUMBER = r"-?\d[\d,]*(?:\.\d+)?"
 # "12 * 8 = 96", "(3 + 4) x 2 = 14": operands and operators, then "=", then the claimed value.
-_EQUATION = re.compile(
-    rf"(?<![\w.])(\(?{_NUMBER}(?:\s*[-+*/\u00d7x\u00f7]\s*\(?{_NUMBER}\)?)+)\s*=\s*({_NUMBER})"
-)
+_EQUATION = re.compile(rf"(?<![\w.])(\(?{_NUMBER}(?:\s*[-+*/\u00d7x\u00f7]\s*\(?{_NUMBER}\)?)+)\s*=\s*({_NUMBER})")
 _OPERATORS: Mapping[type, Callable[[float, float], float]] = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,

@@ -252,8 +252,7 @@ def _classify(error: openai.APIError, client: openai.OpenAI, model: str) -> Envi
         return None
     if isinstance(error, (openai.AuthenticationError, openai.PermissionDeniedError)):
         return AuthenticationFailed(
-            f"the LLM endpoint at {url} refused the API key ({error.status_code}): "
-            "check OPENAI_API_KEY"
+            f"the LLM endpoint at {url} refused the API key ({error.status_code}): check OPENAI_API_KEY"
         )
     if isinstance(error, openai.NotFoundError):
         return ModelNotFound(
@@ -264,8 +263,7 @@ def _classify(error: openai.APIError, client: openai.OpenAI, model: str) -> Envi
         if error.status_code in _RETRYABLE_STATUS or error.status_code >= 500:
             return None
         return EndpointUnavailable(
-            f"the LLM endpoint at {url} rejected the request ({error.status_code}): "
-            f"{_one_line(error.message)}"
+            f"the LLM endpoint at {url} rejected the request ({error.status_code}): {_one_line(error.message)}"
         )
     return EndpointUnavailable(f"the LLM endpoint at {url} failed: {_one_line(str(error))}")
 
@@ -280,9 +278,7 @@ def _gave_up(error: openai.APIError, client: openai.OpenAI, attempts: int) -> En
         reason = _one_line(str(cause)) if cause else "connection failed"
         return EndpointUnavailable(f"cannot reach the LLM endpoint at {url}: {reason} ({tries})")
     if isinstance(error, openai.APIStatusError):
-        return EndpointUnavailable(
-            f"the LLM endpoint at {url} kept failing with status {error.status_code} ({tries})"
-        )
+        return EndpointUnavailable(f"the LLM endpoint at {url} kept failing with status {error.status_code} ({tries})")
     return EndpointUnavailable(f"the LLM endpoint at {url} failed ({tries})")
 
 

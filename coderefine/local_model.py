@@ -129,9 +129,7 @@ class EmbeddedServer:
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 time.sleep(0.2)
         self.close()
-        raise LocalModelUnavailable(
-            f"the embedded model server did not start within {self._startup_timeout:.0f}s"
-        )
+        raise LocalModelUnavailable(f"the embedded model server did not start within {self._startup_timeout:.0f}s")
 
     def _last_log_line(self) -> str:
         self._log.seek(0)

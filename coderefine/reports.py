@@ -7,8 +7,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from coderefine.code_run import CodeReport, FunctionResult
 from coderefine.engine import Iteration, Prompt, RefineResult, StopRule, Usage
-from coderefine.optimize import FunctionResult, OptimizeReport
+from coderefine.readability import file_scores
 from coderefine.sandbox import RunResult
 
 SCHEMA_VERSION = 1
@@ -102,6 +103,9 @@ def _draft_state(iteration: Iteration) -> str:
     if metrics.get("correct") is False:
         return "wrong"
     speedup = metrics.get("speedup")
+    if "score_before" in metrics:  # readability
+        verdict = "accepted" if iteration.accepted else "not accepted"
+        return f"score {metrics['score']:.1f} (original {metrics['score_before']:.1f}), {verdict}"
     if isinstance(speedup, (int, float)):
         return f"{speedup:.2f}x, " + ("accepted" if iteration.accepted else "not reliably faster")
     score = "-" if iteration.score is None else f"{iteration.score:.2f}"
@@ -133,13 +137,13 @@ def function_to_dict(result: FunctionResult, *, trace: bool = False) -> dict[str
     return document
 
 
-def optimize_to_dict(report: OptimizeReport, *, trace: bool = False) -> dict[str, Any]:
-    """The JSON of an optimize run. With one target, its fields are at the top level too."""
+def code_report_to_dict(report: CodeReport, *, trace: bool = False) -> dict[str, Any]:
+    """The JSON of a code run. With one target, its fields are at the top level too."""
     done = [r for r in report.results if r.refine is not None]
     usage = {key: sum(asdict(r.refine.usage)[key] for r in done if r.refine) for key in asdict(Usage())}
     document: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
-        "task": "code_optimization",
+        "task": report.task,
         "file": report.file,
         "status": report.status,
         "sandbox": report.sandbox,
@@ -149,30 +153,45 @@ def optimize_to_dict(report: OptimizeReport, *, trace: bool = False) -> dict[str
         "results": [function_to_dict(r, trace=trace) for r in done],
         "skipped": [{"target": r.target, "reason": r.skipped} for r in report.results if r.refine is None],
     }
+    if report.task == "code_readability":
+        document["file_score"] = file_scores(report)
     if len(report.results) == 1 and done:
         single = document["results"][0]
         document.update({key: value for key, value in single.items() if key not in document or key == "status"})
     return document
 
 
-def function_summary(file: str, result: FunctionResult, sandbox: str) -> str:
+def function_summary(report: CodeReport, result: FunctionResult) -> str:
     """E.g. `slow.py::dedupe: 14.27x faster (95% CI 11.71-17.00), verified on 400 inputs; ...`."""
-    where = f"{file}::{result.target}"
+    where = f"{report.file}::{result.target}"
     if result.refine is None:
         return f"{where}: skipped ({result.skipped})"
     refine = result.refine
     drafts = len(refine.iterations)
+    readability = report.task == "code_readability"
     if result.improved:
-        metrics = result.metrics
-        low, high = metrics["speedup_ci"]
-        outcome = (f"{metrics['speedup']:.2f}x faster (95% CI {low:.2f}-{high:.2f}), "
-                   f"verified on {metrics['checked_inputs']} inputs; best of {drafts} draft(s)")  # fmt: skip
+        outcome = (_readability_outcome if readability else _speed_outcome)(result.metrics)
+        outcome += f"; best of {drafts} draft(s)"
     else:
         wrong = sum(1 for it in refine.iterations if it.facts.metrics.get("correct") is False)
         malformed = sum(1 for it in refine.iterations if it.error)
-        slower = drafts - wrong - malformed
-        outcome = (f"no verified improvement in {drafts} draft(s) "
-                   f"({wrong} wrong, {slower} not faster, {malformed} malformed)")  # fmt: skip
+        worse = drafts - wrong - malformed
+        kinds = f"{wrong} wrong, {worse} {'not clearer or too slow' if readability else 'not faster'}"
+        outcome = f"no verified improvement in {drafts} draft(s) ({kinds}, {malformed} malformed)"
     usage = refine.usage
     return (f"{where}: {outcome}; stopped by {refine.stop_reason}; {usage.llm_calls} LLM call(s), "
-            f"{usage.cached_calls} cached; {sandbox} sandbox; {refine.seconds:.1f}s")  # fmt: skip
+            f"{usage.cached_calls} cached; {report.sandbox} sandbox; {refine.seconds:.1f}s")  # fmt: skip
+
+
+def _speed_outcome(metrics: dict[str, Any]) -> str:
+    low, high = metrics["speedup_ci"]
+    return (f"{metrics['speedup']:.2f}x faster (95% CI {low:.2f}-{high:.2f}), "
+            f"verified on {metrics['checked_inputs']} inputs")  # fmt: skip
+
+
+def _readability_outcome(metrics: dict[str, Any]) -> str:
+    low, high = metrics["speedup_ci"]
+    radon = metrics["radon"]
+    return (f"readability {metrics['score_before']:.1f} -> {metrics['score']:.1f} "
+            f"(complexity {radon['complexity']}), verified on {metrics['checked_inputs']} inputs, "
+            f"speed {metrics['speedup']:.2f}x (95% CI {low:.2f}-{high:.2f})")  # fmt: skip

@@ -158,4 +158,3 @@ def check_regex(table: Table, key: str, pattern: str) -> re.Pattern[str]:
         return re.compile(pattern)
     except re.error as error:
         raise table.error(key, f"is not a valid regular expression: {error}") from None
-

@@ -54,12 +54,15 @@ def load_task(name: str) -> TextTask:
     return load_task_file(path)
 
 
+CODE_COMMANDS = {"code_optimization": "optimize", "code_readability": "readability"}
+
+
 def load_task_file(path: Path) -> TextTask:
     """A plain-text task from any task file; errors name the file and the field."""
     data = read_task_data(path)
     kind = data.get("kind", "text")
-    if kind == "code_optimization":
-        raise TaskError(f"{path} is a code task: run it with 'coderefine optimize'")
+    if kind in CODE_COMMANDS:
+        raise TaskError(f"{path} is a code task: run it with 'coderefine {CODE_COMMANDS[kind]}'")
     if kind != "text":
         raise TaskError(f"{path}: field kind must be 'text' for a plain-text task, not {kind!r}")
     return text_task_from_data(data, str(path), path)

@@ -130,5 +130,3 @@ def _evaluator(table: Table) -> Evaluator | None:
     if name not in EVALUATORS:
         raise table.error("evaluator", f"names no evaluator {name!r} (known: {', '.join(sorted(EVALUATORS))})")
     return EVALUATORS[name]
-
-

@@ -67,18 +67,28 @@ class Verdict:
             "mismatch": self.mismatch,
         }
 
-    def summary(self, threshold: float) -> str:
-        """The measured facts, as the feedback and refine prompts are told them."""
+    def behaviour(self) -> str:
+        """Whether it behaves like the original, with the counterexample when it does not."""
         if not self.correct:
             where = f" On input {self.counterexample}:" if self.counterexample else ""
             return f"WRONG: it does not behave like the original.{where} {self.mismatch}"
         text = f"Correct on {self.checked} inputs"
         tests = int(self.details.get("tests_passed", 0))
-        text += f", and the {tests} project test(s) that call it pass." if tests else "."
+        return text + (f", and the {tests} project test(s) that call it pass." if tests else ".")
+
+    def speed(self) -> str:
+        """E.g. `Speed: 1.52x the original (95% interval 1.43x to 1.60x)`, or nothing when not timed."""
         if self.speedup is None or self.speedup_ci is None:
-            return text
+            return ""
         low, high = self.speedup_ci
-        text += f" Speed: {self.speedup:.2f}x the original (95% interval {low:.2f}x to {high:.2f}x)"
+        return f"Speed: {self.speedup:.2f}x the original (95% interval {low:.2f}x to {high:.2f}x)"
+
+    def summary(self, threshold: float) -> str:
+        """The measured facts, as the feedback and refine prompts are told them."""
+        text = self.behaviour()
+        if not self.correct or not self.speed():
+            return text
+        text += f" {self.speed()}"
         if self.faster:
             text += "."
         else:

@@ -29,6 +29,7 @@ import random
 import signal
 import statistics
 import sys
+import textwrap
 import time
 import typing
 
@@ -317,8 +318,9 @@ class Inputs:
         size = job.get("size")
         self.seen = []  # inputs the correctness checks passed on, for the timing workloads
         self.mutates = False
-        self.strategy = signature_strategy(original, caller, job["target"], None, size)
-        self.scaled = signature_strategy(original, caller, job["target"], size or DEFAULT_SIZE, size)
+        numbers = Numbers(size, int_constants(function_source(original), job.get("candidate")))
+        self.strategy = signature_strategy(original, caller, job["target"], None, numbers)
+        self.scaled = signature_strategy(original, caller, job["target"], size or DEFAULT_SIZE, numbers)
 
     def workloads(self, count):
         """Inputs to time with: ones the original returned on (a raise would end a timing
@@ -337,6 +339,38 @@ class Inputs:
         return (given + others)[:count]
 
 
+class Numbers:
+    """How integers are drawn: up to the user's size, and the literals of the code with their neighbours,
+    where behaviour tends to change (`score >= 90` against `score > 90`)."""
+
+    def __init__(self, size, boundaries):
+        self.boundaries = boundaries
+        self.low = min([-10] + boundaries)
+        self.high = max([50, size or 0] + boundaries)
+
+
+def function_source(function):
+    import inspect
+
+    try:
+        return inspect.getsource(function)
+    except (OSError, TypeError):
+        return None
+
+
+def int_constants(*sources, limit=10 ** 6):
+    found = set()
+    for source in sources:
+        try:
+            tree = ast.parse(textwrap.dedent(source or ""))
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and type(node.value) is int and abs(node.value) <= limit:
+                found.update((node.value - 1, node.value, node.value + 1))
+    return sorted(found)
+
+
 def parse_example(text):
     """`[3, 1, 2], reverse=True` -> ((list,), {"reverse": True}): call arguments as literals."""
     call = ast.parse("f(%s)" % text, mode="eval").body
@@ -345,7 +379,7 @@ def parse_example(text):
     return args, kwargs
 
 
-def signature_strategy(function, caller, target, size, int_max):
+def signature_strategy(function, caller, target, size, numbers):
     """A strategy of (args, kwargs) for the function, or None when a parameter has none."""
     import inspect
 
@@ -364,7 +398,7 @@ def signature_strategy(function, caller, target, size, int_max):
         elif parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             continue
         else:
-            strategy = strategy_for(hints.get(parameter.name), parameter.default, size, int_max)
+            strategy = strategy_for(hints.get(parameter.name), parameter.default, size, numbers)
         if strategy is None:
             if parameter.default is not parameter.empty:
                 continue  # left to its default
@@ -392,7 +426,7 @@ def validated(make):
         return None
 
 
-def strategy_for(annotation, default, size, int_max=None):
+def strategy_for(annotation, default, size, numbers):
     """A strategy for one parameter: collections of exactly `size` items when given, else small."""
     from hypothesis import strategies as st
 
@@ -403,7 +437,8 @@ def strategy_for(annotation, default, size, int_max=None):
     origin = typing.get_origin(annotation)
     arguments = typing.get_args(annotation)
     if annotation is int:
-        return st.integers(min_value=-10, max_value=max(50, int_max or 0))
+        drawn = st.integers(min_value=numbers.low, max_value=numbers.high)
+        return st.one_of(st.sampled_from(numbers.boundaries), drawn) if numbers.boundaries else drawn
     if annotation is float:
         return st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
     if annotation is bool:
@@ -415,7 +450,7 @@ def strategy_for(annotation, default, size, int_max=None):
         return st.binary(**sized)
     if annotation in (list, tuple, set, dict):
         origin, arguments = annotation, ()
-    items = [strategy_for(a, inspect_empty(), None, int_max) for a in arguments if a is not Ellipsis]
+    items = [strategy_for(a, inspect_empty(), None, numbers) for a in arguments if a is not Ellipsis]
     element = items[0] if items and items[0] is not None else st.integers(-100, 100)
     if origin in (list, typing.List) or _is_abc(origin, "Sequence", "Iterable", "Collection"):  # noqa: UP006
         return st.lists(element, **sized)
@@ -432,7 +467,7 @@ def strategy_for(annotation, default, size, int_max=None):
         value = items[1] if len(items) > 1 and items[1] is not None else st.integers(-100, 100)
         return st.dictionaries(element, value, max_size=sized["max_size"])
     if origin is typing.Union or type(annotation).__name__ == "UnionType":
-        options = [strategy_for(a, inspect_empty(), size, int_max) for a in arguments]
+        options = [strategy_for(a, inspect_empty(), size, numbers) for a in arguments]
         if all(option is not None for option in options):
             return st.one_of(*options)
         return None

@@ -201,16 +201,16 @@ def test_file_mode_skips_what_it_cannot_optimize(scripted: Start, project: Path)
     assert outcome["gen"] == (False, "generators are not supported")
 
 
-UNTYPED = '''\
+UNTYPED = """\
 def dedupe(items):
     result = []
     for item in items:
         if item not in result:
             result.append(item)
     return result
-'''
+"""
 
-PROJECT_TESTS = '''\
+PROJECT_TESTS = """\
 from slow import dedupe
 
 
@@ -226,7 +226,7 @@ def test_dedupe_large():
 def test_dedupe_returns_a_new_list():
     data = [1, 2, 3]
     assert dedupe(data) is not data
-'''
+"""
 
 SAME_LIST = (
     "```python\ndef dedupe(items):\n    if len(set(items)) == len(items):\n        return items\n"
@@ -294,8 +294,7 @@ def test_bad_examples_are_usage_errors(project: Path, capsys: pytest.CaptureFixt
 
 def test_the_projects_benchmark_is_the_preferred_workload(scripted: Start, project: Path) -> None:
     (project / "test_speed.py").write_text(
-        "from slow import dedupe\n\n\ndef test_dedupe_speed(benchmark):\n"
-        "    benchmark(dedupe, list(range(1000)) * 3)\n"
+        "from slow import dedupe\n\n\ndef test_dedupe_speed(benchmark):\n    benchmark(dedupe, list(range(1000)) * 3)\n"
     )
     server = scripted([FAST, DONE])
     report = run(server, project / "slow.py")

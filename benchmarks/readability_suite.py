@@ -1,0 +1,101 @@
+"""The readability benchmark: 12 hard-to-read functions (benchmarks/messy_functions), two runs.
+
+    python benchmarks/readability_suite.py scripted    # a scripted model answers a clearer version
+    python benchmarks/readability_suite.py embedded    # the embedded model (slow: minutes per function)
+
+Each prints, per function, the readability score before and after (the original's score when
+nothing verified was found), whether it improved, LLM calls and wall time; then the % improved,
+the mean score gain and calls and wall time per function. Nothing in the repository is changed:
+each run works on a copy of the functions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+sys.path[:0] = [str(ROOT.parent), str(ROOT / "messy_functions")]
+
+from clear import CLEAR  # noqa: E402
+
+from coderefine.readability import improve_readability  # noqa: E402
+from tests.scripted_llm import ScriptedLLM  # noqa: E402
+
+
+@contextmanager
+def project_copy() -> Iterator[Path]:
+    folder = Path(tempfile.mkdtemp(prefix="coderefine-bench-"))
+    try:
+        folder.chmod(0o755)
+        for name in ("messy.py", "test_messy.py"):
+            shutil.copy(ROOT / "messy_functions" / name, folder / name)
+            (folder / name).chmod(0o644)
+        (folder / "pyproject.toml").write_text("[project]\nname = 'bench'\n")
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+Row = tuple[str, bool, float, float, int, float]
+
+
+def run_suite(mode: str, names: Sequence[str], max_iterations: int) -> None:
+    rows: list[Row] = []
+    with project_copy() as project, tempfile.TemporaryDirectory() as cache:
+        for name in names:
+            started = time.monotonic()
+            options: dict[str, object] = {"max_iterations": max_iterations, "cache_dir": cache, "cache": False}
+            server = None
+            if mode == "scripted":
+                server = ScriptedLLM([f"```python\n{CLEAR[name].strip()}\n```", "NOTHING LEFT TO IMPROVE"])
+                options.update(base_url=server.__enter__().url, model="scripted-model")
+            try:
+                report = improve_readability(project / "messy.py", name, max_examples=100, **options)  # type: ignore[arg-type]
+            finally:
+                if server is not None:
+                    server.__exit__(None, None, None)
+            result = report.results[0]
+            calls = result.refine.usage.llm_calls if result.refine else 0
+            metrics = result.metrics
+            rows.append((name, result.improved, metrics["score_before"], metrics["score"], calls,
+                         time.monotonic() - started))  # fmt: skip
+            print_row(*rows[-1])
+    summarize(rows)
+
+
+def print_row(name: str, improved: bool, before: float, after: float, calls: int, seconds: float) -> None:
+    outcome = "improved" if improved else "no verified improvement"
+    print(f"{name:22} {before:5.1f} -> {after:5.1f}  {outcome:24} {calls:2} calls  {seconds:6.1f}s", flush=True)
+
+
+def summarize(rows: list[Row]) -> None:
+    improved = [row for row in rows if row[1]]
+    print(f"\nimproved: {len(improved)}/{len(rows)} ({100 * len(improved) / len(rows):.0f}%)")
+    print(f"score: mean before {statistics.mean(r[2] for r in rows):.1f}, "
+          f"mean after {statistics.mean(r[3] for r in rows):.1f}")  # fmt: skip
+    if improved:
+        print(f"gain where improved: mean {statistics.mean(r[3] - r[2] for r in improved):.1f} points")
+    print(f"per function: {statistics.mean(r[4] for r in rows):.1f} LLM calls, "
+          f"{statistics.mean(r[5] for r in rows):.1f}s wall time")  # fmt: skip
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mode", choices=("scripted", "embedded"))
+    parser.add_argument("--only", help="comma-separated function names")
+    parser.add_argument("--max-iterations", type=int, default=4)
+    args = parser.parse_args(argv)
+    run_suite(args.mode, args.only.split(",") if args.only else list(CLEAR), args.max_iterations)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

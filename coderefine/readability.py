@@ -1,0 +1,111 @@
+"""`coderefine readability`: make functions easier to read, by radon's measures.
+
+Each draft must score higher than the original (see `coderefine.scores`),
+behave exactly like it (the same sandbox checks as optimization), and be no
+more than `slowdown_tolerance` slower, by the same timing statistics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from coderefine import config
+from coderefine.code import SourceFile, Target
+from coderefine.code_run import Check, CodeReport, FunctionCallback, RunRequest, run_code_task
+from coderefine.code_task import CodeTaskSpec, ReadabilityTask, load_code_task
+from coderefine.engine import ProgressCallback, Task
+from coderefine.optimize import checks
+from coderefine.scores import Measures, file_score, measure
+from coderefine.tasks import builtin_tasks_dir
+from coderefine.verify import Verdict
+
+MIN_GAIN = 1.0  # score points a draft must gain over the original to be offered
+
+
+@dataclass(frozen=True)
+class ReadabilityJob:
+    spec: CodeTaskSpec
+    tolerance: float
+    name: str = "code_readability"
+    purpose: str = "improved"
+    metric_keys: tuple[str, ...] = ("score", "score_before", "radon", "correct", "speedup", "speedup_ci",
+                                    "checked_inputs")  # fmt: skip
+
+    def task_for(self, source: SourceFile, target: Target, check: Check, baseline: Verdict) -> Task:
+        before = measure(target.source)
+        return ReadabilityTask(
+            spec=self.spec,
+            target=target,
+            context=source.context(target),
+            baseline=original_facts(target, before, file_measures(source)),
+            check=check,
+            before=before,
+            tolerance=self.tolerance,
+            min_gain=MIN_GAIN,
+        )
+
+    def unchanged_metrics(self, target: Target, baseline: Verdict) -> dict[str, Any]:
+        before = measure(target.source)
+        return {"score": before.score, "score_before": before.score, "radon": before.to_dict(), "correct": True,
+                "speedup": None, "speedup_ci": None}  # fmt: skip
+
+
+def file_measures(source: SourceFile) -> dict[str, Measures]:
+    """Every function and method of the file, measured."""
+    return {target.name: measure(target.source) for target in source.targets()}
+
+
+def file_scores(report: CodeReport) -> dict[str, float | None]:
+    """The file's score (see `coderefine.scores.file_score`) before and after the winners are spliced in."""
+    return {"before": _file_score(report.original_bytes), "after": _file_score(report.new_bytes)}
+
+
+def _file_score(data: bytes) -> float | None:
+    return file_score(list(file_measures(SourceFile(data)).values()))
+
+
+def original_facts(target: Target, before: Measures, in_file: dict[str, Measures]) -> str:
+    """The first prompt's facts: the original's measures, and how it ranks in its file."""
+    others = sorted(((m.complexity, name) for name, m in in_file.items() if name != target.name), reverse=True)
+    if others and before.complexity >= others[0][0]:
+        rank = f", the highest in the file (next: {others[0][1]} with {others[0][0]})"
+    elif others:
+        rank = f" (the highest in the file: {others[0][1]} with {others[0][0]})"
+    else:
+        rank = ""
+    return (
+        f"{target.name}: readability score {before.score:.1f} of 100; cyclomatic complexity "
+        f"{before.complexity}{rank}; maintainability index {before.maintainability:.1f}; Halstead difficulty "
+        f"{before.halstead_difficulty:.1f}; {before.logical_lines} logical lines; {before.comment_lines} comment "
+        "or docstring lines."
+    )
+
+
+def improve_readability(
+    path_or_source: str | Path,
+    name: str | None = None,
+    *,
+    examples: Sequence[str] = (),
+    size: int | None = None,
+    max_examples: int = 200,
+    apply: bool = False,
+    task_file: Path | None = None,
+    on_iteration: ProgressCallback | None = None,
+    on_function: FunctionCallback | None = None,
+    **options: Any,
+) -> CodeReport:
+    """Make `name` (a function or `Class.method`), or every eligible function, easier to read.
+
+    `path_or_source` is a file path, or Python source (run in a scratch project).
+    `options` are `Settings` fields (model, max_iterations, sandbox, slowdown_tolerance, ...).
+    """
+    settings = config.resolve(options)
+    # The timing's threshold becomes "no more than the tolerance slower".
+    verify_options = checks(examples, size, max_examples, threshold=1.0 / (1.0 + settings.slowdown_tolerance))
+    spec = load_code_task(task_file or builtin_tasks_dir() / "code_readability.toml", "code_readability")
+    job = ReadabilityJob(spec, settings.slowdown_tolerance)
+    request = RunRequest(path_or_source, name, verify_options, settings, apply, on_iteration, on_function)
+    return run_code_task(request, job)

@@ -1,0 +1,187 @@
+"""`coderefine readability` with fixed drafts from the scripted server, checked in the real sandbox."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coderefine.cli import main
+from coderefine.code_run import CodeReport
+from coderefine.readability import improve_readability
+from coderefine.scores import measure
+from tests.scripted_llm import ScriptedLLM, prompt_text
+
+Start = Callable[..., ScriptedLLM]
+
+MESSY = """\
+# Letter grades.
+def grade(score: int) -> str:
+    if score >= 0:
+        if score >= 90:
+            result = "A"
+        else:
+            if score >= 80:
+                result = "B"
+            else:
+                if score >= 70:
+                    result = "C"
+                else:
+                    result = "F"
+    else:
+        result = "invalid"
+    return result
+
+
+def untouched(x: int) -> int:
+    return x + 1  # stays byte for byte
+"""
+
+CLEAR_BODY = """    if score < 0:
+        return "invalid"
+    if score >= 90:
+        return "A"
+    if score >= 80:
+        return "B"
+    if score >= 70:
+        return "C"
+    return "F"
+"""
+
+
+def draft(body: str, doc: str = "The letter for a score; negative scores are invalid.") -> str:
+    return f'```python\ndef grade(score: int) -> str:\n    """{doc}"""\n{body}```'
+
+
+CLEAR = draft(CLEAR_BODY)
+CLEAR_WRONG = draft(CLEAR_BODY.replace("score >= 90", "score > 90"))
+SLOWER = draft("""    if score < 0:
+        return "invalid"
+    floors = sorted({90: "A", 80: "B", 70: "C"}.items(), reverse=True)
+    return next((letter for floor, letter in floors if score >= floor), "F")
+""")
+WORSE = """```python
+def grade(score: int) -> str:
+    valid = True
+    if score < 0:
+        valid = False
+    result = "invalid"
+    if valid:
+        if score >= 90:
+            result = "A"
+        elif score >= 80:
+            result = "B"
+        elif score >= 70:
+            result = "C"
+        else:
+            result = "F"
+    return result
+```"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    root.mkdir()
+    root.chmod(0o755)
+    (root / "pyproject.toml").write_text("[project]\nname = 'proj'\n")
+    (root / "grades.py").write_text(MESSY)
+    return root
+
+
+def run(server: ScriptedLLM, path: Path, **options: Any) -> CodeReport:
+    options.setdefault("max_examples", 60)
+    return improve_readability(path, "grade", base_url=server.url, model="scripted-model", backoff=0.01, **options)
+
+
+def test_a_clearer_correct_draft_is_accepted_with_its_scores(scripted: Start, project: Path) -> None:
+    server = scripted([CLEAR, "Clear now. NOTHING LEFT TO IMPROVE"])
+    report = run(server, project / "grades.py")
+    result = report.results[0]
+    assert result.improved and report.status == "improved"
+    metrics = result.metrics
+    assert metrics["score_before"] == measure(MESSY.split("\n", 1)[1].split("\n\n\n")[0] + "\n").score
+    assert metrics["score"] > metrics["score_before"]
+    assert metrics["correct"] is True
+    assert metrics["radon"]["complexity"] == 5 and metrics["radon"]["comment_lines"] == 1
+    assert metrics["speedup_ci"][0] > 1 / 1.1
+    assert result.refine is not None and result.refine.stop_reason == "stop_signal"
+    # The first prompt carries the original's radon facts; the feedback prompt the draft's.
+    assert f"readability score {metrics['score_before']:.1f} of 100" in prompt_text(server.requests[0])
+    assert "Readability score" in prompt_text(server.requests[1]) and "Correct on" in prompt_text(server.requests[1])
+    changed = [line for line in report.diff.splitlines()[2:] if line.startswith(("+", "-"))]
+    assert "+    if score < 0:" in changed and not any("untouched" in line for line in changed)
+    assert (project / "grades.py").read_text() == MESSY  # not asked to write
+
+
+def test_a_clearer_but_wrong_draft_is_rejected_with_its_counterexample(scripted: Start, project: Path) -> None:
+    server = scripted([CLEAR_WRONG, "Fix the boundary.", CLEAR, "NOTHING LEFT TO IMPROVE"])
+    report = run(server, project / "grades.py", max_iterations=2)
+    wrong, clear = report.results[0].refine.iterations  # type: ignore[union-attr]
+    assert not wrong.accepted and wrong.facts.metrics["correct"] is False
+    assert wrong.facts.metrics["counterexample"] == "grade(90)"
+    assert wrong.facts.metrics["score"] > wrong.facts.metrics["score_before"]  # clearer, still refused
+    assert "grade(90)" in prompt_text(server.requests[1]) and "grade(90)" in prompt_text(server.requests[2])
+    assert clear.accepted and report.results[0].final.strip().endswith('return "F"')
+
+
+def test_less_readable_and_much_slower_drafts_are_rejected(scripted: Start, project: Path) -> None:
+    server = scripted([WORSE, "Flatten it.", SLOWER, "Too slow."])
+    report = run(server, project / "grades.py", max_iterations=2)
+    worse, slower = report.results[0].refine.iterations  # type: ignore[union-attr]
+    assert not worse.accepted and worse.facts.metrics["score"] < worse.facts.metrics["score_before"]
+    assert "NOT MORE READABLE" in worse.facts.summary
+    assert worse.facts.metrics["correct"] is None  # not worth a sandbox run
+    assert slower.facts.metrics["score"] > slower.facts.metrics["score_before"]
+    assert slower.facts.metrics["correct"] is True and not slower.accepted
+    assert slower.facts.metrics["speedup_ci"][1] < 1 / 1.1
+    assert "TOO SLOW" in slower.facts.summary
+    assert report.status == "no_improvement" and report.diff == ""
+    assert report.results[0].metrics["score"] == report.results[0].metrics["score_before"]
+
+
+def test_the_loop_stops_when_the_score_stops_rising(scripted: Start, project: Path) -> None:
+    server = scripted([
+        CLEAR, "Name the floors.",
+        draft(CLEAR_BODY, "The letter grade of a score; below zero is invalid."), "Shorter docstring.",
+        draft(CLEAR_BODY, "A score's letter grade; negative is invalid."), "Fine.",
+        CLEAR, "never asked",
+    ])  # fmt: skip
+    report = run(server, project / "grades.py", max_iterations=4)
+    refine = report.results[0].refine
+    assert refine is not None
+    assert refine.stop_reason == "plateau"
+    assert len(refine.iterations) == 3
+    assert all(it.accepted for it in refine.iterations)
+    assert server.remaining == 2
+
+
+def test_cli_json_and_apply(scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = project / "grades.py"
+    # The second run's draft comes from the response cache; its feedback prompt holds new timings.
+    server = scripted([CLEAR, "NOTHING LEFT TO IMPROVE", "NOTHING LEFT TO IMPROVE"])
+    args = ["readability", f"{path}::grade", "--json", "--base-url", server.url, "--model", "scripted-model",
+            "--max-examples", "60"]  # fmt: skip
+    assert main(args) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["task"] == "code_readability" and document["status"] == "improved"
+    assert {"score", "score_before", "radon", "correct"} <= set(document["metrics"])
+    assert document["file_score"]["after"] > document["file_score"]["before"]
+    assert path.read_text() == MESSY
+
+    assert main([*args, "--apply"]) == 0
+    written = path.read_text()
+    assert written.startswith('# Letter grades.\ndef grade(score: int) -> str:\n    """The letter')
+    assert written.endswith("\n\n\ndef untouched(x: int) -> int:\n    return x + 1  # stays byte for byte\n")
+
+
+def test_bad_input_is_one_line_exit_2(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["readability", f"{project / 'grades.py'}::nope"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"coderefine: {project / 'grades.py'}: no function 'nope' (functions here: grade, untouched)"
+    (project / "gen.py").write_text("def numbers():\n    yield 1\n")
+    assert main(["readability", f"{project / 'gen.py'}::numbers"]) == 2
+    assert "cannot be improved: generators are not supported" in capsys.readouterr().err

@@ -1,0 +1,66 @@
+"""Readability scores from radon's real measures."""
+
+from __future__ import annotations
+
+import pytest
+
+from coderefine.scores import WEIGHTS, file_score, measure
+
+NESTED = """def grade(score: int) -> str:
+    if score >= 0:
+        if score >= 90:
+            result = "A"
+        else:
+            if score >= 80:
+                result = "B"
+            else:
+                result = "F"
+    else:
+        result = "invalid"
+    return result
+"""
+
+FLAT = '''def grade(score: int) -> str:
+    """The letter for a score; negative scores are invalid."""
+    if score < 0:
+        return "invalid"
+    if score >= 90:
+        return "A"
+    return "B" if score >= 80 else "F"
+'''
+
+
+def test_flatter_documented_code_scores_higher() -> None:
+    nested, flat = measure(NESTED), measure(FLAT)
+    assert flat.score > nested.score
+    assert flat.logical_lines < nested.logical_lines
+    assert (nested.comment_lines, flat.comment_lines) == (0, 1)
+
+
+def test_the_score_is_the_documented_weighted_mean_of_its_parts() -> None:
+    measures = measure(NESTED)
+    assert set(measures.parts) == set(WEIGHTS)
+    assert sum(WEIGHTS.values()) == pytest.approx(1.0)
+    expected = sum(WEIGHTS[name] * value for name, value in measures.parts.items())
+    assert measures.score == pytest.approx(expected, abs=0.01)
+    assert measures.complexity == 4  # three ifs
+    assert measures.parts["complexity"] == pytest.approx(100 * (21 - 4) / 20)
+    assert measures.parts["halstead"] == pytest.approx(100 * 10 / (10 + measures.halstead_difficulty), abs=0.01)
+
+
+def test_complex_long_code_reaches_the_bottom_of_its_parts() -> None:
+    branches = "".join(f"    if x == {i}:\n        return {i}\n" for i in range(30))
+    measures = measure(f"def f(x):\n{branches}    return -1\n")
+    assert measures.complexity == 31
+    assert measures.parts["complexity"] == 0
+    assert measures.parts["size"] == 0
+    assert 0 <= measures.score < 50
+
+
+def test_file_score_weights_functions_by_their_logical_lines() -> None:
+    short, long = measure("def f(x):\n    return x\n"), measure(NESTED)
+    expected = (short.score * short.logical_lines + long.score * long.logical_lines) / (
+        short.logical_lines + long.logical_lines
+    )
+    assert file_score([short, long]) == pytest.approx(expected, abs=0.01)
+    assert file_score([]) is None
