@@ -129,7 +129,7 @@ class ReadabilityTask(_CodeTask):
         after = measure(parse_candidate(output, self.target).function_source)
         metrics: dict[str, Any] = {"score": after.score, "score_before": self.before.score,
                                    "radon": after.to_dict(), "correct": None}  # fmt: skip
-        scores = readability_summary(after, self.before)
+        scores = f"{self.target.name}: {readability_summary(after, self.before)}"
         if after.score < self.before.score + self.min_gain:
             # Not worth a sandbox run: it cannot be accepted whatever it does.
             summary = f"{scores}\nNOT MORE READABLE: it needs a score above {self.before.score + self.min_gain:.1f}."
