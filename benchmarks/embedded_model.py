@@ -34,11 +34,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             seconds = sum(it.seconds for it in result.iterations)
             calls = result.usage.llm_calls
             per_call.append(seconds / calls)
-            print(f"{task:24} {calls} calls  {seconds:6.1f}s  {seconds / calls:5.2f} s/call  "
-                  f"{result.usage.completion_tokens / calls:5.0f} tokens/answer  status={result.status}")
-    print(f"\nseconds per call: median {statistics.median(per_call):.2f}, "
-          f"min {min(per_call):.2f}, max {max(per_call):.2f} "
-          f"(wall {time.monotonic() - started:.0f}s incl. server start-up per task)")
+            print(
+                f"{task:24} {calls} calls  {seconds:6.1f}s  {seconds / calls:5.2f} s/call  "
+                f"{result.usage.completion_tokens / calls:5.0f} tokens/answer  status={result.status}"
+            )
+    print(
+        f"\nseconds per call: median {statistics.median(per_call):.2f}, "
+        f"min {min(per_call):.2f}, max {max(per_call):.2f} "
+        f"(wall {time.monotonic() - started:.0f}s incl. server start-up per task)"
+    )
     return 0
 
 

@@ -14,18 +14,18 @@ works on a copy of the functions.
 from __future__ import annotations
 
 import argparse
-import shutil
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
-sys.path[:0] = [str(ROOT.parent), str(ROOT / "slow_functions")]
+sys.path[:0] = [str(ROOT.parent), str(ROOT), str(ROOT / "slow_functions")]
 
+import bench_project  # noqa: E402
 from fast import EXAMPLES, FAST  # noqa: E402
 
 from coderefine.code import SourceFile  # noqa: E402
@@ -35,18 +35,8 @@ from coderefine.verify import VerifyOptions, verify  # noqa: E402
 from tests.scripted_llm import ScriptedLLM  # noqa: E402
 
 
-@contextmanager
-def project_copy() -> Iterator[Path]:
-    folder = Path(tempfile.mkdtemp(prefix="coderefine-bench-"))
-    try:
-        folder.chmod(0o755)
-        for name in ("slow.py", "test_slow.py"):
-            shutil.copy(ROOT / "slow_functions" / name, folder / name)
-            (folder / name).chmod(0o644)
-        (folder / "pyproject.toml").write_text("[project]\nname = 'bench'\n")
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+def project_copy() -> AbstractContextManager[Path]:
+    return bench_project.project_copy(ROOT / "slow_functions", ("slow.py", "test_slow.py"))
 
 
 def run_suite(mode: str, names: Sequence[str], max_iterations: int) -> None:
@@ -59,8 +49,9 @@ def run_suite(mode: str, names: Sequence[str], max_iterations: int) -> None:
                 server = ScriptedLLM([f"```python\n{FAST[name].strip()}\n```", "NOTHING LEFT TO GAIN"]).__enter__()
                 options.update(base_url=server.url, model="scripted-model")
             try:
-                report = optimize(project / "slow.py", name, examples=EXAMPLES.get(name, ()), max_examples=100,
-                                  **options)  # type: ignore[arg-type]
+                report = optimize(
+                    project / "slow.py", name, examples=EXAMPLES.get(name, ()), max_examples=100, **options
+                )  # type: ignore[arg-type]
             finally:
                 if mode == "scripted":
                     server.__exit__(None, None, None)
@@ -85,10 +76,14 @@ def summarize(rows: list[tuple[str, bool, dict[str, object], int, float]]) -> No
     speedups = [float(row[2]["speedup"]) for row in optimized]  # type: ignore[arg-type]
     print(f"\noptimized: {len(optimized)}/{len(rows)} ({100 * len(optimized) / len(rows):.0f}%)")
     if speedups:
-        print(f"verified speedup: mean {statistics.mean(speedups):.2f}x, "
-              f"geometric mean {statistics.geometric_mean(speedups):.2f}x, median {statistics.median(speedups):.2f}x")
-    print(f"per function: {statistics.mean(r[3] for r in rows):.1f} LLM calls, "
-          f"{statistics.mean(r[4] for r in rows):.1f}s wall time")
+        print(
+            f"verified speedup: mean {statistics.mean(speedups):.2f}x, "
+            f"geometric mean {statistics.geometric_mean(speedups):.2f}x, median {statistics.median(speedups):.2f}x"
+        )
+    print(
+        f"per function: {statistics.mean(r[3] for r in rows):.1f} LLM calls, "
+        f"{statistics.mean(r[4] for r in rows):.1f}s wall time"
+    )
 
 
 def run_aa(names: Sequence[str], trials: int) -> None:
@@ -103,10 +98,15 @@ def run_aa(names: Sequence[str], trials: int) -> None:
             claimed += verdict.faster
             ratios.append(verdict.speedup or 1.0)
             low, high = verdict.speedup_ci or (0.0, 0.0)
-            print(f"{trial + 1:3} {name:22} {verdict.speedup:.3f}x [{low:.3f}, {high:.3f}]"
-                  f"{'  CLAIMED FASTER' if verdict.faster else ''}", flush=True)
-    print(f"\nA/A: claimed faster in {claimed}/{trials} trials ({100 * claimed / trials:.1f}%); "
-          f"median ratio {statistics.median(ratios):.3f}, min {min(ratios):.3f}, max {max(ratios):.3f}")
+            print(
+                f"{trial + 1:3} {name:22} {verdict.speedup:.3f}x [{low:.3f}, {high:.3f}]"
+                f"{'  CLAIMED FASTER' if verdict.faster else ''}",
+                flush=True,
+            )
+    print(
+        f"\nA/A: claimed faster in {claimed}/{trials} trials ({100 * claimed / trials:.1f}%); "
+        f"median ratio {statistics.median(ratios):.3f}, min {min(ratios):.3f}, max {max(ratios):.3f}"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,36 +12,26 @@ each run works on a copy of the functions.
 from __future__ import annotations
 
 import argparse
-import shutil
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
-sys.path[:0] = [str(ROOT.parent), str(ROOT / "messy_functions")]
+sys.path[:0] = [str(ROOT.parent), str(ROOT), str(ROOT / "messy_functions")]
 
+import bench_project  # noqa: E402
 from clear import CLEAR  # noqa: E402
 
 from coderefine.readability import improve_readability  # noqa: E402
 from tests.scripted_llm import ScriptedLLM  # noqa: E402
 
 
-@contextmanager
-def project_copy() -> Iterator[Path]:
-    folder = Path(tempfile.mkdtemp(prefix="coderefine-bench-"))
-    try:
-        folder.chmod(0o755)
-        for name in ("messy.py", "test_messy.py"):
-            shutil.copy(ROOT / "messy_functions" / name, folder / name)
-            (folder / name).chmod(0o644)
-        (folder / "pyproject.toml").write_text("[project]\nname = 'bench'\n")
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+def project_copy() -> AbstractContextManager[Path]:
+    return bench_project.project_copy(ROOT / "messy_functions", ("messy.py", "test_messy.py"))
 
 
 Row = tuple[str, bool, float, float, int, float]

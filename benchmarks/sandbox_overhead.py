@@ -28,8 +28,10 @@ def measure(sandbox: Sandbox, runs: int) -> list[float]:
 def report(name: str, times: list[float]) -> None:
     ordered = sorted(times)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * len(ordered)) - 1)]
-    print(f"{name:6} n={len(times):3}  p50 {statistics.median(times):.3f}s  p95 {p95:.3f}s  "
-          f"min {ordered[0]:.3f}s  max {ordered[-1]:.3f}s")
+    print(
+        f"{name:6} n={len(times):3}  p50 {statistics.median(times):.3f}s  p95 {p95:.3f}s  "
+        f"min {ordered[0]:.3f}s  max {ordered[-1]:.3f}s"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

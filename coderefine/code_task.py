@@ -64,6 +64,8 @@ class _CodeTask:
     baseline: str  # measured facts about the original, for the first prompt
     check: Check  # runs a candidate's source in the sandbox
 
+    _score_key = "speedup"  # the metric an accepted draft is scored by (a class constant, not a field)
+
     @property
     def name(self) -> str:
         return self.spec.name
@@ -93,8 +95,6 @@ class _CodeTask:
         value = float(score) if facts.acceptable and isinstance(score, (int, float)) else None
         return Judgement(value, self.stop_rule.signalled(feedback))
 
-    _score_key = "speedup"
-
     def refine_prompt(self, x: str, history: Sequence[Step]) -> Prompt:
         return self.spec.prompts.refine.build(self._values(x, history=self.spec.prompts.history(history)))
 
@@ -103,7 +103,7 @@ class _CodeTask:
 class OptimizationTask(_CodeTask):
     """One target function, refined for speed; implements the engine's Task."""
 
-    threshold: float = 1.05
+    threshold: float
 
     def evaluate(self, x: str, output: str) -> Facts:
         verdict = self.check(output)
@@ -118,21 +118,21 @@ class OptimizationTask(_CodeTask):
 class ReadabilityTask(_CodeTask):
     """One target function, refined for readability as radon measures it; never much slower."""
 
-    before: Measures | None = None  # the original's measures
-    tolerance: float = 0.10  # how much slower a draft may be
-    min_gain: float = 1.0  # score points a draft must gain over the original
+    before: Measures  # the original's measures
+    tolerance: float  # how much slower a draft may be, e.g. 0.10
+    min_gain: float  # score points a draft must gain over the original
 
     _score_key = "score"
 
     def evaluate(self, x: str, output: str) -> Facts:
-        assert self.before is not None
         after = measure(parse_candidate(output, self.target).function_source)
         metrics: dict[str, Any] = {"score": after.score, "score_before": self.before.score,
                                    "radon": after.to_dict(), "correct": None}  # fmt: skip
         scores = f"{self.target.name}: {readability_summary(after, self.before)}"
-        if after.score < self.before.score + self.min_gain:
+        needed = self.before.score + self.min_gain
+        if after.score < needed:
             # Not worth a sandbox run: it cannot be accepted whatever it does.
-            summary = f"{scores}\nNOT MORE READABLE: it needs a score above {self.before.score + self.min_gain:.1f}."
+            summary = f"{scores}\nNOT MORE READABLE: it needs a score of at least {needed:.1f}."
             return Facts(metrics=metrics, summary=summary, acceptable=False)
         verdict = self.check(output)
         metrics.update({key: value for key, value in verdict.metrics().items() if key != "faster"})

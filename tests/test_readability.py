@@ -13,6 +13,7 @@ from coderefine.cli import main
 from coderefine.code_run import CodeReport
 from coderefine.readability import improve_readability
 from coderefine.scores import measure
+from coderefine.tasks import builtin_tasks_dir
 from tests.scripted_llm import ScriptedLLM, prompt_text
 
 Start = Callable[..., ScriptedLLM]
@@ -185,3 +186,7 @@ def test_bad_input_is_one_line_exit_2(project: Path, capsys: pytest.CaptureFixtu
     (project / "gen.py").write_text("def numbers():\n    yield 1\n")
     assert main(["readability", f"{project / 'gen.py'}::numbers"]) == 2
     assert "cannot be improved: generators are not supported" in capsys.readouterr().err
+    speed_task = builtin_tasks_dir() / "code_optimization.toml"
+    assert main(["readability", f"{project / 'grades.py'}::grade", "--task-file", str(speed_task)]) == 2
+    assert "but this command needs a 'code_readability' task" in capsys.readouterr().err
+    assert (project / "grades.py").read_text() == MESSY
