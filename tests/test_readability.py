@@ -179,6 +179,24 @@ def test_cli_json_and_apply(scripted: Start, project: Path, capsys: pytest.Captu
     assert written.endswith("\n\n\ndef untouched(x: int) -> int:\n    return x + 1  # stays byte for byte\n")
 
 
+def test_file_mode_works_on_each_function_and_lists_the_skipped(
+    scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = project / "grades.py"
+    path.write_text(MESSY + "\n\ndef numbers():\n    yield 1\n")
+    server = scripted([CLEAR, "NOTHING LEFT TO IMPROVE", WORSE, "Flatten it."])
+    args = [str(path), "--json", "--base-url", server.url, "--model", "scripted-model", "--max-iterations", "1"]
+    assert main(["readability", *args, "--max-examples", "60"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert [(r["target"], r["status"]) for r in document["results"]] == [
+        ("grade", "improved"),
+        ("untouched", "no_improvement"),
+    ]
+    assert document["skipped"] == [{"target": "numbers", "reason": "generators are not supported"}]
+    assert document["file_score"]["after"] > document["file_score"]["before"]
+    assert path.read_text().endswith("def numbers():\n    yield 1\n")
+
+
 def test_bad_input_is_one_line_exit_2(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["readability", f"{project / 'grades.py'}::nope"]) == 2
     err = capsys.readouterr().err
