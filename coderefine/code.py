@@ -23,7 +23,7 @@ _FILE_MODULES = {"subprocess", "socket", "requests", "urllib", "http", "shutil",
 _FILE_FUNCTIONS = {"open", "os.remove", "os.unlink", "os.rename", "os.replace", "os.mkdir", "os.makedirs",
                    "os.rmdir", "os.system", "os.popen", "os.write", "os.open"}  # fmt: skip
 _FILE_METHODS = {"write_text", "write_bytes", "unlink", "mkdir", "rmdir", "touch", "open"}
-_ALLOWED_DECORATORS = {"staticmethod"}
+_ALLOWED_DECORATORS = {"staticmethod", "classmethod"}
 _CODE_BLOCK = re.compile(r"```(?:python|py|python3)?[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL | re.IGNORECASE)
 
 
@@ -39,6 +39,7 @@ class Target:
     last_line: int
     skip_reason: str | None = None
     is_static: bool = False
+    is_classmethod: bool = False
 
     @property
     def eligible(self) -> bool:
@@ -150,6 +151,7 @@ def _target(
         last_line=position.end.line,
         skip_reason=_skip_reason(node, class_name, decorators),
         is_static="staticmethod" in decorators,
+        is_classmethod=class_name is not None and "classmethod" in decorators,
     )
 
 
@@ -330,10 +332,12 @@ def _method_in(node: cst.ClassDef, target: Target) -> cst.FunctionDef | None:
 
 
 def _with_original_decorators(function: cst.FunctionDef, target: Target) -> cst.FunctionDef:
-    """Keep @staticmethod where the original has it, whatever the model wrote."""
-    decorators = [d for d in function.decorators if _dotted(d.decorator) != "staticmethod"]
+    """Keep @staticmethod or @classmethod where the original has it, whatever the model wrote."""
+    decorators = [d for d in function.decorators if _dotted(d.decorator) not in _ALLOWED_DECORATORS]
     if target.is_static:
         decorators.insert(0, cst.Decorator(cst.Name("staticmethod")))
+    if target.is_classmethod:
+        decorators.insert(0, cst.Decorator(cst.Name("classmethod")))
     return function.with_changes(decorators=decorators, leading_lines=[])
 
 

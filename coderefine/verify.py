@@ -150,7 +150,7 @@ def verify(
     job = {
         "module": module,
         "target": {"class_name": target.class_name, "function_name": target.function_name,
-                   "is_static": target.is_static},
+                   "is_static": target.is_static, "is_classmethod": target.is_classmethod},
         "candidate": candidate,
         "examples": list(options.examples),
         "size": options.size,

@@ -123,8 +123,8 @@ def load_original(job):
 
 def inspect_static(owner, name):
     raw = owner.__dict__.get(name) if hasattr(owner, "__dict__") else None
-    if isinstance(raw, staticmethod):
-        return raw.__func__
+    if isinstance(raw, (staticmethod, classmethod)):
+        return raw.__func__  # a classmethod's function is called with the class first
     return getattr(owner, name, None)
 
 
@@ -140,7 +140,7 @@ def define_candidate(job, owner):
     except BaseException as error:  # noqa: B036
         return None, "the new version fails to load: %s: %s" % (type(error).__name__, error)
     candidate = namespace.get(job["target"]["function_name"])
-    if isinstance(candidate, staticmethod):
+    if isinstance(candidate, (staticmethod, classmethod)):
         candidate = candidate.__func__
     if not callable(candidate):
         return None, "the new version defines no function %s" % job["target"]["function_name"]
@@ -207,7 +207,7 @@ def project_tests_fail(job, original, tests):
     try:
         exec(compile(job["candidate"], "<new version>", "exec"), namespace)  # its imports land in the module
         replacement = namespace[name]
-        if isinstance(replacement, staticmethod):
+        if isinstance(replacement, (staticmethod, classmethod)):
             replacement = replacement.__func__
         # Tests may hold the original by `from module import name`: give that object the new code.
         original.__code__ = replacement.__code__
@@ -393,7 +393,9 @@ def signature_strategy(function, caller, target, size, numbers):
     positional = []
     keywords = {}
     for index, parameter in enumerate(parameters):
-        if index == 0 and target["class_name"] and not target.get("is_static"):
+        if index == 0 and target.get("is_classmethod"):
+            strategy = st.just(caller.owner)
+        elif index == 0 and target["class_name"] and not target.get("is_static"):
             strategy = instance_strategy(caller.owner)
         elif parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             continue
@@ -603,22 +605,38 @@ def _alarm(signum, frame):
     raise CallTimeout()
 
 
-def same(a, b):
-    """Equal as results: floats within a tolerance, containers element by element."""
+def same(a, b, depth=0):
+    """Equal as results: floats within a tolerance, containers element by element, objects
+    without an __eq__ of their own by their attributes (two copies of one instance are equal)."""
     if isinstance(a, float) and isinstance(b, float):
         if math.isnan(a) or math.isnan(b):
             return math.isnan(a) and math.isnan(b)
         return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
     if type(a) is not type(b):
         return False  # 1 and 1.0 print differently: a different type is a different result
+    if depth > 30:
+        return repr(a) == repr(b)  # a deep or cyclic structure: its text is all that is left
     if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same(x, y, depth + 1) for x, y in zip(a, b))
     if isinstance(a, dict):
-        return a.keys() == b.keys() and list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+        return a.keys() == b.keys() and list(a) == list(b) and all(same(a[k], b[k], depth + 1) for k in a)
+    if a is not b and type(a).__eq__ is object.__eq__ and not isinstance(a, type):
+        return same(object_state(a), object_state(b), depth + 1)
     try:
         return bool(a == b)
     except Exception:  # noqa: BLE001 - objects that cannot be compared: compare their text
         return repr(a) == repr(b)
+
+
+def object_state(value):
+    """An object's attributes, from its __dict__ and its __slots__."""
+    state = dict(getattr(value, "__dict__", {}))
+    for klass in type(value).__mro__:
+        slots = getattr(klass, "__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name not in ("__dict__", "__weakref__") and hasattr(value, name):
+                state[name] = getattr(value, name)
+    return state
 
 
 def short_repr(value, limit=200):

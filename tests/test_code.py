@@ -110,3 +110,16 @@ def test_answers_without_the_function_are_malformed(source: SourceFile) -> None:
         parse_candidate("```python\ndef other(xs):\n    return 1\n```", target)
     with pytest.raises(MalformedAnswer, match="does not parse"):
         parse_candidate("```python\ndef slow_sum(xs:\n```", target)
+
+
+def test_a_classmethod_is_a_target_and_keeps_its_decorator() -> None:
+    source = SourceFile(
+        b"class Box:\n    @classmethod\n    def make(cls, n: int) -> list[int]:\n        return [0] * n\n"
+    )
+    target = source.target("Box.make")
+    assert target.is_classmethod and not target.is_static
+    answer = "```python\ndef make(cls, n: int) -> list[int]:\n    return [0 for _ in range(n)]\n```"
+    new = source.splice({"Box.make": parse_candidate(answer, target)})
+    assert new == (
+        b"class Box:\n    @classmethod\n    def make(cls, n: int) -> list[int]:\n        return [0 for _ in range(n)]\n"
+    )

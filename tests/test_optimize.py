@@ -302,3 +302,45 @@ def test_the_projects_benchmark_is_the_preferred_workload(scripted: Start, proje
     assert only.accepted
     assert only.facts.metrics["timed_workloads"] == 1  # the benchmark's own input, nothing else
     assert only.facts.metrics["speedup"] > 20  # 3,000 items: the quadratic original shows
+
+
+BAG = """\
+class Bag:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def dedupe(self, items: list[int]) -> list[int]:
+        result = []
+        for item in items:
+            if item not in result:
+                result.append(item)
+        return result
+
+    @classmethod
+    def unique(cls, items: list[int]) -> list[int]:
+        result = []
+        for item in items:
+            if item not in result:
+                result.append(item)
+        return result
+"""
+
+
+@pytest.mark.parametrize("name, first", [("Bag.dedupe", "self"), ("Bag.unique", "cls")])
+def test_methods_and_classmethods_are_optimized_in_place(scripted: Start, project: Path, name: str, first: str) -> None:
+    path = project / "bag.py"
+    path.write_text(BAG)
+    method = name.split(".")[1]
+    fast = (
+        f"```python\ndef {method}({first}, items: list[int]) -> list[int]:\n    return list(dict.fromkeys(items))\n```"
+    )
+    server = scripted([fast, DONE])
+    report = run(server, path, name, apply=True)
+    result = report.results[0]
+    assert result.improved, result.refine and result.refine.iterations[0].facts.summary
+    assert result.metrics["speedup_ci"][0] > 1.05
+    written = path.read_text()
+    decorator = "    @classmethod\n" if first == "cls" else ""
+    assert f"{decorator}    def {method}({first}, items: list[int]) -> list[int]:\n" in written
+    assert written.count("return list(dict.fromkeys(items))") == 1
+    assert written.count("        return result\n") == 1  # the other method untouched
