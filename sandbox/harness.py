@@ -340,13 +340,14 @@ class Inputs:
 
 
 class Numbers:
-    """How integers are drawn: up to the user's size, and the literals of the code with their neighbours,
-    where behaviour tends to change (`score >= 90` against `score > 90`)."""
+    """How integers are drawn: from -10 up to the user's size (50 without one), and the literals of
+    the code with their neighbours, where behaviour tends to change (`score >= 90` against
+    `score > 90`). Literals far beyond the size are left out: a slow original may take too long on them."""
 
     def __init__(self, size, boundaries):
-        self.boundaries = boundaries
-        self.low = min([-10] + boundaries)
-        self.high = max([50, size or 0] + boundaries)
+        self.low = -10
+        self.high = max(50, size or 0)
+        self.boundaries = [value for value in boundaries if abs(value) <= max(1000, self.high)]
 
 
 def function_source(function):
