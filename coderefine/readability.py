@@ -8,7 +8,7 @@ more than `slowdown_tolerance` slower, by the same timing statistics.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,13 +34,19 @@ class ReadabilityJob:
     metric_keys: tuple[str, ...] = ("score", "score_before", "radon", "correct", "speedup", "speedup_ci",
                                     "checked_inputs")  # fmt: skip
 
+    # One run measures its file once, not once per function (radon over a whole file for each).
+    _measured: dict[bytes, dict[str, Measures]] = field(default_factory=dict, compare=False, repr=False)
+
     def task_for(self, source: SourceFile, target: Target, check: Check, baseline: Verdict) -> Task:
-        before = measure(target.source)
+        if source.data not in self._measured:
+            self._measured[source.data] = file_measures(source)
+        in_file = self._measured[source.data]
+        before = in_file[target.name]
         return ReadabilityTask(
             spec=self.spec,
             target=target,
             context=source.context(target),
-            baseline=original_facts(target, before, file_measures(source)),
+            baseline=original_facts(target, before, in_file),
             check=check,
             before=before,
             tolerance=self.tolerance,
