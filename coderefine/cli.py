@@ -16,12 +16,14 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
 
-from coderefine import api, reports, sandbox_image
+from coderefine import api, ci, hook, reports, sandbox_image
 from coderefine.code import Target
 from coderefine.engine import Iteration, RefineResult, StopRule
 from coderefine.errors import CoderefineError, NoUsableAnswer, UsageError
 from coderefine.optimize import optimize
+from coderefine.progress import MODES
 from coderefine.readability import improve_readability
+from coderefine.review import KINDS
 from coderefine.sandbox import Limits, open_sandbox
 from coderefine.tasks import list_tasks
 
@@ -82,7 +84,7 @@ def _model_options(parser: argparse.ArgumentParser) -> None:
 _SETTING_FLAGS = (
     "model", "base_url", "model_path", "temperature", "max_tokens", "timeout", "retries", "seed",
     "cache", "cache_dir", "max_iterations", "plateau_patience", "plateau_margin", "budget_calls",
-    "budget_tokens",
+    "budget_tokens", "sandbox", "speedup_threshold", "slowdown_tolerance",
 )  # fmt: skip
 
 
@@ -118,6 +120,10 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     _run_options(readable)
 
+    _ci_parser(commands, common)
+    _hook_parser(commands, common)
+    _report_parser(commands, common)
+
     tasks = commands.add_parser("tasks", parents=[common], help="list the built-in tasks")
     tasks.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -137,6 +143,60 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _review_options(parser: argparse.ArgumentParser) -> None:
+    """What `ci` and `hook` take: which task, how checked, how long, where drafts run."""
+    parser.add_argument("--task", choices=tuple(KINDS), default="optimize", help="what to improve (default optimize)")
+    parser.add_argument("--task-file", type=Path, help="your own task file for that task")
+    parser.add_argument("--size", type=int, help="also test and time with generated inputs this large")
+    parser.add_argument("--max-examples", type=int, default=200, help="generated inputs to test with (default 200)")
+    parser.add_argument("--sandbox", choices=("docker", "local"), help="where drafts run (default docker)")
+    parser.add_argument("--time-budget", dest="time_budget", type=float, metavar="SECONDS",
+                        help="start no new work after this long")  # fmt: skip
+    parser.add_argument("--threshold", dest="speedup_threshold", type=float, help="optimize: least speedup claimed")
+    parser.add_argument("--slowdown-tolerance", type=float, help="readability: how much slower a draft may be")
+    parser.add_argument("--progress", choices=MODES, default="auto",
+                        help="live (terminal), plain (log lines) or quiet; auto picks")  # fmt: skip
+    _model_options(parser)
+
+
+def _report_outputs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", type=Path, default=Path("coderefine-report"),
+                        help="folder for the reports (default coderefine-report)")  # fmt: skip
+    parser.add_argument("--json", action="store_true", help="also print the JSON report")
+    parser.add_argument("--quiet", action="store_true", help="no summary line")
+    parser.add_argument("--fail-on-suggestions", action="store_true", help="exit 1 when something is suggested")
+
+
+def _ci_parser(commands: Any, common: argparse.ArgumentParser) -> None:
+    ci_parser = commands.add_parser("ci", parents=[common], help="review the functions changed since a commit",
+                                    description=ci.__doc__.splitlines()[0] if ci.__doc__ else None)  # fmt: skip
+    ci_parser.add_argument("--base", required=True, metavar="REF", help="compare with this (e.g. origin/main)")
+    ci_parser.add_argument("--shard", metavar="I/N", help="work on the I-th of N even shares (for a CI matrix)")
+    _report_outputs(ci_parser)
+    _review_options(ci_parser)
+
+
+def _hook_parser(commands: Any, common: argparse.ArgumentParser) -> None:
+    hook_parser = commands.add_parser("hook", parents=[common], help="the pre-commit hooks: staged functions")
+    hook_parser.add_argument("files", nargs="*", help="the files pre-commit passes (default: all staged)")
+    hook_parser.add_argument("--fix", action="store_true", help="write the improvements; exit 1 if a file changed")
+    hook_parser.add_argument("--strict", action="store_true", help="exit 1 when something is suggested")
+    _review_options(hook_parser)
+
+
+def _report_parser(commands: Any, common: argparse.ArgumentParser) -> None:
+    report = commands.add_parser("report", parents=[common], help="work with review reports")
+    actions = report.add_subparsers(dest="action", metavar="ACTION", required=True)
+    merge = actions.add_parser("merge", parents=[common], help="join the shards' JSON reports into one")
+    merge.add_argument("documents", nargs="+", type=Path, metavar="SHARD.json")
+    merge.add_argument("--root", type=Path, help="the checkout the shards ran on (default: this one)")
+    _report_outputs(merge)
+
+
+def _settings(args: argparse.Namespace) -> dict[str, Any]:
+    return {name: getattr(args, name) for name in _SETTING_FLAGS if hasattr(args, name)}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = argparse.Namespace()
     # SIGTERM unwinds like Ctrl-C, so sandboxes and model servers are cleaned up.
@@ -149,6 +209,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _sandbox(args)
         if args.command in ("optimize", "readability"):
             return _code(args)
+        if args.command == "ci":
+            return ci.run_ci(args, _settings(args))
+        if args.command == "hook":
+            return hook.run_hook(args, _settings(args))
+        if args.command == "report":
+            return ci.merge_command(args)
         return _text(args)
     except CoderefineError as error:
         if getattr(args, "debug", False):
@@ -222,7 +288,7 @@ def _tasks(args: argparse.Namespace) -> int:
 
 def _text(args: argparse.Namespace) -> int:
     text = args.input if args.input is not None else _read_stdin()
-    settings: dict[str, Any] = {name: getattr(args, name) for name in _SETTING_FLAGS}
+    settings = _settings(args)
     show_progress = not args.quiet and sys.stderr.isatty()
     result = api.refine_text(
         args.task_file if args.task_file else args.task,
@@ -243,9 +309,8 @@ def _text(args: argparse.Namespace) -> int:
 
 def _code(args: argparse.Namespace) -> int:
     path_text, _, name = args.target.rpartition("::") if "::" in args.target else (args.target, "", "")
-    run, extra = (optimize, "speedup_threshold") if args.command == "optimize" else (
-        improve_readability, "slowdown_tolerance")  # fmt: skip
-    settings: dict[str, Any] = {key: getattr(args, key) for key in (*_SETTING_FLAGS, "sandbox", extra)}
+    run = optimize if args.command == "optimize" else improve_readability
+    settings = _settings(args)
     show_progress = not args.quiet and sys.stderr.isatty()
     report = run(
         Path(path_text),
@@ -268,7 +333,8 @@ def _code(args: argparse.Namespace) -> int:
         sys.stdout.write(report.diff)
     if not args.quiet:
         for result in report.results:
-            print(f"coderefine: {reports.function_summary(report, result)}", file=sys.stderr)
+            summary = reports.function_summary(f"{report.file}::{result.target}", report.task, report.sandbox, result)
+            print(f"coderefine: {summary}", file=sys.stderr)
         if report.applied:
             print(f"coderefine: wrote {report.file}", file=sys.stderr)
     return 0

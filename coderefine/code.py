@@ -107,6 +107,23 @@ class SourceFile:
         """What the model needs to see beside the function: imports, constants, helpers, class."""
         return _context(self.module, target)
 
+    def imports(self) -> list[tuple[int, str, tuple[str, ...]]]:
+        """Every import in the file: (leading dots, module, names imported from it)."""
+        found: list[tuple[int, str, tuple[str, ...]]] = []
+
+        class Collect(cst.CSTVisitor):
+            def visit_Import(self, node: cst.Import) -> None:
+                found.extend((0, _dotted(alias.name), ()) for alias in node.names)
+
+            def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+                module = _dotted(node.module) if node.module is not None else ""
+                names = () if isinstance(node.names, cst.ImportStar) else tuple(
+                    alias.name.value for alias in node.names if isinstance(alias.name, cst.Name))  # fmt: skip
+                found.append((len(node.relative), module, names))
+
+        self.module.visit(Collect())
+        return found
+
     def splice(self, replacements: Mapping[str, Candidate]) -> bytes:
         """The file with each named function replaced, and the imports they need added."""
         transformer = _Replace(replacements)

@@ -5,6 +5,9 @@ inputs, matches itself); then Self-Refine with the job's task, every draft
 checked in the sandbox; then the best accepted draft is spliced into the
 file. The file is written only when asked (`apply`), atomically, and only if
 it has not changed meanwhile.
+
+A function whose result is in the result cache (see `result_cache`) costs
+nothing: no sandbox, no model. Both are opened only when a function needs them.
 """
 
 from __future__ import annotations
@@ -13,25 +16,30 @@ import difflib
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import TracebackType
 from typing import Any, Protocol
 
-from coderefine import config, engine
+from coderefine import config, engine, result_cache
 from coderefine.api import open_model, refine_options
 from coderefine.code import Candidate, SourceFile, Target, parse_candidate
 from coderefine.engine import ProgressCallback, RefineResult, Task
 from coderefine.errors import UsageError
+from coderefine.file_facts import FileFacts, facts_of
 from coderefine.llm import ChatModel
-from coderefine.sandbox import Limits, Sandbox, open_sandbox
+from coderefine.sandbox import Limits, Sandbox, SandboxUnavailable, open_sandbox
+from coderefine.sandbox_image import default_image
 from coderefine.verify import Verdict, VerifyOptions, module_name, verify
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 
 Check = Callable[[str | None], Verdict]
 FunctionCallback = Callable[[Target], None]
+NOT_STARTED = "not started: the time budget was spent"
 
 
 @dataclass(frozen=True)
@@ -42,6 +50,20 @@ class FunctionResult:
     skipped: str | None = None
     unchanged: Mapping[str, Any] = field(default_factory=dict)  # the metrics when nothing is offered
     metric_keys: tuple[str, ...] = ()  # what `metrics` shows of the winner's
+    cached: bool = False  # taken from the result cache, not run now
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> FunctionResult:
+        """The inverse of `result_cache.encode`."""
+        refine = data["refine"]
+        return cls(
+            target=data["target"],
+            original=data["original"],
+            refine=result_cache.decode_refine(refine) if refine is not None else None,
+            skipped=data["skipped"],
+            unchanged=data["unchanged"],
+            metric_keys=tuple(data["metric_keys"]),
+        )
 
     @property
     def improved(self) -> bool:
@@ -109,26 +131,69 @@ class RunRequest:
     apply: bool = False
     on_iteration: ProgressCallback | None = None
     on_function: FunctionCallback | None = None
+    on_result: Callable[[FunctionResult], None] | None = None
+    only: frozenset[str] | None = None  # with no `name`: just these functions of the file
+    deadline: float | None = None  # time.monotonic(): no function or draft is started after it
 
 
-def run_code_task(request: RunRequest, job: CodeJob) -> CodeReport:
-    settings = request.settings
-    with _project(request.path_or_source) as (path, project, shown):
+class Resources:
+    """What drafts need, opened on first use and closed together: a sandbox per project, one model.
+
+    With `fallback`, a missing Docker makes the local sandbox run instead, and
+    `fallback_reason` says why.
+    """
+
+    def __init__(self, settings: config.Settings, limits: Limits, *, fallback: bool = False) -> None:
+        self.settings, self.limits, self._may_fall_back = settings, limits, fallback
+        self.fallback_reason: str | None = None
+        self._stack = ExitStack()
+        self._sandboxes: dict[Path, Sandbox] = {}
+        self._model: ChatModel | None = None
+
+    @property
+    def sandbox_kind(self) -> str:
+        return "local" if self.fallback_reason else self.settings.sandbox
+
+    def sandbox(self, project: Path) -> Sandbox:
+        if project not in self._sandboxes:
+            try:
+                box = open_sandbox(self.sandbox_kind, project=project, limits=self.limits)
+            except SandboxUnavailable as problem:
+                if self.sandbox_kind != "docker" or not self._may_fall_back:
+                    raise
+                self.fallback_reason = str(problem)
+                box = open_sandbox("local", project=project, limits=self.limits)
+            self._stack.enter_context(box)
+            self._sandboxes[project] = box
+        return self._sandboxes[project]
+
+    def model(self) -> ChatModel:
+        if self._model is None:
+            self._model = self._stack.enter_context(open_model(self.settings))
+        return self._model
+
+    def close(self) -> None:
+        self._stack.close()
+
+    def __enter__(self) -> Resources:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+
+def limits_for(options: VerifyOptions) -> Limits:
+    return Limits(timeout=options.timeout, memory_mb=1024)
+
+
+def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None = None) -> CodeReport:
+    """Run the job over the request's functions; `resources` may be shared by several files' runs."""
+    with _project(request.path_or_source) as (path, project, shown), ExitStack() as stack:
+        if resources is None:
+            resources = stack.enter_context(Resources(request.settings, limits_for(request.verify_options)))
         source = SourceFile.read(path)
-        targets = [source.target(request.name, job.purpose)] if request.name else source.targets()
-        module = module_name(path, project)
-        limits = Limits(timeout=request.verify_options.timeout, memory_mb=1024)
-        results: list[FunctionResult] = []
-        with open_sandbox(settings.sandbox, project=project, limits=limits) as sandbox, open_model(settings) as model:
-            for target in targets:
-                if not target.eligible:
-                    results.append(FunctionResult(target.name, target.source, None, target.skip_reason))
-                    continue
-                if request.on_function is not None:
-                    request.on_function(target)
-                check = _checker(sandbox, module, target, request.verify_options)
-                results.append(_refine_one(job, source, target, check, model, request))
-
+        run = _FileRun(request, job, resources, source, path, project)
+        results = [run.result_for(target) for target in _targets(source, request, job)]
         report = CodeReport(
             task=job.name,
             file=shown,
@@ -136,7 +201,7 @@ def run_code_task(request: RunRequest, job: CodeJob) -> CodeReport:
             original_bytes=source.data,
             new_bytes=_spliced(source, results),
             encoding=source.module.encoding,
-            sandbox=settings.sandbox,
+            sandbox=resources.sandbox_kind,
         )
         if request.apply and report.status == "improved":
             if shown == "<source>":
@@ -144,6 +209,75 @@ def run_code_task(request: RunRequest, job: CodeJob) -> CodeReport:
             write_atomically(path, source.data, report.new_bytes)
             report = replace(report, applied=True)
     return report
+
+
+def _targets(source: SourceFile, request: RunRequest, job: CodeJob) -> list[Target]:
+    if request.name:
+        return [source.target(request.name, job.purpose)]
+    return [t for t in source.targets() if request.only is None or t.name in request.only]
+
+
+class _FileRun:
+    """One file's functions: each from the result cache, or refined now (and then kept)."""
+
+    def __init__(
+        self, request: RunRequest, job: CodeJob, resources: Resources, source: SourceFile, path: Path, project: Path
+    ) -> None:
+        self.request, self.job, self.resources = request, job, resources
+        self.source, self.path, self.project = source, path, project
+        self.store = result_cache.result_store(request.settings)
+        self._keys: dict[str, str] | None = None
+
+    def result_for(self, target: Target) -> FunctionResult:
+        if not target.eligible:
+            return FunctionResult(target.name, target.source, None, target.skip_reason)
+        key = self._key(target) if self.store is not None else None
+        stored = self.store.get(key) if self.store is not None and key is not None else None
+        if stored is not None:
+            result = replace(FunctionResult.from_dict(stored), cached=True)
+        elif self.request.deadline is not None and time.monotonic() >= self.request.deadline:
+            result = FunctionResult(target.name, target.source, None, NOT_STARTED)
+        else:
+            result = self._refine(target)
+            keep = result_cache.keepable(result) and self.resources.fallback_reason is None
+            if self.store is not None and key is not None and keep:
+                self.store.put(key, result_cache.encode(result))
+        if self.request.on_result is not None:
+            self.request.on_result(result)
+        return result
+
+    def _key(self, target: Target) -> str:
+        if self._keys is None:
+            facts = facts_of(self.source, self.path)
+            self._keys = result_keys(self.request, self.job, facts, self.project)
+        return self._keys[target.name]
+
+    def _refine(self, target: Target) -> FunctionResult:
+        if self.request.on_function is not None:
+            self.request.on_function(target)
+        sandbox = self.resources.sandbox(self.project)
+        check = _checker(sandbox, module_name(self.path, self.project), target, self.request.verify_options)
+        return _refine_one(self.job, self.source, target, check, self.resources, self.request)
+
+
+def result_keys(request: RunRequest, job: CodeJob, facts: FileFacts, project: Path) -> dict[str, str]:
+    """The result cache's key of each eligible function of the file (see `result_cache`)."""
+    imported = result_cache.imported_sources(facts.imports, facts.path, project)
+    checker = default_image() if request.settings.sandbox == "docker" else "local"
+    return {
+        target.name: result_cache.result_key(
+            job=job.name,
+            spec=getattr(job, "spec", None),
+            settings=request.settings,
+            verify_options=request.verify_options,
+            checker=checker,
+            target=target,
+            context=facts.contexts[target.name],
+            imported=imported,
+        )
+        for target in facts.targets
+        if target.eligible
+    }
 
 
 def _checker(sandbox: Sandbox, module: str, target: Target, options: VerifyOptions) -> Check:
@@ -165,7 +299,7 @@ def _checker(sandbox: Sandbox, module: str, target: Target, options: VerifyOptio
 
 
 def _refine_one(
-    job: CodeJob, source: SourceFile, target: Target, check: Check, model: ChatModel, request: RunRequest
+    job: CodeJob, source: SourceFile, target: Target, check: Check, resources: Resources, request: RunRequest
 ) -> FunctionResult:
     try:
         baseline = check(None)  # the original against itself: it loads, it has inputs
@@ -177,7 +311,9 @@ def _refine_one(
             raise
         return FunctionResult(target.name, target.source, None, str(problem))
     task = job.task_for(source, target, check, baseline)
-    result = engine.refine(task, target.source, model, refine_options(request.settings), request.on_iteration)
+    options = refine_options(request.settings)
+    options = replace(options, budget=replace(options.budget, deadline=request.deadline))
+    result = engine.refine(task, target.source, resources.model(), options, request.on_iteration)
     return FunctionResult(
         target.name,
         target.source,

@@ -41,6 +41,7 @@ class Settings:
     sandbox: str = "docker"  # or "local", where Docker cannot be had
     speedup_threshold: float = 1.05
     slowdown_tolerance: float = 0.10  # readability: a draft may be this much slower, no more
+    time_budget: float | None = None  # seconds per run of `ci` or `hook` (the hook's default: HOOK_TIME_BUDGET)
 
     @property
     def has_endpoint(self) -> bool:
@@ -53,7 +54,7 @@ _TYPES: Mapping[str, type] = {
     "max_tokens": int, "timeout": float, "retries": int, "backoff": float, "seed": int,
     "cache": bool, "cache_dir": Path, "max_iterations": int, "plateau_margin": float,
     "plateau_patience": int, "budget_calls": int, "budget_tokens": int, "sandbox": str,
-    "speedup_threshold": float, "slowdown_tolerance": float,
+    "speedup_threshold": float, "slowdown_tolerance": float, "time_budget": float,
 }  # fmt: skip
 _NOT_IN_FILES = {"api_key"}  # secrets belong in the environment, not in a committed file
 
@@ -146,7 +147,8 @@ def _to_bool(value: Any) -> bool:
 
 
 def _check_ranges(values: Mapping[str, Any]) -> None:
-    positive = ("max_tokens", "timeout", "max_iterations", "plateau_patience", "budget_calls", "budget_tokens")
+    positive = ("max_tokens", "timeout", "time_budget", "max_iterations", "plateau_patience", "budget_calls",
+                "budget_tokens")  # fmt: skip
     for key in positive:
         if key in values and values[key] <= 0:
             raise UsageError(f"{key} must be positive, got {values[key]}")

@@ -82,6 +82,7 @@ class StopRule:
 class Budget:
     max_calls: int | None = None
     max_tokens: int | None = None
+    deadline: float | None = None  # a time.monotonic() value: no new draft is started after it
 
 
 class Task(Protocol):
@@ -209,8 +210,9 @@ def refine(
     started = time.monotonic()
     stop_reason = "max_iterations"
     for index in range(rule.max_iterations):
-        if not run.can_afford_iteration():
-            stop_reason = "budget"
+        spent = run.spent()
+        if spent is not None:
+            stop_reason = spent
             break
         prompt = task.init_prompt(x) if index == 0 else task.refine_prompt(x, run.history)
         try:
@@ -269,11 +271,16 @@ class _Run:
         self.usage = Usage()
         self.error: str | None = None
 
-    def can_afford_iteration(self) -> bool:
+    def spent(self) -> str | None:
+        """Why no further draft can be afforded ("budget", "time_budget"), or None."""
         # An iteration costs two calls: the draft and the feedback on it.
         calls_left = self.budget.max_calls is None or self.usage.llm_calls + 2 <= self.budget.max_calls
         tokens_left = self.budget.max_tokens is None or self.usage.total_tokens < self.budget.max_tokens
-        return calls_left and tokens_left
+        if not (calls_left and tokens_left):
+            return "budget"
+        if self.budget.deadline is not None and time.monotonic() >= self.budget.deadline:
+            return "time_budget"
+        return None
 
     def _call(self, prompt: Prompt, sampling: Sampling | None = None) -> Completion:
         completion = self.model.complete(
@@ -286,7 +293,7 @@ class _Run:
         """The model's answer, asked again (sampled, seeded) while it repeats an earlier draft."""
         draft = self._call(prompt)
         for attempt in range(1, self.options.resamples + 1):
-            if not self._repeats(draft.text) or not self.can_afford_iteration():
+            if not self._repeats(draft.text) or self.spent() is not None:
                 break
             # Seeded, so that a run can be replayed from the response cache.
             sampling = Sampling(self.options.resample_temperature, seed=index * 100 + attempt)

@@ -11,9 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
-
-import openai
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from coderefine.cache import JsonCache, cache_key
 from coderefine.errors import (
@@ -23,6 +21,9 @@ from coderefine.errors import (
     ModelNotFound,
     UsageError,
 )
+
+if TYPE_CHECKING:
+    import openai  # imported where used: it takes a second to load, and cached runs never need it
 
 OPENAI_DEFAULT_URL = "https://api.openai.com/v1"
 OPENAI_DEFAULT_MODEL = "gpt-4o-mini"
@@ -192,6 +193,8 @@ class OpenAIChat:
         return cache_key({"endpoint": self._source.identity, "model": self._model, **request})
 
     def _connect(self) -> openai.OpenAI:
+        import openai
+
         if self._client is None:
             endpoint = self._source.endpoint()
             self._client = openai.OpenAI(
@@ -205,6 +208,8 @@ class OpenAIChat:
         return self._client
 
     def _call_with_retries(self, request: dict[str, Any]) -> Completion:
+        import openai
+
         client = self._connect()
         model = self._model or ""  # _connect() has chosen one
         attempt = 0
@@ -232,6 +237,8 @@ class OpenAIChat:
 
 def _only_served_model(client: openai.OpenAI) -> str:
     """The model to ask for when none was named: the endpoint's only one."""
+    import openai
+
     try:
         names = [model.id for model in client.models.list()]
     except openai.APIError as error:
@@ -247,6 +254,8 @@ def _only_served_model(client: openai.OpenAI) -> str:
 
 def _classify(error: openai.APIError, client: openai.OpenAI, model: str) -> EnvironmentProblem | None:
     """A final (non-retryable) problem for `error`, or None when a retry may help."""
+    import openai
+
     url = str(client.base_url).rstrip("/")
     if isinstance(error, openai.APIConnectionError):
         return None
@@ -269,6 +278,8 @@ def _classify(error: openai.APIError, client: openai.OpenAI, model: str) -> Envi
 
 
 def _gave_up(error: openai.APIError, client: openai.OpenAI, attempts: int) -> EndpointUnavailable:
+    import openai
+
     url = str(client.base_url).rstrip("/")
     tries = f"{attempts} attempt{'s' if attempts != 1 else ''}"
     if isinstance(error, openai.APITimeoutError):

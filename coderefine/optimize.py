@@ -62,11 +62,18 @@ def optimize(
     `options` are `Settings` fields (model, max_iterations, sandbox, speedup_threshold, ...).
     """
     settings = config.resolve(options)
-    verify_options = checks(examples, size, max_examples, threshold=settings.speedup_threshold)
-    spec = load_code_task(task_file or builtin_tasks_dir() / "code_optimization.toml", "code_optimization")
-    job = SpeedJob(spec, settings.speedup_threshold)
+    job, verify_options = speed_job(settings, task_file, examples, size, max_examples)
     request = RunRequest(path_or_source, name, verify_options, settings, apply, on_iteration, on_function)
     return run_code_task(request, job)
+
+
+def speed_job(
+    settings: config.Settings, task_file: Path | None, examples: Sequence[str], size: int | None, max_examples: int
+) -> tuple[SpeedJob, VerifyOptions]:
+    """The optimization job and its checks' options."""
+    verify_options = checks(examples, size, max_examples, threshold=settings.speedup_threshold)
+    spec = load_code_task(task_file or builtin_tasks_dir() / "code_optimization.toml", "code_optimization")
+    return SpeedJob(spec, settings.speedup_threshold), verify_options
 
 
 def checks(examples: Sequence[str], size: int | None, max_examples: int, *, threshold: float) -> VerifyOptions:

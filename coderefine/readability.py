@@ -20,7 +20,7 @@ from coderefine.engine import ProgressCallback, Task
 from coderefine.optimize import checks
 from coderefine.scores import Measures, file_score, measure
 from coderefine.tasks import builtin_tasks_dir
-from coderefine.verify import Verdict
+from coderefine.verify import Verdict, VerifyOptions
 
 MIN_GAIN = 1.0  # score points a draft must gain over the original to be offered
 
@@ -109,9 +109,16 @@ def improve_readability(
     `options` are `Settings` fields (model, max_iterations, sandbox, slowdown_tolerance, ...).
     """
     settings = config.resolve(options)
+    job, verify_options = readability_job(settings, task_file, examples, size, max_examples)
+    request = RunRequest(path_or_source, name, verify_options, settings, apply, on_iteration, on_function)
+    return run_code_task(request, job)
+
+
+def readability_job(
+    settings: config.Settings, task_file: Path | None, examples: Sequence[str], size: int | None, max_examples: int
+) -> tuple[ReadabilityJob, VerifyOptions]:
+    """The readability job and its checks' options."""
     # The timing's threshold becomes "no more than the tolerance slower".
     verify_options = checks(examples, size, max_examples, threshold=1.0 / (1.0 + settings.slowdown_tolerance))
     spec = load_code_task(task_file or builtin_tasks_dir() / "code_readability.toml", "code_readability")
-    job = ReadabilityJob(spec, settings.slowdown_tolerance)
-    request = RunRequest(path_or_source, name, verify_options, settings, apply, on_iteration, on_function)
-    return run_code_task(request, job)
+    return ReadabilityJob(spec, settings.slowdown_tolerance), verify_options

@@ -161,14 +161,13 @@ def code_report_to_dict(report: CodeReport, *, trace: bool = False) -> dict[str,
     return document
 
 
-def function_summary(report: CodeReport, result: FunctionResult) -> str:
+def function_summary(where: str, task: str, sandbox: str, result: FunctionResult) -> str:
     """E.g. `slow.py::dedupe: 14.27x faster (95% CI 11.71-17.00), verified on 400 inputs; ...`."""
-    where = f"{report.file}::{result.target}"
     if result.refine is None:
         return f"{where}: skipped ({result.skipped})"
     refine = result.refine
     drafts = len(refine.iterations)
-    readability = report.task == "code_readability"
+    readability = task == "code_readability"
     if result.improved:
         outcome = (_readability_outcome if readability else _speed_outcome)(result.metrics)
         outcome += f"; best of {drafts} draft(s)"
@@ -178,9 +177,11 @@ def function_summary(report: CodeReport, result: FunctionResult) -> str:
         worse = drafts - wrong - malformed
         kinds = f"{wrong} wrong, {worse} {'not clearer or too slow' if readability else 'not faster'}"
         outcome = f"no verified improvement in {drafts} draft(s) ({kinds}, {malformed} malformed)"
+    if result.cached:
+        return f"{where}: {outcome}; from the result cache"
     usage = refine.usage
     return (f"{where}: {outcome}; stopped by {refine.stop_reason}; {usage.llm_calls} LLM call(s), "
-            f"{usage.cached_calls} cached; {report.sandbox} sandbox; {refine.seconds:.1f}s")  # fmt: skip
+            f"{usage.cached_calls} cached; {sandbox} sandbox; {refine.seconds:.1f}s")  # fmt: skip
 
 
 def _speed_outcome(metrics: dict[str, Any]) -> str:

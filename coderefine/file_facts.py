@@ -1,0 +1,79 @@
+"""What a file's functions are, remembered by the file's bytes so that an unchanged file is not parsed again.
+
+Parsing with libcst takes tens of milliseconds per file; a re-run over an
+unchanged repository reads these facts instead: the file's targets (with
+their lines and source), each eligible target's context, and its imports.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from coderefine.cache import JsonCache, cache_key
+from coderefine.code import SourceFile, Target
+from coderefine.errors import UsageError
+
+Import = tuple[int, str, tuple[str, ...]]  # (leading dots, module, names imported from it)
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    path: Path
+    data: bytes
+    targets: tuple[Target, ...]
+    contexts: Mapping[str, str]  # of the eligible targets
+    imports: tuple[Import, ...]
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+
+def facts_of(source: SourceFile, path: Path) -> FileFacts:
+    targets = tuple(source.targets())
+    contexts = {t.name: source.context(t) for t in targets if t.eligible}
+    return FileFacts(path, source.data, targets, contexts, tuple(source.imports()))
+
+
+def read_facts(path: Path, store: JsonCache | None) -> FileFacts:
+    """The facts of the file at `path`: from `store` when its bytes were seen before, else parsed."""
+    data = _read(path)
+    key = cache_key({"facts": hashlib.sha256(data).hexdigest(), "version": metadata.version("coderefine")})
+    stored = store.get(key) if store is not None else None
+    if stored is not None:
+        return _decode(path, data, stored)
+    facts = facts_of(SourceFile(data, str(path)), path)
+    if store is not None:
+        store.put(key, _encode(facts))
+    return facts
+
+
+def _read(path: Path) -> bytes:
+    if not path.exists():
+        raise UsageError(f"file not found: {path}")
+    if path.is_dir():
+        raise UsageError(f"{path} is a folder, not a Python file")
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror}") from None
+
+
+def _encode(facts: FileFacts) -> dict[str, Any]:
+    return {
+        "targets": [dataclasses.asdict(t) for t in facts.targets],
+        "contexts": dict(facts.contexts),
+        "imports": [list(i) for i in facts.imports],
+    }
+
+
+def _decode(path: Path, data: bytes, stored: Mapping[str, Any]) -> FileFacts:
+    targets = tuple(Target(**t) for t in stored["targets"])
+    imports = tuple((dots, module, tuple(names)) for dots, module, names in stored["imports"])
+    return FileFacts(path, data, targets, stored["contexts"], imports)

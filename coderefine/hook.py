@@ -1,0 +1,81 @@
+"""`coderefine hook`: the pre-commit hooks. Works on the functions the staged change touches.
+
+`coderefine` (suggest) prints the verified improvements and exits 0, or 1
+with `--strict`; `coderefine-fix` (`--fix`) writes them into the files and
+exits 1 when it changed one, as pre-commit fixers do. A run stops starting
+new work when its time budget is spent. Where Docker is missing, the local
+sandbox runs instead, and the hook says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from coderefine import config, git
+from coderefine.ci import observer, review_options
+from coderefine.code_run import write_atomically
+from coderefine.errors import UsageError
+from coderefine.progress import Progress, choose_mode
+from coderefine.result_cache import facts_store
+from coderefine.review import Review, entry_summary, review, touched
+
+HOOK_TIME_BUDGET = 60.0  # seconds: what a commit can wait for
+
+
+def run_hook(args: argparse.Namespace, overrides: Mapping[str, Any]) -> int:
+    root = git.repo_root(Path.cwd())
+    paths = [Path(name).resolve() for name in args.files if name.endswith((".py", ".pyw"))]
+    if args.files and not paths:
+        return 0
+    settings = config.resolve(overrides, start=root)
+    functions, _ = touched(root, git.staged(root, paths), facts_store(settings))
+    if not functions:
+        return 0
+    budget = settings.time_budget if settings.time_budget is not None else HOOK_TIME_BUDGET
+    options = review_options(args, budget, fallback=True)
+    progress = Progress(choose_mode("quiet" if args.progress == "auto" else args.progress, sys.stderr), sys.stderr)
+    progress.begin(len(functions), "staged")
+    try:
+        done = review(functions, options, settings, observer(progress))
+    finally:
+        progress.close()
+    if done.fallback_reason:
+        print(f"coderefine: {done.fallback_reason}; the local sandbox ran the checks instead "
+              "(host processes under resource limits, no container isolation)", file=sys.stderr)  # fmt: skip
+    if done.unfinished:
+        print(f"coderefine: the time budget of {budget:g}s was spent: {done.unfinished} function(s) not checked "
+              "(raise it with --time-budget)", file=sys.stderr)  # fmt: skip
+    return _apply(done, root) if args.fix else _suggest(done, args.strict)
+
+
+def _suggest(done: Review, strict: bool) -> int:
+    suggestions = done.suggestions
+    for entry in suggestions:
+        print(f"coderefine: {entry_summary(entry)}")
+    for outcome in done.files:
+        sys.stdout.write(outcome.patch)
+    if suggestions:
+        print(f"coderefine: {len(suggestions)} verified suggestion(s); the coderefine-fix hook applies them")
+    return 1 if strict and suggestions else 0
+
+
+def _apply(done: Review, root: Path) -> int:
+    changed = 0
+    for outcome in done.files:
+        if outcome.new_text is None:
+            continue
+        path = root / outcome.file
+        current = path.read_bytes()
+        if hashlib.sha256(current).hexdigest() != outcome.sha256:
+            raise UsageError(f"{outcome.file} changed while coderefine worked on it: nothing written")
+        write_atomically(path, current, outcome.new_text.encode(outcome.encoding))
+        changed += 1
+        for entry in outcome.entries:
+            if entry["status"] == "improved":
+                print(f"coderefine: rewrote {entry_summary(entry)}")
+    return 1 if changed else 0

@@ -1,0 +1,147 @@
+"""A review (see `coderefine.review`) as Markdown, fit for a pull-request comment."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+_TASK_TITLES = {"code_optimization": "optimization", "code_readability": "readability"}
+
+
+def render(document: Mapping[str, Any]) -> str:
+    """The whole comment: a headline, a table of suggestions, each with its diff, then the rest."""
+    results: Sequence[Mapping[str, Any]] = document["results"]
+    suggestions = [r for r in results if r["status"] == "improved"]
+    readability = document["task"] == "code_readability"
+    count = len(suggestions)
+    lines = [
+        f"### coderefine: {count} verified suggestion{'s' if count != 1 else ''}",
+        "",
+        _scope(document),
+    ]
+    if document.get("missing_shards"):
+        lines += ["", f"**Incomplete:** the reports of shard(s) {_listed(document['missing_shards'])} are missing."]
+    if document.get("sandbox_fallback"):
+        lines += [
+            "",
+            f"**Docker was not available** ({document['sandbox_fallback']}); drafts ran in the local sandbox.",
+        ]
+    if suggestions:
+        lines += ["", *_table(suggestions, readability)]
+        for entry in suggestions:
+            lines += ["", *_suggestion(entry, readability)]
+        lines += ["", "Apply them all with `git apply coderefine.patch` (the patch is among the report files)."]
+    others = [r for r in results if r["status"] != "improved"]
+    if others or document["skipped"]:
+        lines += ["", *_not_improved(others, document["skipped"])]
+    lines += ["", _footer(document)]
+    return "\n".join(lines) + "\n"
+
+
+def _scope(document: Mapping[str, Any]) -> str:
+    task = _TASK_TITLES.get(document["task"], document["task"])
+    worked = len(document["results"])
+    improved = sum(1 for r in document["results"] if r["status"] == "improved")
+    since = ""
+    if document.get("base"):
+        since = f" since `{document['base']}` (`{document['base_commit'][:10]}`)"
+    skipped = len(document["skipped"])
+    return (
+        f"Code {task} of the functions changed{since}: {worked} worked on, {improved} improved, "
+        f"{worked - improved} without a verified improvement" + (f", {skipped} skipped." if skipped else ".")
+    )
+
+
+def _table(suggestions: Sequence[Mapping[str, Any]], readability: bool) -> list[str]:
+    rows = ["| function | speed (95% CI) | readability score | verified on |", "| --- | --- | --- | --- |"]
+    for entry in suggestions:
+        metrics = entry["metrics"]
+        rows.append(
+            f"| `{entry['file']}::{entry['target']}` | {_speed(metrics, bold=not readability)} | "
+            f"{_readability(entry, bold=readability)} | {metrics.get('checked_inputs', '?')} inputs |"
+        )
+    return rows
+
+
+def _speed(metrics: Mapping[str, Any], *, bold: bool) -> str:
+    speedup, interval = metrics.get("speedup"), metrics.get("speedup_ci")
+    if speedup is None or not interval:
+        return "-"
+    text = f"{speedup:.2f}x"
+    return f"{'**' + text + '**' if bold else text} ({interval[0]:.2f}-{interval[1]:.2f})"
+
+
+def _readability(entry: Mapping[str, Any], *, bold: bool) -> str:
+    score = entry["readability"]
+    delta = score["after"] - score["before"]
+    text = f"{score['before']:.1f} -> {score['after']:.1f} ({delta:+.1f})"
+    return f"**{text}**" if bold else text
+
+
+def _suggestion(entry: Mapping[str, Any], readability: bool) -> list[str]:
+    metrics = entry["metrics"]
+    drafts = len(entry["iterations"])
+    score = entry["readability"]
+    if readability:
+        headline = f"Readability score {score['before']:.1f} -> {score['after']:.1f}"
+        speed = _speed(metrics, bold=False)
+        headline += f", speed {speed}" if speed != "-" else ""
+    else:
+        low, high = metrics["speedup_ci"]
+        headline = f"{metrics['speedup']:.2f}x faster (95% CI {low:.2f}-{high:.2f})"
+        headline += f", readability score {score['before']:.1f} -> {score['after']:.1f}"
+    complexity = f"; cyclomatic complexity {score['complexity_before']} -> {score['complexity_after']}"
+    fence = _fence(entry["diff"])
+    return [
+        f"#### `{entry['file']}::{entry['target']}` (lines {entry['first_line']}-{entry['last_line']})",
+        "",
+        f"{headline}{complexity}. Same results and effects as the original on {metrics.get('checked_inputs', '?')} "
+        f"inputs and the project's tests; best of {drafts} draft(s).",
+        "",
+        "<details><summary>Diff</summary>",
+        "",
+        f"{fence}diff",
+        entry["diff"].rstrip("\n"),
+        fence,
+        "",
+        "</details>",
+    ]
+
+
+def _fence(text: str) -> str:
+    """A code fence longer than any run of backticks in `text`."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _not_improved(others: Sequence[Mapping[str, Any]], skipped: Sequence[Mapping[str, str]]) -> list[str]:
+    lines = [f"<details><summary>Not improved ({len(others) + len(skipped)})</summary>", ""]
+    for entry in others:
+        drafts = len(entry["iterations"])
+        lines.append(
+            f"- `{entry['file']}::{entry['target']}`: no verified improvement in {drafts} draft(s) "
+            f"(stopped by {entry['stop_reason']})"
+        )
+    for entry in skipped:
+        where = f"{entry['file']}::{entry['target']}" if entry["target"] else entry["file"]
+        lines.append(f"- `{where}`: skipped: {entry['reason']}")
+    return [*lines, "", "</details>"]
+
+
+def _footer(document: Mapping[str, Any]) -> str:
+    usage = document["usage"]
+    cached = sum(1 for r in document["results"] if r.get("cached"))
+    models = sorted({r["model"] for r in document["results"] if r.get("model")})
+    parts = [f"{document['sandbox']} sandbox", f"{usage['llm_calls']} LLM call(s)"]
+    if cached:
+        parts.append(f"{cached} result(s) from the cache")
+    if models:
+        parts.insert(0, f"model {', '.join(models)}")
+    if document.get("shards"):
+        parts.append(f"{len(document['shards'])} shard(s)")
+    return f"<sub>coderefine · {' · '.join(parts)}</sub>"
+
+
+def _listed(items: Sequence[Any]) -> str:
+    return ", ".join(str(item) for item in items)

@@ -1,0 +1,172 @@
+"""Results of finished functions, kept so that an unchanged function costs nothing next time.
+
+A result is keyed by everything that could change it: the function's source,
+the sources it depends on (its context in the file: imports, constants, the
+helpers it calls, its class; and the project modules the file imports), the
+task and its prompts, the model, the settings and the checks' options. A
+result cut short (by the time budget, by an endpoint failure) is not kept.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Mapping, Sequence
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from coderefine.cache import JsonCache, cache_key, default_cache_root
+from coderefine.code import Target
+from coderefine.config import Settings
+from coderefine.engine import Facts, Iteration, Prompt, RefineResult, Usage
+from coderefine.file_facts import Import
+from coderefine.llm import Message
+from coderefine.verify import VerifyOptions
+
+RESULTS_FORMAT = 1
+# Settings that change how a result is reached, not what it is.
+_NOT_IN_KEY = {"api_key", "cache", "cache_dir", "timeout", "retries", "backoff", "time_budget"}
+
+
+def result_store(settings: Settings) -> JsonCache | None:
+    if not settings.cache:
+        return None
+    return JsonCache((settings.cache_dir or default_cache_root()) / "results")
+
+
+def facts_store(settings: Settings) -> JsonCache | None:
+    """Where `file_facts` remembers parsed files."""
+    if not settings.cache:
+        return None
+    return JsonCache((settings.cache_dir or default_cache_root()) / "facts")
+
+
+def result_key(
+    *,
+    job: str,
+    spec: object,
+    settings: Settings,
+    verify_options: VerifyOptions,
+    checker: str,
+    target: Target,
+    context: str,
+    imported: Mapping[str, str],
+) -> str:
+    chosen = {k: v for k, v in dataclasses.asdict(settings).items() if k not in _NOT_IN_KEY}
+    return cache_key(
+        {
+            "format": RESULTS_FORMAT,
+            "version": metadata.version("coderefine"),
+            "checker": checker,  # the sandbox image: its harness decides what "verified" means
+            "job": job,
+            "spec": repr(spec),
+            "settings": {k: str(v) if isinstance(v, Path) else v for k, v in chosen.items()},
+            "checks": dataclasses.asdict(verify_options),
+            "target": target.name,
+            "source": target.source,
+            "context": context,
+            "imported": dict(sorted(imported.items())),
+        }
+    )
+
+
+def keepable(result: Any) -> bool:
+    """Whether a FunctionResult is final: not cut short, not an environment failure."""
+    refine: RefineResult | None = result.refine
+    if refine is None:
+        return result.skipped is not None and not result.skipped.startswith("not started")
+    return refine.error is None and refine.stop_reason != "time_budget"
+
+
+# -- the project modules a file imports ----------------------------------------------------------
+
+
+def imported_sources(imports: Sequence[Import], path: Path, project: Path) -> dict[str, str]:
+    """{module: sha256 of its file} for each module of `project` that the file imports."""
+    found: dict[str, str] = {}
+    for name in _imported_names(imports, _package_of(path, project)):
+        file = _module_file(name, project)
+        if file is not None:
+            found[name] = hashlib.sha256(file.read_bytes()).hexdigest()
+    return found
+
+
+def _package_of(path: Path, project: Path) -> list[str]:
+    try:
+        parts = list(path.resolve().relative_to(project.resolve()).parent.parts)
+    except ValueError:
+        return []
+    return parts[1:] if parts[:1] == ["src"] else parts
+
+
+def _imported_names(imports: Sequence[Import], package: list[str]) -> set[str]:
+    names: set[str] = set()
+    for dots, module, members in imports:
+        base = module
+        if dots:
+            anchor = package[: len(package) - (dots - 1)] if dots - 1 <= len(package) else []
+            base = ".".join([*anchor, module] if module else anchor)
+        if base:
+            names.add(base)
+        names.update(f"{base}.{member}".lstrip(".") for member in members)
+    return names
+
+
+def _module_file(name: str, project: Path) -> Path | None:
+    parts = [part for part in name.split(".") if part]
+    if not parts:
+        return None
+    for root in (project, project / "src"):
+        for candidate in (root.joinpath(*parts).with_suffix(".py"), root.joinpath(*parts, "__init__.py")):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+# -- results to JSON and back ----------------------------------------------------------------
+
+
+def encode(result: Any) -> dict[str, Any]:
+    """A FunctionResult as a JSON object (every prompt and answer included)."""
+    document = dataclasses.asdict(result)
+    document.pop("cached", None)
+    return document
+
+
+def decode_refine(data: Mapping[str, Any]) -> RefineResult:
+    return RefineResult(
+        task=data["task"],
+        input=data["input"],
+        status=data["status"],
+        stop_reason=data["stop_reason"],
+        final=data["final"],
+        best_iteration=data["best_iteration"],
+        iterations=tuple(_iteration(it) for it in data["iterations"]),
+        usage=Usage(**data["usage"]),
+        model=data["model"],
+        seconds=data["seconds"],
+        error=data["error"],
+    )
+
+
+def _iteration(data: Mapping[str, Any]) -> Iteration:
+    return Iteration(
+        index=data["index"],
+        output=data["output"],
+        raw_output=data["raw_output"],
+        feedback=data["feedback"],
+        facts=Facts(**data["facts"]),
+        score=data["score"],
+        accepted=data["accepted"],
+        error=data["error"],
+        prompt=_prompt(data["prompt"]),
+        feedback_prompt=_prompt(data["feedback_prompt"]) if data["feedback_prompt"] else None,
+        usage=Usage(**data["usage"]),
+        seconds=data["seconds"],
+    )
+
+
+def _prompt(data: Mapping[str, Any]) -> Prompt:
+    messages = tuple(Message(role=m["role"], content=m["content"]) for m in data["messages"])
+    return Prompt(messages=messages, max_tokens=data["max_tokens"], stop=tuple(data["stop"]))

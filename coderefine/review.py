@@ -1,0 +1,373 @@
+"""Review a change: the functions it touches, each optimized (or made clearer) and verified.
+
+Used by `coderefine ci` (changes since a base commit) and `coderefine hook`
+(staged changes). The result is a JSON document (see `review_document`), from
+which the Markdown, SARIF and patch reports are made; `merge` joins the
+documents of several shards into one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from coderefine import config
+from coderefine.cache import JsonCache, cache_key
+from coderefine.code import SourceFile, Target, parse_candidate
+from coderefine.code_run import (
+    NOT_STARTED,
+    CodeJob,
+    CodeReport,
+    FunctionResult,
+    Resources,
+    RunRequest,
+    find_project,
+    limits_for,
+    result_keys,
+    run_code_task,
+    unified_diff,
+)
+from coderefine.engine import ProgressCallback
+from coderefine.errors import UsageError
+from coderefine.file_facts import FileFacts, read_facts
+from coderefine.git import Span
+from coderefine.optimize import speed_job
+from coderefine.readability import readability_job
+from coderefine.reports import SCHEMA_VERSION, function_to_dict
+from coderefine.result_cache import keepable, result_store
+from coderefine.scores import measure
+from coderefine.verify import VerifyOptions
+
+KINDS = {"optimize": "code_optimization", "readability": "code_readability"}
+
+
+@dataclass(frozen=True)
+class Changed:
+    """A function a change touches."""
+
+    file: str  # relative to the repository, with forward slashes
+    target: Target
+    facts: FileFacts  # of its file
+
+
+@dataclass(frozen=True)
+class Shard:
+    index: int  # 1-based
+    count: int
+
+    @classmethod
+    def parse(cls, text: str) -> Shard:
+        index, _, count = text.partition("/")
+        if not (index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
+            raise UsageError(f"--shard takes I/N with 1 <= I <= N, e.g. 2/4; got {text!r}")
+        return cls(int(index), int(count))
+
+    def take(self, functions: Sequence[Changed]) -> list[Changed]:
+        """Every N-th function of the sorted list, from the I-th: even shares, the same on every machine."""
+        ordered = sorted(functions, key=lambda c: (c.file, c.target.first_line, c.target.name))
+        return ordered[self.index - 1 :: self.count]
+
+
+def touched(
+    root: Path, changes: Mapping[Path, Sequence[Span]], store: JsonCache | None
+) -> tuple[list[Changed], list[dict[str, str]]]:
+    """The functions (and methods) whose lines the changes touch; files that cannot be read are listed."""
+    found: list[Changed] = []
+    unreadable: list[dict[str, str]] = []
+    for path, spans in sorted(changes.items()):
+        file = path.relative_to(root).as_posix()
+        try:
+            facts = read_facts(path, store)
+        except UsageError as problem:
+            unreadable.append({"file": file, "target": "", "reason": str(problem)})
+            continue
+        for target in facts.targets:
+            if any(span.touches(target.first_line, target.last_line) for span in spans):
+                found.append(Changed(file, target, facts))
+    return found, unreadable
+
+
+@dataclass(frozen=True)
+class ReviewOptions:
+    kind: str = "optimize"  # or "readability"
+    task_file: Path | None = None
+    examples: tuple[str, ...] = ()
+    size: int | None = None
+    max_examples: int = 200
+    deadline: float | None = None  # time.monotonic(): nothing is started after it
+    fallback: bool = False  # run the local sandbox when Docker is missing
+
+
+@dataclass(frozen=True)
+class Observer:
+    """Progress callbacks: a function started (`file::name`), a draft checked, a function done (its line)."""
+
+    started: Callable[[str], None] | None = None
+    iteration: ProgressCallback | None = None
+    finished: Callable[[str], None] | None = None
+
+
+@dataclass(frozen=True)
+class FileOutcome:
+    """One file's part of a review: its functions' entries (see `review_document`) and its patch."""
+
+    file: str
+    sha256: str
+    entries: tuple[dict[str, Any], ...]
+    skipped: tuple[dict[str, str], ...]
+    patch: str  # this file's suggestions, for `git apply`
+    new_text: str | None  # the file with them, when there are any
+    encoding: str = "utf-8"
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, cached: bool = False) -> FileOutcome:
+        entries = tuple({**entry, "cached": entry["cached"] or cached} for entry in data["entries"])
+        return cls(data["file"], data["sha256"], entries, tuple(data["skipped"]), data["patch"], data["new_text"],
+                   data["encoding"])  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Review:
+    task: str
+    files: tuple[FileOutcome, ...]
+    sandbox: str = "docker"
+    fallback_reason: str | None = None
+
+    @property
+    def suggestions(self) -> list[dict[str, Any]]:
+        return [entry for outcome in self.files for entry in outcome.entries if entry["status"] == "improved"]
+
+    @property
+    def unfinished(self) -> int:
+        return sum(1 for outcome in self.files for s in outcome.skipped if s["reason"] == NOT_STARTED)
+
+
+def job_for(options: ReviewOptions, settings: config.Settings) -> tuple[CodeJob, VerifyOptions]:
+    if options.kind not in KINDS:
+        raise UsageError(f"unknown task {options.kind!r} (known: {', '.join(KINDS)})")
+    make = speed_job if options.kind == "optimize" else readability_job
+    return make(settings, options.task_file, options.examples, options.size, options.max_examples)
+
+
+def review(functions: Sequence[Changed], options: ReviewOptions, settings: config.Settings,
+           observer: Observer = Observer()) -> Review:  # fmt: skip
+    """Work on each function, file by file, sharing one sandbox and one model.
+
+    A file whose changed functions all have results in the cache is not parsed,
+    checked or sent to the model: its outcome is read back whole.
+    """
+    job, verify_options = job_for(options, settings)
+    by_file: dict[str, list[Changed]] = {}
+    for function in functions:
+        by_file.setdefault(function.file, []).append(function)
+    store = result_store(settings)
+    outcomes: list[FileOutcome] = []
+    with Resources(settings, limits_for(verify_options), fallback=options.fallback) as resources:
+        for file, changed in by_file.items():
+            facts = changed[0].facts
+            request = RunRequest(
+                facts.path,
+                None,
+                verify_options,
+                settings,
+                on_iteration=observer.iteration,
+                on_function=_tell(observer.started, file),
+                only=frozenset(c.target.name for c in changed),
+                deadline=options.deadline,
+            )
+            key = _outcome_key(request, job, facts) if store is not None else None
+            stored = store.get(key) if store is not None and key is not None else None
+            if stored is not None:
+                outcome = FileOutcome.from_dict(stored, cached=True)
+            else:
+                report = run_code_task(request, job, resources)
+                outcome = _outcome(file, facts, report)
+                if store is not None and key is not None and _final(outcome, report, resources):
+                    store.put(key, outcome.to_dict())
+            if observer.finished is not None:
+                for line in outcome_lines(outcome, cached=stored is not None):
+                    observer.finished(line)
+            outcomes.append(outcome)
+        return Review(job.name, tuple(outcomes), resources.sandbox_kind, resources.fallback_reason)
+
+
+def _outcome_key(request: RunRequest, job: CodeJob, facts: FileFacts) -> str:
+    keys = result_keys(request, job, facts, find_project(facts.path))
+    functions = sorted((name, keys.get(name)) for name in request.only or ())
+    return cache_key({"file": facts.sha256, "job": job.name, "functions": functions})
+
+
+def _final(outcome: FileOutcome, report: CodeReport, resources: Resources) -> bool:
+    """Whether the outcome can be kept: every result final, and checked where asked."""
+    return resources.fallback_reason is None and all(keepable(r) for r in report.results)
+
+
+def _tell(callback: Callable[[str], None] | None, file: str) -> Callable[[Target], None] | None:
+    if callback is None:
+        return None
+    return lambda target: callback(f"{file}::{target.name}")
+
+
+def outcome_lines(outcome: FileOutcome, *, cached: bool = False) -> list[str]:
+    """One line per function of the file, e.g. `a.py::f: 2.10x faster (95% CI 1.90-2.30), verified ...`."""
+    lines = [entry_summary(entry) + ("; from the result cache" if cached else "") for entry in outcome.entries]
+    lines += [f"{outcome.file}::{s['target']}: skipped ({s['reason']})" for s in outcome.skipped]
+    return lines
+
+
+def entry_summary(entry: Mapping[str, Any]) -> str:
+    where = f"{entry['file']}::{entry['target']}"
+    drafts = len(entry["iterations"])
+    metrics, score = entry["metrics"], entry["readability"]
+    if entry["status"] != "improved":
+        return f"{where}: no verified improvement in {drafts} draft(s) (stopped by {entry['stop_reason']})"
+    readability = f"readability {score['before']:.1f} -> {score['after']:.1f}"
+    low, high = metrics["speedup_ci"]
+    speed = f"{metrics['speedup']:.2f}x (95% CI {low:.2f}-{high:.2f})"
+    checked = f"verified on {metrics['checked_inputs']} inputs"
+    if entry["task"] == "code_readability":
+        return f"{where}: {readability}, speed {speed}, {checked}; best of {drafts} draft(s)"
+    return f"{where}: {speed} faster, {checked}; {readability}; best of {drafts} draft(s)"
+
+
+# -- the document ------------------------------------------------------------------------------
+
+
+def _outcome(file: str, facts: FileFacts, report: CodeReport) -> FileOutcome:
+    targets = {t.name: t for t in facts.targets}
+    entries: list[dict[str, Any]] = []
+    skipped: list[dict[str, str]] = []
+    for result in report.results:
+        if result.refine is None:
+            skipped.append({"file": file, "target": result.target, "reason": result.skipped or ""})
+        else:
+            entries.append(_entry(file, targets[result.target], report, result))
+    improved = report.new_bytes != report.original_bytes
+    new_text = report.new_bytes.decode(report.encoding) if improved else None
+    patch = unified_diff(file, report.original_bytes, report.new_bytes, report.encoding)  # paths as git has them
+    return FileOutcome(file, facts.sha256, tuple(entries), tuple(skipped), patch, new_text, report.encoding)
+
+
+def review_document(review: Review, skipped: Sequence[dict[str, str]] = (), **about: Any) -> dict[str, Any]:
+    """The JSON of a review: one entry per function worked on, the skipped, and the patch.
+
+    `about` adds fields (base, commits, shard); `skipped` lists what was left out beforehand.
+    """
+    document: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "task": review.task,
+        **about,
+        "sandbox": review.sandbox,
+        "sandbox_fallback": review.fallback_reason,
+        "files": {o.file: {"sha256": o.sha256, "patch": o.patch} for o in review.files},
+        "results": [entry for outcome in review.files for entry in outcome.entries],
+        "skipped": [*skipped, *(s for outcome in review.files for s in outcome.skipped)],
+    }
+    return finish_document(document)
+
+
+def _entry(file: str, target: Target, report: CodeReport, result: FunctionResult) -> dict[str, Any]:
+    entry = function_to_dict(result)
+    before = measure(result.original)
+    after = measure(result.final) if result.improved else before
+    entry.update(
+        file=file,
+        first_line=target.first_line,
+        last_line=target.last_line,
+        cached=result.cached,
+        diff=_function_diff(file, report.original_bytes, report.encoding, target, result),
+        readability={
+            "before": before.score,
+            "after": after.score,
+            "complexity_before": before.complexity,
+            "complexity_after": after.complexity,
+        },
+    )
+    return entry
+
+
+def _function_diff(file: str, data: bytes, encoding: str, target: Target, result: FunctionResult) -> str:
+    if not result.improved:
+        return ""
+    source = SourceFile(data, file)
+    return unified_diff(file, data, source.splice({target.name: parse_candidate(result.final, target)}), encoding)
+
+
+def finish_document(document: dict[str, Any]) -> dict[str, Any]:
+    """Add what is derived from the results: status, counts, usage, and the patch of all suggestions."""
+    results = sorted(document["results"], key=lambda r: (r["file"], r["first_line"]))
+    suggestions = [r for r in results if r["status"] == "improved"]
+    usage_keys = ("llm_calls", "cached_calls", "prompt_tokens", "completion_tokens")
+    document.update(
+        results=results,
+        skipped=sorted(document["skipped"], key=lambda s: (s["file"], s["target"])),
+        status="improved" if suggestions else "no_improvement",
+        suggestions=len(suggestions),
+        usage={key: sum(r["usage"].get(key, 0) for r in results if not r["cached"]) for key in usage_keys},
+        patch="".join(document["files"][file]["patch"] for file in sorted(document["files"])),
+    )
+    return document
+
+
+def merge(documents: Sequence[Mapping[str, Any]], root: Path) -> dict[str, Any]:
+    """One document from the shards' documents of one review.
+
+    Where shards suggest changes to the same file, its patch is made anew from
+    the file in `root`, which must be as it was reviewed.
+    """
+    if not documents:
+        raise UsageError("give the shards' JSON files to merge")
+    first = documents[0]
+    for document in documents[1:]:
+        for key in ("task", "base_commit", "head_commit"):
+            if document.get(key) != first.get(key):
+                theirs = f"{first.get(key)} vs {document.get(key)}"
+                raise UsageError(f"the documents are of different reviews ({key}: {theirs})")
+    shards = sorted({tuple(d["shard"]) for d in documents if d.get("shard")})
+    if len({count for _, count in shards}) > 1:
+        raise UsageError("the documents are of different shardings (their N in --shard I/N differ)")
+    missing = sorted(set(range(1, shards[0][1] + 1)) - {index for index, _ in shards}) if shards else []
+    results = [r for d in documents for r in d["results"]]
+    merged: dict[str, Any] = {key: value for key, value in first.items() if key != "shard"}
+    merged.update(
+        shards=[list(s) for s in shards],
+        missing_shards=missing,
+        files=_merged_files(documents, results, root),
+        results=results,
+        skipped=[s for d in documents for s in d["skipped"]],
+        sandbox_fallback=next((d["sandbox_fallback"] for d in documents if d.get("sandbox_fallback")), None),
+    )
+    return finish_document(merged)
+
+
+def _merged_files(
+    documents: Sequence[Mapping[str, Any]], results: Sequence[Mapping[str, Any]], root: Path
+) -> dict[str, dict[str, str]]:
+    files: dict[str, dict[str, str]] = {}
+    for document in documents:
+        for file, about in document["files"].items():
+            if file not in files or not files[file]["patch"]:
+                files[file] = dict(about)
+            elif about["patch"]:  # a second shard changes this file too: splice both together
+                winners = [r for r in results if r["file"] == file and r["status"] == "improved"]
+                files[file]["patch"] = _respliced(file, about["sha256"], winners, root)
+    return files
+
+
+def _respliced(file: str, sha256: str, entries: Sequence[Mapping[str, Any]], root: Path) -> str:
+    try:
+        data = (root / file).read_bytes()
+    except OSError:
+        raise UsageError(f"{file} is not here: merge in the checkout the shards ran on") from None
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise UsageError(f"{file} differs from the one the shards reviewed: merge at the same commit")
+    source = SourceFile(data, file)
+    winners = {e["target"]: parse_candidate(e["final"], source.target(e["target"])) for e in entries}
+    return unified_diff(file, data, source.splice(winners), source.module.encoding)

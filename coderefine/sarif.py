@@ -1,0 +1,121 @@
+"""A review (see `coderefine.review`) as SARIF 2.1.0, for code-scanning tools.
+
+Each suggestion is a result at the function's lines, with its verified
+numbers in `properties` and the new version as a `fix` whose replacements
+come from the suggestion's diff, in the original file's coordinates.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping, Sequence
+from importlib import metadata
+from typing import Any
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
+_RULES: dict[str, dict[str, Any]] = {
+    "code_optimization": {
+        "id": "coderefine/faster-version",
+        "name": "FasterVersion",
+        "shortDescription": {"text": "A faster version of this function was verified"},
+        "fullDescription": {
+            "text": "coderefine found a version of this function that gave the same results and effects as the "
+            "original on generated inputs, the project's tests and captured arguments, and was measured "
+            "faster (the lower bound of the speedup's 95% confidence interval above the threshold)."
+        },
+        "defaultConfiguration": {"level": "note"},
+    },
+    "code_readability": {
+        "id": "coderefine/clearer-version",
+        "name": "ClearerVersion",
+        "shortDescription": {"text": "An easier-to-read version of this function was verified"},
+        "fullDescription": {
+            "text": "coderefine found a version of this function with a higher readability score (radon's "
+            "measures) that gave the same results and effects as the original and was not markedly slower."
+        },
+        "defaultConfiguration": {"level": "note"},
+    },
+}
+
+
+def render(document: Mapping[str, Any]) -> dict[str, Any]:
+    rule = _RULES.get(document["task"], _RULES["code_optimization"])
+    suggestions = [r for r in document["results"] if r["status"] == "improved"]
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "coderefine",
+                "version": metadata.version("coderefine"),
+                "rules": [rule],
+            }
+        },
+        "automationDetails": {"id": f"coderefine/{document['task']}/"},
+        "results": [_result(entry, rule["id"]) for entry in suggestions],
+    }
+    if document.get("head_commit"):
+        run["properties"] = {"base_commit": document.get("base_commit"), "head_commit": document["head_commit"]}
+    return {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def _result(entry: Mapping[str, Any], rule_id: str) -> dict[str, Any]:
+    location = {"uri": entry["file"], "uriBaseId": "%SRCROOT%"}
+    identity = f"{entry['file']}::{entry['target']}\n{entry['original']}"
+    return {
+        "ruleId": rule_id,
+        "level": "note",
+        "message": {"text": _message(entry)},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": location,
+                    "region": {"startLine": entry["first_line"], "endLine": entry["last_line"]},
+                },
+                "logicalLocations": [{"fullyQualifiedName": entry["target"], "kind": "function"}],
+            }
+        ],
+        "partialFingerprints": {"coderefineFunction/v1": hashlib.sha256(identity.encode()).hexdigest()},
+        "fixes": [
+            {
+                "description": {"text": f"Replace {entry['target']} with the verified version"},
+                "artifactChanges": [{"artifactLocation": location, "replacements": replacements(entry["diff"])}],
+            }
+        ],
+        "properties": {"metrics": entry["metrics"], "readability": entry["readability"]},
+    }
+
+
+def _message(entry: Mapping[str, Any]) -> str:
+    metrics, score = entry["metrics"], entry["readability"]
+    checked = f"verified on {metrics.get('checked_inputs', '?')} inputs"
+    readability = f"readability score {score['before']:.1f} -> {score['after']:.1f}"
+    speedup, interval = metrics.get("speedup"), metrics.get("speedup_ci")
+    speed = f"{speedup:.2f}x (95% CI {interval[0]:.2f}-{interval[1]:.2f})" if speedup and interval else ""
+    if entry["task"] == "code_readability":
+        return f"{entry['target']}: an easier-to-read version, {readability}, speed {speed}, {checked}."
+    return f"{entry['target']}: a {speed} faster version, {checked}; {readability}."
+
+
+def replacements(diff: str) -> list[dict[str, Any]]:
+    """The diff's hunks as SARIF replacements: the old lines deleted, the hunk's new lines inserted."""
+    found: list[dict[str, Any]] = []
+    for start, count, new_lines in _hunks(diff.splitlines(keepends=True)):
+        # An empty region (start column = end column on one line) is an insertion point.
+        end = start + count if count else start
+        region = {"startLine": start, "startColumn": 1, "endLine": end, "endColumn": 1}
+        found.append({"deletedRegion": region, "insertedContent": {"text": "".join(new_lines)}})
+    return found
+
+
+def _hunks(lines: Sequence[str]) -> list[tuple[int, int, list[str]]]:
+    hunks: list[tuple[int, int, list[str]]] = []
+    for line in lines:
+        match = _HUNK.match(line)
+        if match:
+            old_start, old_count = int(match.group(1)), int(match.group(2) or 1)
+            # With no old lines, git counts the start as the line before the insertion.
+            hunks.append((old_start if old_count else old_start + 1, old_count, []))
+        elif hunks and line[:1] in (" ", "+"):  # past the first hunk: no more file headers
+            hunks[-1][2].append(line[1:])
+    return hunks
