@@ -37,7 +37,7 @@ from coderefine.file_facts import FileFacts, read_facts
 from coderefine.git import Span
 from coderefine.optimize import speed_job
 from coderefine.readability import readability_job
-from coderefine.reports import SCHEMA_VERSION, function_to_dict
+from coderefine.reports import SCHEMA_VERSION, function_summary, function_to_dict
 from coderefine.result_cache import keepable, result_store
 from coderefine.scores import measure
 from coderefine.verify import VerifyOptions
@@ -179,6 +179,7 @@ def review(functions: Sequence[Changed], options: ReviewOptions, settings: confi
                 settings,
                 on_iteration=observer.iteration,
                 on_function=_tell(observer.started, file),
+                on_result=_tell_result(observer.finished, file, job.name, resources),
                 only=frozenset(c.target.name for c in changed),
                 deadline=options.deadline,
             )
@@ -191,8 +192,8 @@ def review(functions: Sequence[Changed], options: ReviewOptions, settings: confi
                 outcome = _outcome(file, facts, report)
                 if store is not None and key is not None and _final(outcome, report, resources):
                     store.put(key, outcome.to_dict())
-            if observer.finished is not None:
-                for line in outcome_lines(outcome, cached=stored is not None):
+            if observer.finished is not None and stored is not None:
+                for line in outcome_lines(outcome, cached=True):
                     observer.finished(line)
             outcomes.append(outcome)
         return Review(job.name, tuple(outcomes), resources.sandbox_kind, resources.fallback_reason)
@@ -213,6 +214,14 @@ def _tell(callback: Callable[[str], None] | None, file: str) -> Callable[[Target
     if callback is None:
         return None
     return lambda target: callback(f"{file}::{target.name}")
+
+
+def _tell_result(
+    callback: Callable[[str], None] | None, file: str, task: str, resources: Resources
+) -> Callable[[FunctionResult], None] | None:
+    if callback is None:
+        return None
+    return lambda result: callback(function_summary(f"{file}::{result.target}", task, resources.sandbox_kind, result))
 
 
 def outcome_lines(outcome: FileOutcome, *, cached: bool = False) -> list[str]:

