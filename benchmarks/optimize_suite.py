@@ -94,7 +94,10 @@ def run_aa(names: Sequence[str], trials: int) -> None:
         for trial in range(trials):
             name = names[trial % len(names)]
             options = VerifyOptions(examples=tuple(EXAMPLES.get(name, ())), max_examples=50)
-            verdict = verify(box, "slow", source.target(name), None, options)
+            target = source.target(name)
+            baseline = verify(box, "slow", target, None, options)
+            # The original's own source as the candidate: timed against itself.
+            verdict = verify(box, "slow", target, target.source, options, baseline=baseline.baseline)
             claimed += verdict.faster
             ratios.append(verdict.speedup or 1.0)
             low, high = verdict.speedup_ci or (0.0, 0.0)

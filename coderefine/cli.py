@@ -84,7 +84,7 @@ def _model_options(parser: argparse.ArgumentParser) -> None:
 _SETTING_FLAGS = (
     "model", "base_url", "model_path", "temperature", "max_tokens", "timeout", "retries", "seed",
     "cache", "cache_dir", "max_iterations", "plateau_patience", "plateau_margin", "budget_calls",
-    "budget_tokens", "sandbox", "speedup_threshold", "slowdown_tolerance",
+    "budget_tokens", "sandbox", "speedup_threshold", "slowdown_tolerance", "time_budget",
 )  # fmt: skip
 
 

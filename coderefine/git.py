@@ -90,14 +90,14 @@ def staged(root: Path, paths: Sequence[Path] = ()) -> dict[Path, list[Span]]:
 
 
 def _changes(root: Path, selection: list[str], paths: Sequence[Path] = ()) -> dict[Path, list[Span]]:
-    pathspec = [str(p) for p in paths] if paths else ["*.py"]
+    pathspec = [str(p) for p in paths] if paths else ["*.py", "*.pyw"]
     done = _git(
         root,
         "-c", "core.quotePath=false",
         "diff", "--no-color", "--no-ext-diff", "--unified=0", "--diff-filter=AMR", "--no-renames",
         *selection, "--", *pathspec,
     )  # fmt: skip
-    return {root / name: spans for name, spans in parse_diff(done.stdout.splitlines()) if name.endswith(".py")}
+    return {root / name: spans for name, spans in parse_diff(done.stdout.splitlines()) if name.endswith((".py", ".pyw"))}
 
 
 def parse_diff(lines: Iterable[bytes]) -> list[tuple[str, list[Span]]]:

@@ -10,6 +10,10 @@ rather than a `docker exec`. A container that saw a run cut short (timeout,
 memory, output, a killed runner) is thrown away.
 Containers are labelled with their owner, removed when the sandbox closes,
 and stale ones from a killed coderefine are removed at the next start.
+The Docker engine is the one `DOCKER_HOST` names (else the local socket). A
+local engine gets the project bind-mounted read-only; a remote one (tcp://,
+ssh://) cannot see this machine's files, so the project is copied into a
+volume on it once per sandbox and mounted read-only from there.
 
 Local (`--sandbox local`): the same runner as a host subprocess, with
 resource limits, a timeout, a fresh temp directory and no network where the
@@ -22,7 +26,6 @@ import atexit
 import contextlib
 import json
 import os
-import shutil
 import socket
 import struct
 import subprocess
@@ -199,10 +202,10 @@ class _WarmRunner:
         self._socket: socket.socket = getattr(attached, "_sock", attached)
         self._pending = b""
 
-    def ask(self, request_path: str, timeout: float) -> tuple[bytes, bytes]:
-        """Send one request; return (the result line, the runner's stderr), or (b"", ...) if it died."""
+    def ask(self, request: str, timeout: float) -> tuple[bytes, bytes]:
+        """Send one request (a JSON line); return (the result line, the runner's stderr), or (b"", ...) if it died."""
         deadline = time.monotonic() + timeout
-        self._socket.sendall(request_path.encode() + b"\n")
+        self._socket.sendall(request.encode() + b"\n")
         stdout, stderr = bytearray(), bytearray()
         while b"\n" not in stdout:
             frame = self._frame(deadline)
@@ -267,12 +270,14 @@ class DockerSandbox(_Closing):
         if self.project is not None and image is None:
             self.image = project_image(self._client, self.project, self.image)
         remove_stale_containers(self._client)
-        self._inbox = Path(tempfile.mkdtemp(prefix="coderefine-inbox-"))
-        self._inbox.chmod(0o755)  # the draft user in the container reads its request here
         self._idle: list[_WarmRunner] = []
         self._lock = threading.Lock()
         self._owner = _owner_label()
-        self._user = _draft_user(self.project)
+        self.remote = remote_engine()
+        self._volume: Any = None
+        if self.remote and self.project is not None:
+            self._volume = _project_volume(self._client, self.image, self.project, self._owner)
+        self._user = DRAFT_USER if self.remote else _draft_user(self.project)
         self._env = _runner_env(_project_path(self.project, "/project"), "/opt/venv/bin:/usr/local/bin:/usr/bin:/bin")
         atexit.register(self.close)
 
@@ -284,20 +289,14 @@ class DockerSandbox(_Closing):
         files: Mapping[str, str] | None = None,
         args: Sequence[str] = (),
     ) -> RunResult:
-        run_id = uuid.uuid4().hex
-        request = _request(code, f"/scratch/{run_id}", self.limits, timeout, files, args)
-        path = self._inbox / f"{run_id}.json"
-        path.write_text(json.dumps(request), encoding="utf-8")
-        path.chmod(0o644)
+        request = _request(code, f"/scratch/{uuid.uuid4().hex}", self.limits, timeout, files, args)
         runner = self._take()
         try:
             # The runner enforces the run's timeout; this one only catches a runner that hangs.
-            stdout, stderr = runner.ask(f"/inbox/{run_id}.json", float(request["timeout"]) + 30)
+            stdout, stderr = runner.ask(json.dumps(request), float(request["timeout"]) + 30)
         except BaseException:
             runner.remove()
             raise
-        finally:
-            path.unlink(missing_ok=True)
         result = _parse_runner_output(stdout, stderr, self.kind)
         if result.killed_by is None:
             self._give_back(runner)
@@ -325,8 +324,10 @@ class DockerSandbox(_Closing):
     def _start_container(self) -> Any:
         import docker.errors
 
-        volumes = {str(self._inbox): {"bind": "/inbox", "mode": "ro"}}
-        if self.project is not None:
+        volumes: dict[str, dict[str, str]] = {}
+        if self._volume is not None:
+            volumes[self._volume.name] = {"bind": "/project", "mode": "ro"}
+        elif self.project is not None:
             volumes[str(self.project)] = {"bind": "/project", "mode": "ro"}
         limits = self.limits
         try:
@@ -363,8 +364,59 @@ class DockerSandbox(_Closing):
             runner.remove()
         # Containers of this process that are still running (a run interrupted by Ctrl-C).
         remove_stale_containers(self._client, owner=self._owner)
-        shutil.rmtree(self._inbox, ignore_errors=True)
+        if self._volume is not None:
+            import docker.errors
+
+            with contextlib.suppress(docker.errors.APIError):
+                self._volume.remove(force=True)
+            self._volume = None
         atexit.unregister(self.close)
+
+
+_NOT_COPIED = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox", ".nox", "node_modules", ".mypy_cache",
+               ".pytest_cache", ".ruff_cache", ".hypothesis", ".benchmarks", "coderefine-report"}  # fmt: skip
+
+
+def remote_engine() -> bool:
+    """Whether `DOCKER_HOST` names an engine on another machine (one that cannot see our files)."""
+    return os.environ.get("DOCKER_HOST", "").startswith(("tcp://", "ssh://", "http://", "https://"))
+
+
+def _project_volume(client: Any, image: str, project: Path, owner: str) -> Any:
+    """A volume on the engine holding a copy of the project, readable by the draft user."""
+    import docker.errors
+
+    volume = client.volumes.create(name=f"coderefine-project-{uuid.uuid4().hex[:12]}", labels={OWNER_LABEL: owner})
+    try:
+        helper = client.containers.create(image, ["true"], network_disabled=True, user="0",
+                                          volumes={volume.name: {"bind": "/project", "mode": "rw"}})  # fmt: skip
+        try:
+            helper.put_archive("/project", _project_tar(project))
+        finally:
+            helper.remove(force=True)
+    except docker.errors.APIError as error:
+        volume.remove(force=True)
+        raise SandboxUnavailable(f"cannot copy the project to the Docker engine: {error.explanation}") from None
+    return volume
+
+
+def _project_tar(project: Path) -> bytes:
+    import io
+    import tarfile
+
+    def readable(info: tarfile.TarInfo) -> tarfile.TarInfo | None:
+        if Path(info.name).name in _NOT_COPIED:
+            return None
+        info.uid = info.gid = 0
+        info.uname = info.gname = "root"
+        info.mode |= 0o555 if info.isdir() else 0o444
+        return info
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        for entry in sorted(project.iterdir()):
+            archive.add(entry, arcname=entry.name, filter=readable)
+    return buffer.getvalue()
 
 
 def _draft_user(project: Path | None) -> str:

@@ -89,7 +89,9 @@ def run_job(job):
     if not workloads:
         raise SetupError("no inputs to time with")
     try:
-        verdict.update(measure(original, candidate or original, caller, workloads, timing, inputs.mutates))
+        # The baseline (no candidate) is not timed: the original against itself says nothing new.
+        if candidate is not None:
+            verdict.update(measure(original, candidate, caller, workloads, timing, inputs.mutates))
         if job.get("profile", True):
             faster = candidate if candidate is not None and verdict["speedup"] >= 1 else original
             verdict["profile"] = profile(faster, caller, workloads, job["target"]["function_name"])
@@ -244,6 +246,32 @@ class Outcomes:
             self.failures[report.nodeid] = short_repr(lines[-1] if lines else "failed", 300)
 
 
+@contextlib.contextmanager
+def profiled(hook):
+    sys.setprofile(hook)
+    try:
+        yield
+    finally:
+        sys.setprofile(None)
+
+
+def Profiled(pytest, profile_hook):
+    """A plugin that profiles the tests' own code only: pytest's machinery runs at full speed."""
+
+    class Plugin:
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_setup(self, item):
+            with profiled(profile_hook):
+                yield
+
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_call(self, item):
+            with profiled(profile_hook):
+                yield
+
+    return Plugin()
+
+
 def run_pytest(project, tests, profile_hook, outcomes=None):
     """pytest in this process, in the project folder; the Outcomes plugin says how it went."""
     import importlib.util
@@ -251,16 +279,18 @@ def run_pytest(project, tests, profile_hook, outcomes=None):
     import pytest
 
     outcomes = outcomes or Outcomes()
-    options = ["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--rootdir", project]
+    # Plain asserts: rewriting every plugin and test module costs seconds, and only pass or fail counts here.
+    options = ["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--assert=plain", "--rootdir", project]
     if importlib.util.find_spec("pytest_benchmark") is not None:
         options.append("--benchmark-disable")  # each benchmark test runs once: we time it ourselves
+    plugins = [outcomes]
+    if profile_hook is not None:
+        plugins.append(Profiled(pytest, profile_hook))
     here = os.getcwd()
     os.chdir(project)
-    if profile_hook is not None:
-        sys.setprofile(profile_hook)
     try:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            pytest.main([*options, *tests], plugins=[outcomes])
+            pytest.main([*options, *tests], plugins=plugins)
     except BaseException:  # noqa: B036 - a project whose tests cannot run gives no captures
         pass
     finally:

@@ -1,7 +1,7 @@
 """The in-sandbox runner: runs programs under limits, one JSON result each.
 
     python3 runner.py REQUEST.json     # one run, result on stdout
-    python3 runner.py --serve          # request paths on stdin, a result line for each
+    python3 runner.py --serve          # requests (JSON lines) on stdin, a result line for each
 
 In a sandbox container the runner serves: it is the container's long-lived
 process, and every request costs a fork rather than a new interpreter.
@@ -51,11 +51,15 @@ def _reply(result):
     sys.stdout.flush()
 
 
-def serve_one(request_path):
-    """Run the request in the file; a problem of the runner itself becomes `runner_error`."""
+def serve_one(request_line):
+    """Run the request (a JSON object, or the path of a file holding one); a problem of the
+    runner itself becomes `runner_error`."""
     try:
-        with open(request_path, encoding="utf-8") as handle:
-            request = json.load(handle)
+        if request_line.startswith("{"):
+            request = json.loads(request_line)
+        else:
+            with open(request_line, encoding="utf-8") as handle:
+                request = json.load(handle)
         result = run(request)
     except Exception as error:  # noqa: BLE001 - reported to the host, the server keeps serving
         return {"runner_error": "%s: %s" % (type(error).__name__, error), "runner_version": RUNNER_VERSION}

@@ -277,3 +277,17 @@ diff --git a/a.py b/a.py
     assert spans[0].touches(1, 4) and not spans[0].touches(6, 9)
     assert spans[1].touches(10, 14)  # the removed line was inside lines 10-14
     assert not spans[1].touches(12, 20) and not spans[1].touches(1, 11)  # ... and not inside these
+
+
+def test_a_spent_time_budget_starts_nothing_and_keeps_nothing(
+    scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = scripted(answer)
+    monkeypatch.chdir(repo)
+    assert ci(server, repo, "--time-budget", "0.001") == 0
+    document = report(repo)
+    assert document["results"] == [] and len(server.requests) == 0
+    assert [s["reason"] for s in document["skipped"]] == ["not started: the time budget was spent"] * 3
+    assert "not started: the time budget was spent" in report(repo, "coderefine.md")
+    assert ci(server, repo) == 0  # nothing of the cut-short run was kept
+    assert [r["cached"] for r in report(repo)["results"]] == [False, False, False]

@@ -1,0 +1,101 @@
+"""A Docker engine named by DOCKER_HOST that cannot see this machine's files: the project is copied to it.
+
+The "remote" engine is the local one reached over TCP through a forwarder on
+127.0.0.1, so the client speaks the remote protocol and nothing is bind-mounted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import docker
+import pytest
+
+from coderefine.optimize import optimize
+from coderefine.sandbox import OWNER_LABEL, open_sandbox
+from tests.scripted_llm import ScriptedLLM
+
+LOCAL_SOCKET = "/var/run/docker.sock"
+
+
+def _pipe(source: socket.socket, target: socket.socket) -> None:
+    try:
+        while data := source.recv(65536):
+            target.sendall(data)
+    except OSError:
+        pass
+    finally:
+        for end in (source, target):
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+
+@pytest.fixture
+def remote_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """DOCKER_HOST=tcp://127.0.0.1:PORT, forwarded to the local engine's socket."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+
+    def serve() -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return
+            upstream = socket.socket(socket.AF_UNIX)
+            upstream.connect(LOCAL_SOCKET)
+            for pair in ((client, upstream), (upstream, client)):
+                threading.Thread(target=_pipe, args=pair, daemon=True).start()
+
+    threading.Thread(target=serve, daemon=True).start()
+    address = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    monkeypatch.setenv("DOCKER_HOST", address)
+    yield address
+    listener.close()
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    root.mkdir(mode=0o700)  # not readable by others: a bind mount would fail the draft user
+    (root / "pyproject.toml").write_text("[project]\nname = 'proj'\n")
+    (root / "helpers.py").write_text(
+        "def dedupe(items: list[int]) -> list[int]:\n    result = []\n    for item in items:\n"
+        "        if item not in result:\n            result.append(item)\n    return result\n"
+    )
+    (root / ".git").mkdir()
+    (root / ".git" / "secret").write_text("not copied")
+    return root
+
+
+def test_the_project_is_copied_to_a_volume_not_bind_mounted(remote_engine: str, project: Path) -> None:
+    engine = docker.from_env()
+    assert engine.api.base_url.startswith("http://127.0.0.1")
+    with open_sandbox("docker", project=project) as box:
+        code = "import os, socket, helpers\nprint(helpers.dedupe([2, 2, 1]), sorted(os.listdir('/project')))\n"
+        result = box.run(code + "print(socket.gethostname())")
+        assert result.exit_code == 0, result.stderr
+        listing, hostname = result.stdout.strip().splitlines()
+        assert listing == "[2, 1] ['helpers.py', 'pyproject.toml']"
+        container = engine.containers.get(hostname)  # a container's hostname is its short id
+        assert OWNER_LABEL in container.labels
+        mounts = container.attrs["Mounts"]
+        assert [(m["Type"], m["Destination"], m["RW"]) for m in mounts] == [("volume", "/project", False)]
+        volume = mounts[0]["Name"]
+    assert volume not in [v.name for v in engine.volumes.list()]  # removed with the sandbox
+
+
+def test_optimize_runs_its_drafts_on_the_remote_engine(
+    remote_engine: str, project: Path, scripted: Callable[..., ScriptedLLM]
+) -> None:
+    fast = "```python\ndef dedupe(items: list[int]) -> list[int]:\n    return list(dict.fromkeys(items))\n```"
+    server = scripted([fast, "Verified. NOTHING LEFT TO GAIN"])
+    report = optimize(project / "helpers.py", "dedupe", base_url=server.url, model="scripted-model", max_examples=40)
+    (result,) = report.results
+    assert result.improved, result.refine
+    assert result.metrics["correct"] is True and result.metrics["speedup_ci"][0] > 1.05

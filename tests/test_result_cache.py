@@ -1,0 +1,82 @@
+"""The result cache's keys: what changes a function's result changes its key, and nothing else does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from coderefine import config
+from coderefine.code import SourceFile
+from coderefine.code_run import RunRequest, result_keys
+from coderefine.file_facts import facts_of, read_facts
+from coderefine.optimize import speed_job
+from coderefine.result_cache import facts_store
+
+CODE = """\
+from pkg.helpers import scale
+
+LIMIT = 3
+
+
+def double(x: int) -> int:
+    return scale(x, 2)
+
+
+def triple(x: int) -> int:
+    return x * LIMIT
+"""
+
+
+def keys(project: Path, **settings: object) -> dict[str, str]:
+    resolved = config.resolve(settings)
+    job, checks = speed_job(resolved, None, (), None, 200)
+    path = project / "pkg" / "main.py"
+    request = RunRequest(path, None, checks, resolved)
+    return result_keys(request, job, facts_of(SourceFile(path.read_bytes()), path), project)
+
+
+def make_project(root: Path) -> Path:
+    (root / "pkg").mkdir()
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "helpers.py").write_text("def scale(x: int, k: int) -> int:\n    return x * k\n")
+    (root / "pkg" / "main.py").write_text(CODE)
+    return root
+
+
+def test_keys_follow_the_function_its_context_its_imports_and_the_settings(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    before = keys(project)
+    assert set(before) == {"double", "triple"}
+    assert keys(project) == before  # stable
+
+    main = project / "pkg" / "main.py"
+    main.write_text(CODE.replace("return scale(x, 2)", "return scale(x, 2)  # twice"))
+    changed = keys(project)
+    assert changed["double"] != before["double"] and changed["triple"] == before["triple"]
+
+    main.write_text(CODE.replace("LIMIT = 3", "LIMIT = 4"))
+    assert keys(project)["triple"] != before["triple"]  # a constant it uses
+
+    main.write_text(CODE)
+    (project / "pkg" / "helpers.py").write_text("def scale(x: int, k: int) -> int:\n    return k * x\n")
+    assert keys(project)["double"] != before["double"]  # a project module the file imports
+
+    (project / "pkg" / "helpers.py").write_text("def scale(x: int, k: int) -> int:\n    return x * k\n")
+    assert keys(project) == before
+    assert keys(project, model="another-model")["double"] != before["double"]
+    assert keys(project, speedup_threshold=1.2)["double"] != before["double"]
+    assert keys(project, timeout=5.0, retries=0) == before  # how a result is reached, not what it is
+
+
+def test_file_facts_are_read_back_without_parsing(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    store = facts_store(config.resolve({"cache_dir": tmp_path / "cache"}))
+    path = project / "pkg" / "main.py"
+    first = read_facts(path, store)
+    again = read_facts(path, store)
+    assert again == first and again.targets[0].name == "double"
+    assert (
+        again.contexts["double"] == first.contexts["double"]
+        and "from pkg.helpers import scale" in again.contexts["double"]
+    )
+    path.write_text(CODE.replace("x * LIMIT", "LIMIT * x"))
+    assert read_facts(path, store).targets[1].source != first.targets[1].source
