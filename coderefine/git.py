@@ -97,7 +97,8 @@ def _changes(root: Path, selection: list[str], paths: Sequence[Path] = ()) -> di
         "diff", "--no-color", "--no-ext-diff", "--unified=0", "--diff-filter=AMR", "--no-renames",
         *selection, "--", *pathspec,
     )  # fmt: skip
-    return {root / name: spans for name, spans in parse_diff(done.stdout.splitlines()) if name.endswith((".py", ".pyw"))}
+    files = parse_diff(done.stdout.splitlines())
+    return {root / name: spans for name, spans in files if name.endswith((".py", ".pyw"))}
 
 
 def parse_diff(lines: Iterable[bytes]) -> list[tuple[str, list[Span]]]:
