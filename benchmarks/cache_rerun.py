@@ -92,6 +92,7 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=100)
     parser.add_argument("--per-file", type=int, default=10)
     parser.add_argument("--reruns", type=int, default=3)
+    parser.add_argument("--keep", action="store_true", help="keep the repository and cache (their folder is printed)")
     parser.add_argument(
         "--sandbox", choices=("docker", "local"), default="docker", help="where the cold run's drafts run"
     )
@@ -118,7 +119,10 @@ def main() -> None:
                       f"{cached}/{len(report['results'])} results from the cache; same results: {same}; "
                       f"same patch: {report['patch'] == cold_report['patch']}")  # fmt: skip
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if args.keep:
+            print(f"kept: {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

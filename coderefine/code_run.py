@@ -262,22 +262,15 @@ class _FileRun:
 
 def result_keys(request: RunRequest, job: CodeJob, facts: FileFacts, project: Path) -> dict[str, str]:
     """The result cache's key of each eligible function of the file (see `result_cache`)."""
-    imported = result_cache.imported_sources(facts.imports, facts.path, project)
-    checker = default_image() if request.settings.sandbox == "docker" else "local"
-    return {
-        target.name: result_cache.result_key(
-            job=job.name,
-            spec=getattr(job, "spec", None),
-            settings=request.settings,
-            verify_options=request.verify_options,
-            checker=checker,
-            target=target,
-            context=facts.contexts[target.name],
-            imported=imported,
-        )
-        for target in facts.targets
-        if target.eligible
-    }
+    base = result_cache.key_base(
+        job=job.name,
+        spec=getattr(job, "spec", None),
+        settings=request.settings,
+        verify_options=request.verify_options,
+        checker=default_image() if request.settings.sandbox == "docker" else "local",
+        imported=result_cache.imported_sources(facts.imports, facts.path, project),
+    )
+    return {t.name: result_cache.result_key(base, t, facts.contexts[t.name]) for t in facts.targets if t.eligible}
 
 
 def _checker(sandbox: Sandbox, module: str, target: Target, options: VerifyOptions) -> Check:

@@ -11,13 +11,13 @@ import dataclasses
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from coderefine.cache import JsonCache, cache_key
 from coderefine.code import SourceFile, Target
 from coderefine.errors import UsageError
+from coderefine.version import package_version
 
 Import = tuple[int, str, tuple[str, ...]]  # (leading dots, module, names imported from it)
 
@@ -44,7 +44,7 @@ def facts_of(source: SourceFile, path: Path) -> FileFacts:
 def read_facts(path: Path, store: JsonCache | None) -> FileFacts:
     """The facts of the file at `path`: from `store` when its bytes were seen before, else parsed."""
     data = _read(path)
-    key = cache_key({"facts": hashlib.sha256(data).hexdigest(), "version": metadata.version("coderefine")})
+    key = cache_key({"facts": hashlib.sha256(data).hexdigest(), "version": package_version()})
     stored = store.get(key) if store is not None else None
     if stored is not None:
         return _decode(path, data, stored)

@@ -97,7 +97,7 @@ def _suggestion(entry: Mapping[str, Any], readability: bool) -> list[str]:
         f"#### `{entry['file']}::{entry['target']}` (lines {entry['first_line']}-{entry['last_line']})",
         "",
         f"{headline}{complexity}. Same results and effects as the original on {metrics.get('checked_inputs', '?')} "
-        f"inputs and the project's tests; best of {drafts} draft(s).",
+        f"inputs, and the project's tests that call it still pass; best of {drafts} draft(s).",
         "",
         "<details><summary>Diff</summary>",
         "",

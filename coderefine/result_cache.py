@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections.abc import Mapping, Sequence
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from coderefine.engine import Facts, Iteration, Prompt, RefineResult, Usage
 from coderefine.file_facts import Import
 from coderefine.llm import Message
 from coderefine.verify import VerifyOptions
+from coderefine.version import package_version
 
 RESULTS_FORMAT = 1
 # Settings that change how a result is reached, not what it is.
@@ -42,33 +42,31 @@ def facts_store(settings: Settings) -> JsonCache | None:
     return JsonCache((settings.cache_dir or default_cache_root()) / "facts")
 
 
-def result_key(
+def key_base(
     *,
     job: str,
     spec: object,
     settings: Settings,
     verify_options: VerifyOptions,
     checker: str,
-    target: Target,
-    context: str,
     imported: Mapping[str, str],
-) -> str:
+) -> dict[str, Any]:
+    """What the keys of one file's functions share."""
     chosen = {k: v for k, v in dataclasses.asdict(settings).items() if k not in _NOT_IN_KEY}
-    return cache_key(
-        {
-            "format": RESULTS_FORMAT,
-            "version": metadata.version("coderefine"),
-            "checker": checker,  # the sandbox image: its harness decides what "verified" means
-            "job": job,
-            "spec": repr(spec),
-            "settings": {k: str(v) if isinstance(v, Path) else v for k, v in chosen.items()},
-            "checks": dataclasses.asdict(verify_options),
-            "target": target.name,
-            "source": target.source,
-            "context": context,
-            "imported": dict(sorted(imported.items())),
-        }
-    )
+    return {
+        "format": RESULTS_FORMAT,
+        "version": package_version(),
+        "checker": checker,  # the sandbox image: its harness decides what "verified" means
+        "job": job,
+        "spec": repr(spec),
+        "settings": {k: str(v) if isinstance(v, Path) else v for k, v in chosen.items()},
+        "checks": dataclasses.asdict(verify_options),
+        "imported": dict(sorted(imported.items())),
+    }
+
+
+def result_key(base: Mapping[str, Any], target: Target, context: str) -> str:
+    return cache_key({**base, "target": target.name, "source": target.source, "context": context})
 
 
 def keepable(result: Any) -> bool:

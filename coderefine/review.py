@@ -190,7 +190,7 @@ def review(functions: Sequence[Changed], options: ReviewOptions, settings: confi
             else:
                 report = run_code_task(request, job, resources)
                 outcome = _outcome(file, facts, report)
-                if store is not None and key is not None and _final(outcome, report, resources):
+                if store is not None and key is not None and _final(report, resources):
                     store.put(key, outcome.to_dict())
             if observer.finished is not None and stored is not None:
                 for line in outcome_lines(outcome, cached=True):
@@ -205,7 +205,7 @@ def _outcome_key(request: RunRequest, job: CodeJob, facts: FileFacts) -> str:
     return cache_key({"file": facts.sha256, "job": job.name, "functions": functions})
 
 
-def _final(outcome: FileOutcome, report: CodeReport, resources: Resources) -> bool:
+def _final(report: CodeReport, resources: Resources) -> bool:
     """Whether the outcome can be kept: every result final, and checked where asked."""
     return resources.fallback_reason is None and all(keepable(r) for r in report.results)
 
@@ -225,7 +225,7 @@ def _tell_result(
 
 
 def outcome_lines(outcome: FileOutcome, *, cached: bool = False) -> list[str]:
-    """One line per function of the file, e.g. `a.py::f: 2.10x faster (95% CI 1.90-2.30), verified ...`."""
+    """One line per function of the file, e.g. `a.py::f: 2.10x (95% CI 1.90-2.30) faster, verified ...`."""
     lines = [entry_summary(entry) + ("; from the result cache" if cached else "") for entry in outcome.entries]
     lines += [f"{outcome.file}::{s['target']}: skipped ({s['reason']})" for s in outcome.skipped]
     return lines

@@ -10,8 +10,9 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
-from importlib import metadata
 from typing import Any
+
+from coderefine.version import package_version
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
@@ -47,7 +48,7 @@ def render(document: Mapping[str, Any]) -> dict[str, Any]:
         "tool": {
             "driver": {
                 "name": "coderefine",
-                "version": metadata.version("coderefine"),
+                "version": package_version(),
                 "rules": [rule],
             }
         },
