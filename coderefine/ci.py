@@ -71,8 +71,8 @@ def observer(progress: Progress) -> Observer:
 
 def merge_command(args: argparse.Namespace) -> int:
     documents = [_load(path) for path in args.documents]
-    root = git.repo_root(Path.cwd()) if args.root is None else args.root
-    return _finish(merge_documents(documents, root), args)
+    # The checkout is read only where two shards changed one file (its patch is made anew).
+    return _finish(merge_documents(documents, args.root or Path.cwd()), args)
 
 
 def _load(path: Path) -> dict[str, Any]:

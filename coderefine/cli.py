@@ -168,8 +168,13 @@ def _report_outputs(parser: argparse.ArgumentParser) -> None:
 
 
 def _ci_parser(commands: Any, common: argparse.ArgumentParser) -> None:
-    ci_parser = commands.add_parser("ci", parents=[common], help="review the functions changed since a commit",
-                                    description=ci.__doc__.splitlines()[0] if ci.__doc__ else None)  # fmt: skip
+    ci_parser = commands.add_parser(
+        "ci",
+        parents=[common],
+        help="review the functions changed since a commit",
+        description="Work on the functions changed since the merge base of REF and HEAD; write a Markdown "
+        "comment, SARIF 2.1.0, JSON and a patch for git apply.",
+    )
     ci_parser.add_argument("--base", required=True, metavar="REF", help="compare with this (e.g. origin/main)")
     ci_parser.add_argument("--shard", metavar="I/N", help="work on the I-th of N even shares (for a CI matrix)")
     _report_outputs(ci_parser)
@@ -189,7 +194,7 @@ def _report_parser(commands: Any, common: argparse.ArgumentParser) -> None:
     actions = report.add_subparsers(dest="action", metavar="ACTION", required=True)
     merge = actions.add_parser("merge", parents=[common], help="join the shards' JSON reports into one")
     merge.add_argument("documents", nargs="+", type=Path, metavar="SHARD.json")
-    merge.add_argument("--root", type=Path, help="the checkout the shards ran on (default: this one)")
+    merge.add_argument("--root", type=Path, help="the checkout the shards ran on (default: the current folder)")
     _report_outputs(merge)
 
 
