@@ -350,7 +350,8 @@ def merge(documents: Sequence[Mapping[str, Any]], root: Path) -> dict[str, Any]:
         missing_shards=missing,
         files=_merged_files(documents, results, root),
         results=results,
-        skipped=[s for d in documents for s in d["skipped"]],
+        # Every shard lists the files it could not read: list each once.
+        skipped=list({(s["file"], s["target"]): s for d in documents for s in d["skipped"]}.values()),
         sandbox_fallback=next((d["sandbox_fallback"] for d in documents if d.get("sandbox_fallback")), None),
     )
     return finish_document(merged)
