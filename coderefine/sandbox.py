@@ -362,14 +362,20 @@ class DockerSandbox(_Closing):
             idle, self._idle = self._idle, []
         for runner in idle:
             runner.remove()
-        # Containers of this process that are still running (a run interrupted by Ctrl-C).
-        remove_stale_containers(self._client, owner=self._owner)
-        if self._volume is not None:
-            import docker.errors
+        # Containers of this process that are still running (a run interrupted by Ctrl-C). A new
+        # client: a request cut short by Ctrl-C can leave the old one's pooled connection unusable.
+        import docker
+        import docker.errors
 
-            with contextlib.suppress(docker.errors.APIError):
-                self._volume.remove(force=True)
-            self._volume = None
+        cleaner = docker.from_env(timeout=30)  # the same engine: the client was made from the environment too
+        try:
+            remove_stale_containers(cleaner, owner=self._owner)
+            if self._volume is not None:
+                with contextlib.suppress(docker.errors.APIError):
+                    cleaner.volumes.get(self._volume.name).remove(force=True)
+                self._volume = None
+        finally:
+            cleaner.close()
         atexit.unregister(self.close)
 
 
