@@ -194,8 +194,10 @@ def test_ctrl_c_removes_the_containers(tmp_path: Path) -> None:
     script = tmp_path / "loop.py"
     script.write_text("import time\nwhile True:\n    time.sleep(1)\n")
     before = our_container_ids()
+    # Ctrl-C as a terminal sends it, even where this test runs with SIGINT ignored (a background job).
     process = subprocess.Popen([sys.executable, "-m", "coderefine", "sandbox", "run", str(script), "--timeout", "60"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and not (our_container_ids() - before):
         time.sleep(0.2)
