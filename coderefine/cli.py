@@ -145,7 +145,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def _review_options(parser: argparse.ArgumentParser) -> None:
     """What `ci` and `hook` take: which task, how checked, how long, where drafts run."""
-    parser.add_argument("--task", choices=tuple(KINDS), default="optimize", help="what to improve (default optimize)")
+    parser.add_argument("--task", choices=KINDS, default="optimize", help="what to improve (default optimize)")
     parser.add_argument("--task-file", type=Path, help="your own task file for that task")
     parser.add_argument("--size", type=int, help="also test and time with generated inputs this large")
     parser.add_argument("--max-examples", type=int, default=200, help="generated inputs to test with (default 200)")

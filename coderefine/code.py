@@ -80,16 +80,7 @@ class SourceFile:
 
     @classmethod
     def read(cls, path: Path) -> SourceFile:
-        if not path.exists():
-            raise UsageError(f"file not found: {path}")
-        if path.is_dir():
-            raise UsageError(f"{path} is a folder, not a Python file")
-        if path.suffix not in (".py", ".pyw", ""):
-            raise UsageError(f"{path} is not a Python file")
-        try:
-            return cls(path.read_bytes(), str(path))
-        except OSError as error:
-            raise UsageError(f"cannot read {path}: {error.strerror}") from None
+        return cls(read_python(path), str(path))
 
     def targets(self) -> list[Target]:
         return list(self._targets.values())
@@ -133,6 +124,20 @@ class SourceFile:
             raise KeyError(f"functions not found: {', '.join(missing)}")
         imports = [line for candidate in replacements.values() for line in candidate.imports]
         return _with_imports(module, imports).bytes
+
+
+def read_python(path: Path) -> bytes:
+    """A Python file's bytes, or a one-line UsageError saying why they cannot be had."""
+    if not path.exists():
+        raise UsageError(f"file not found: {path}")
+    if path.is_dir():
+        raise UsageError(f"{path} is a folder, not a Python file")
+    if path.suffix not in (".py", ".pyw", ""):
+        raise UsageError(f"{path} is not a Python file")
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror}") from None
 
 
 # -- finding targets ---------------------------------------------------------------------

@@ -12,6 +12,7 @@ nothing: no sandbox, no model. Both are opened only when a function needs them.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import os
 import shutil
@@ -52,9 +53,22 @@ class FunctionResult:
     metric_keys: tuple[str, ...] = ()  # what `metrics` shows of the winner's
     cached: bool = False  # taken from the result cache, not run now
 
+    @property
+    def final_result(self) -> bool:
+        """Not cut short (time budget, endpoint failure): the same inputs would give it again."""
+        if self.refine is None:
+            return self.skipped is not None and self.skipped != NOT_STARTED
+        return self.refine.error is None and self.refine.stop_reason != "time_budget"
+
+    def to_dict(self) -> dict[str, Any]:
+        """For the result cache: every prompt and answer included."""
+        document = dataclasses.asdict(self)
+        document.pop("cached")
+        return document
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> FunctionResult:
-        """The inverse of `result_cache.encode`."""
+        """The inverse of `to_dict`."""
         refine = data["refine"]
         return cls(
             target=data["target"],
@@ -154,6 +168,10 @@ class Resources:
     def sandbox_kind(self) -> str:
         return "local" if self.fallback_reason else self.settings.sandbox
 
+    def keeps(self, result: FunctionResult) -> bool:
+        """Whether the result cache may keep `result`: final, and checked where it was asked to be."""
+        return result.final_result and self.fallback_reason is None
+
     def sandbox(self, project: Path) -> Sandbox:
         if project not in self._sandboxes:
             try:
@@ -239,9 +257,8 @@ class _FileRun:
             result = FunctionResult(target.name, target.source, None, NOT_STARTED)
         else:
             result = self._refine(target)
-            keep = result_cache.keepable(result) and self.resources.fallback_reason is None
-            if self.store is not None and key is not None and keep:
-                self.store.put(key, result_cache.encode(result))
+            if self.store is not None and key is not None and self.resources.keeps(result):
+                self.store.put(key, result.to_dict())
         if self.request.on_result is not None:
             self.request.on_result(result)
         return result

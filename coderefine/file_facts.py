@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from coderefine.cache import JsonCache, cache_key
-from coderefine.code import SourceFile, Target
-from coderefine.errors import UsageError
+from coderefine.code import SourceFile, Target, read_python
 from coderefine.version import package_version
 
 Import = tuple[int, str, tuple[str, ...]]  # (leading dots, module, names imported from it)
@@ -43,7 +42,7 @@ def facts_of(source: SourceFile, path: Path) -> FileFacts:
 
 def read_facts(path: Path, store: JsonCache | None) -> FileFacts:
     """The facts of the file at `path`: from `store` when its bytes were seen before, else parsed."""
-    data = _read(path)
+    data = read_python(path)
     key = cache_key({"facts": hashlib.sha256(data).hexdigest(), "version": package_version()})
     stored = store.get(key) if store is not None else None
     if stored is not None:
@@ -52,17 +51,6 @@ def read_facts(path: Path, store: JsonCache | None) -> FileFacts:
     if store is not None:
         store.put(key, _encode(facts))
     return facts
-
-
-def _read(path: Path) -> bytes:
-    if not path.exists():
-        raise UsageError(f"file not found: {path}")
-    if path.is_dir():
-        raise UsageError(f"{path} is a folder, not a Python file")
-    try:
-        return path.read_bytes()
-    except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror}") from None
 
 
 def _encode(facts: FileFacts) -> dict[str, Any]:

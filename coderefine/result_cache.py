@@ -30,16 +30,16 @@ _NOT_IN_KEY = {"api_key", "cache", "cache_dir", "timeout", "retries", "backoff",
 
 
 def result_store(settings: Settings) -> JsonCache | None:
-    if not settings.cache:
-        return None
-    return JsonCache((settings.cache_dir or default_cache_root()) / "results")
+    return _store(settings, "results")
 
 
 def facts_store(settings: Settings) -> JsonCache | None:
     """Where `file_facts` remembers parsed files."""
-    if not settings.cache:
-        return None
-    return JsonCache((settings.cache_dir or default_cache_root()) / "facts")
+    return _store(settings, "facts")
+
+
+def _store(settings: Settings, folder: str) -> JsonCache | None:
+    return JsonCache((settings.cache_dir or default_cache_root()) / folder) if settings.cache else None
 
 
 def key_base(
@@ -67,14 +67,6 @@ def key_base(
 
 def result_key(base: Mapping[str, Any], target: Target, context: str) -> str:
     return cache_key({**base, "target": target.name, "source": target.source, "context": context})
-
-
-def keepable(result: Any) -> bool:
-    """Whether a FunctionResult is final: not cut short, not an environment failure."""
-    refine: RefineResult | None = result.refine
-    if refine is None:
-        return result.skipped is not None and not result.skipped.startswith("not started")
-    return refine.error is None and refine.stop_reason != "time_budget"
 
 
 # -- the project modules a file imports ----------------------------------------------------------
@@ -123,13 +115,6 @@ def _module_file(name: str, project: Path) -> Path | None:
 
 
 # -- results to JSON and back ----------------------------------------------------------------
-
-
-def encode(result: Any) -> dict[str, Any]:
-    """A FunctionResult as a JSON object (every prompt and answer included)."""
-    document = dataclasses.asdict(result)
-    document.pop("cached", None)
-    return document
 
 
 def decode_refine(data: Mapping[str, Any]) -> RefineResult:

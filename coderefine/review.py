@@ -38,11 +38,11 @@ from coderefine.git import Span
 from coderefine.optimize import speed_job
 from coderefine.readability import readability_job
 from coderefine.reports import SCHEMA_VERSION, function_summary, function_to_dict
-from coderefine.result_cache import keepable, result_store
+from coderefine.result_cache import result_store
 from coderefine.scores import measure
 from coderefine.verify import VerifyOptions
 
-KINDS = {"optimize": "code_optimization", "readability": "code_readability"}
+KINDS = ("optimize", "readability")
 
 
 @dataclass(frozen=True)
@@ -190,7 +190,7 @@ def review(functions: Sequence[Changed], options: ReviewOptions, settings: confi
             else:
                 report = run_code_task(request, job, resources)
                 outcome = _outcome(file, facts, report)
-                if store is not None and key is not None and _final(report, resources):
+                if store is not None and key is not None and all(resources.keeps(r) for r in report.results):
                     store.put(key, outcome.to_dict())
             if observer.finished is not None and stored is not None:
                 for line in outcome_lines(outcome, cached=True):
@@ -203,11 +203,6 @@ def _outcome_key(request: RunRequest, job: CodeJob, facts: FileFacts) -> str:
     keys = result_keys(request, job, facts, find_project(facts.path))
     functions = sorted((name, keys.get(name)) for name in request.only or ())
     return cache_key({"file": facts.sha256, "job": job.name, "functions": functions})
-
-
-def _final(report: CodeReport, resources: Resources) -> bool:
-    """Whether the outcome can be kept: every result final, and checked where asked."""
-    return resources.fallback_reason is None and all(keepable(r) for r in report.results)
 
 
 def _tell(callback: Callable[[str], None] | None, file: str) -> Callable[[Target], None] | None:

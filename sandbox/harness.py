@@ -294,7 +294,6 @@ def run_pytest(project, tests, profile_hook, outcomes=None):
     except BaseException:  # noqa: B036 - a project whose tests cannot run gives no captures
         pass
     finally:
-        sys.setprofile(None)
         os.chdir(here)
     return outcomes
 
