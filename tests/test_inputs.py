@@ -1,0 +1,444 @@
+"""sandbox/inputs.py: hypothesis strategies of calls for any function, typed or not."""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Literal
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis.strategies import SearchStrategy
+
+
+def _load_by_path(name: str) -> ModuleType:
+    """sandbox/NAME.py as a module of its own (sandbox/ is not importable as a package here)."""
+    path = Path(__file__).resolve().parent.parent / "sandbox" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"sandbox_{name}_under_test", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
+    spec.loader.exec_module(module)
+    return module
+
+
+try:
+    from tests.sandbox_modules import load
+except ImportError:
+    load = _load_by_path
+
+inputs = load("inputs")
+Call = inputs.Call
+
+
+def draws(strategy: SearchStrategy[Any] | None, count: int = 200) -> list[Any]:
+    """The values hypothesis draws from the strategy, the same ones every run."""
+    assert strategy is not None
+    drawn: list[Any] = []
+
+    @settings(max_examples=count, database=None, derandomize=True, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def collect(value: Any) -> None:
+        drawn.append(value)
+
+    collect()
+    return drawn
+
+
+def define(source: str, **names: Any) -> Any:
+    """The function a source text defines (the last one), with `names` as its globals."""
+    namespace: dict[str, Any] = dict(names)
+    exec(compile(textwrap.dedent(source), "<test>", "exec"), namespace)
+    functions = [value for key, value in namespace.items() if inspect.isfunction(value) and key not in names]
+    return functions[-1]
+
+
+def bound(function: Any, call: Any) -> dict[str, Any]:
+    return dict(inspect.signature(function).bind(*call.args, **call.kwargs).arguments)
+
+
+# -- untyped functions get inputs from captured calls -------------------------------------------
+
+
+def test_untyped_function_widens_captured_values() -> None:
+    def f(items, n):  # type: ignore[no-untyped-def]
+        return items[:n]
+
+    observed = [3, 1, 2]
+    plan = inputs.plan_inputs(f, captured=[Call((observed, 2), {})])
+    assert plan.missing is None and "captured" in plan.sources
+    calls = draws(plan.small)
+    items = [call.args[0] for call in calls]
+    numbers = [call.args[1] for call in calls]
+    assert all(isinstance(value, list) and all(type(x) is int for x in value) for value in items)
+    lengths = {len(value) for value in items}
+    assert 0 in lengths and max(lengths) > 3
+    assert any(value is observed for value in items)  # the captured list itself, not a copy
+    assert {n for n in numbers if n != 2} and min(numbers) < 0
+    assert min(numbers) < -1 and max(numbers) > 3  # a margin beyond the observed value and its neighbours
+    assert all(type(n) is int for n in numbers)
+
+
+def test_captured_values_of_several_kinds_keep_their_kinds() -> None:
+    def f(key, table, pair, flag, ratio):  # type: ignore[no-untyped-def]
+        return key
+
+    captured = [Call(("ab", {"x": 1, "y": 2}, (1, "a"), True, 0.5), {}),
+                Call(("cd", {"z": 3}, (2, "b"), False, 2.5), {})]
+    calls = draws(inputs.plan_inputs(f, captured=captured).small, 300)
+    keys = [call.args[0] for call in calls]
+    assert all(type(key) is str for key in keys)
+    assert any(key not in ("ab", "cd") and len(key) > 2 for key in keys)
+    tables = [call.args[1] for call in calls]
+    assert all(type(table) is dict and all(type(k) is str and type(v) is int for k, v in table.items())
+               for table in tables)
+    assert any(len(table) > 2 for table in tables)
+    pairs = [call.args[2] for call in calls]
+    # A tuple of one observed length keeps it: positional structure, each position shaped alone.
+    assert all(len(pair) == 2 and type(pair[0]) is int and type(pair[1]) is str for pair in pairs)
+    assert any(pair not in captured[0].args and pair not in captured[1].args for pair in pairs)
+    assert {call.args[3] for call in calls} == {True, False}
+    assert any(type(call.args[4]) is float and call.args[4] not in (0.5, 2.5) for call in calls)
+
+
+def test_captured_lambda_is_sampled_as_the_same_object() -> None:
+    def apply(fn, xs):  # type: ignore[no-untyped-def]
+        return [fn(x) for x in xs]
+
+    double = lambda x: 2 * x  # noqa: E731 - a lambda is the point
+    calls = draws(inputs.plan_inputs(apply, captured=[Call((double, [1, 2]), {})]).small, 50)
+    assert all(call.args[0] is double for call in calls)
+    assert any(call.args[1] != [1, 2] for call in calls)
+
+
+def test_missing_names_the_parameter() -> None:
+    def f(x, y=3):  # type: ignore[no-untyped-def]
+        return x
+
+    plan = inputs.plan_inputs(f)
+    assert plan.small is None and plan.scaled is None
+    assert plan.missing == "no inputs could be generated for parameter `x`: add a type hint or --example"
+    # Something known about `x` is enough: `y` falls back to its default's type.
+    plan = inputs.plan_inputs(f, examples=[Call((5,), {})])
+    assert plan.missing is None and "examples" in plan.sources
+    assert any("y" in bound(f, call) and bound(f, call)["y"] != 3 for call in draws(plan.small))
+
+
+# -- sizes that reach the thresholds of the code --------------------------------------------------
+
+
+THRESHOLD = """
+def f(xs: list[int]) -> int:
+    if len(xs) > 250:
+        return 1
+    return 0
+"""
+
+
+def test_scaled_lists_cross_a_length_threshold_in_the_source() -> None:
+    function = define(THRESHOLD)
+    plan = inputs.plan_inputs(function, sources=[THRESHOLD, ""])
+    assert {249, 250, 251, 100} <= set(plan.sizes)
+    lengths = {len(call.args[0]) for call in draws(plan.scaled, 60)}
+    assert max(lengths) > 250 and 250 in lengths
+    assert max(len(call.args[0]) for call in draws(plan.small)) <= 20
+
+
+def test_untyped_captured_lists_reach_large_sizes_too() -> None:
+    def f(xs, limit):  # type: ignore[no-untyped-def]
+        return xs
+
+    source = "def f(xs, limit):\n    if len(xs) >= 5000:\n        return None\n    return xs\n"
+    plan = inputs.plan_inputs(f, captured=[Call(([1, 2, 3], 7), {})], sources=[source])
+    assert {3, 4, 4999, 5000, 5001} <= set(plan.sizes)
+    large = [call.args[0] for call in draws(plan.scaled, 60) if len(call.args[0]) >= 5000]
+    assert large and all(type(x) is int for xs in large for x in xs)
+    assert any(len(set(xs)) > 100 for xs in large)  # filled with fresh values, not one value repeated
+
+
+def test_large_sets_and_dicts_have_distinct_items() -> None:
+    source = "def f(s: set[int], d: dict[str, int]):\n    return len(s) > 300 and len(d) > 300\n"
+    function = define(source)
+    calls = draws(inputs.plan_inputs(function, sources=[source]).scaled, 60)
+    assert any(len(call.args[0]) > 300 for call in calls)
+    assert any(len(call.args[1]) > 300 for call in calls)
+
+
+def test_sizes_are_capped_and_keep_the_literals_and_the_largest() -> None:
+    source = "def f(xs):\n    return [len(xs) > n for n in (10, 20, 30, 40, 9000)]\n"
+    plan = inputs.plan_inputs(lambda xs: xs, sources=[source], captured=[Call((list(range(7)),), {})])
+    assert len(plan.sizes) <= 12 and list(plan.sizes) == sorted(set(plan.sizes))
+    assert 9001 in plan.sizes
+    assert {10, 11, 20, 21, 30, 31, 40, 41} <= set(plan.sizes)
+
+
+# -- defaults -------------------------------------------------------------------------------------
+
+
+_marker = object()
+
+
+def test_sentinel_default_is_left_out_and_captured_values_keep_identity() -> None:
+    def first(seq, default=_marker):  # type: ignore[no-untyped-def]
+        for item in seq:
+            return item
+        if default is _marker:
+            raise ValueError("empty")
+        return default
+
+    seq, fallback = [5, 6], []
+    plan = inputs.plan_inputs(first, captured=[Call((seq,), {}), Call(([], fallback), {})])
+    assert "defaults" in plan.sources
+    calls = draws(plan.small)
+    reached = 0
+    for call in calls:
+        if len(call.args) == 1 and not call.kwargs and not call.args[0]:
+            try:
+                first(*call.args, **call.kwargs)
+            except ValueError:
+                reached += 1  # the function received the identical sentinel
+    assert reached
+    assert any(call.args[0] is seq for call in calls)
+    assert any(len(call.args) == 2 and call.args[1] is fallback for call in calls)
+
+
+def test_parameter_left_to_its_default_does_not_shift_later_ones() -> None:
+    def g(a: int, b=_marker, c: str = "x", *, d: bool = False):  # type: ignore[no-untyped-def]
+        return a, b, c, d
+
+    plan = inputs.plan_inputs(g)
+    assert plan.defaulted == ("b",)
+    calls = draws(plan.small)
+    for call in calls:
+        values = bound(g, call)
+        assert "b" not in values and len(call.args) == 1
+        assert type(values["a"]) is int and type(values.get("c", "")) is str
+        assert type(values.get("d", False)) is bool
+    assert any("c" in call.kwargs and call.kwargs["c"] != "x" for call in calls)
+    assert any("c" not in call.kwargs for call in calls)
+
+
+def test_positional_only_parameters_after_a_default_keep_theirs() -> None:
+    def h(a: int, b=_marker, c: int = 1, /, d: int = 0):  # type: ignore[no-untyped-def]
+        return a, b, c, d
+
+    calls = draws(inputs.plan_inputs(h).small)
+    assert all(len(call.args) == 1 and set(call.kwargs) <= {"d"} for call in calls)
+
+
+def test_default_value_gives_its_type_but_is_never_copied() -> None:
+    start: list[int] = []
+
+    def f(xs: list[int], seen=start, limit=10):  # type: ignore[no-untyped-def]
+        return xs
+
+    calls = draws(inputs.plan_inputs(f).small)
+    passed = [bound(f, call) for call in calls]
+    assert any(type(values.get("limit")) is int and values["limit"] != 10 for values in passed)
+    assert all(values.get("seen") is not start for values in passed)
+
+
+# -- hints, stubs, literals, doctests -------------------------------------------------------------
+
+
+def test_hints_for_typed_collections_and_unions() -> None:
+    def f(pairs: dict[str, tuple[int, float]], maybe: list[bytes] | None, *rest: int, **options: bool) -> None:
+        return None
+
+    calls = draws(inputs.plan_inputs(f).small, 300)
+    for call in calls:
+        values = bound(f, call)
+        pairs = values["pairs"]
+        assert all(type(k) is str and type(a) is int and type(b) is float for k, (a, b) in pairs.items())
+        maybe = values["maybe"]
+        assert maybe is None or all(type(item) is bytes for item in maybe)
+        assert all(type(item) is int for item in values.get("rest", ()))
+        assert all(type(flag) is bool for flag in values.get("options", {}).values())
+    assert any(bound(f, call)["maybe"] is None for call in calls)
+    assert any(bound(f, call)["maybe"] for call in calls)
+    assert any(bound(f, call).get("rest") for call in calls)
+
+
+def test_integers_near_the_literals_of_either_version() -> None:
+    def f(score: int) -> bool:
+        return score >= 900
+
+    new_version = "def f(score: int) -> bool:\n    return score > 899 or score == -77\n"
+    scores = {call.args[0] for call in draws(inputs.plan_inputs(f, sources=[inspect.getsource(f),
+                                                                           new_version]).small)}
+    assert {899, 900} <= scores and -77 in scores
+    assert inputs.int_literals("x >= 9000", None, "y = -3") == [-4, -3, -2, 2, 3, 4, 8999, 9000, 9001]
+
+
+def test_strings_contain_literals_of_the_source() -> None:
+    source = 'def f(s):\n    """A docstring is not a literal."""\n    return s.startswith("ab") or "zq" in s\n'
+    function = define(source)
+    plan = inputs.plan_inputs(function, sources=[source], captured=[Call(("hello",), {})])
+    assert "literals" in plan.sources
+    texts = [call.args[0] for call in draws(plan.small, 300)]
+    assert any(text.startswith("ab") and len(text) > 2 for text in texts)
+    assert any("zq" in text and not text.startswith("zq") for text in texts)
+    assert not any("docstring" in text for text in texts)
+    assert any(set(text) & set("zq") and "zq" not in text for text in texts)  # literal characters join in
+
+    typed_source = "def g(s: str):\n    return s.endswith('.py')\n"
+    typed = define(typed_source)
+    named = [call.args[0] for call in draws(inputs.plan_inputs(typed, sources=[typed_source]).small)]
+    assert any(text.endswith(".py") and len(text) > 3 for text in named)
+
+
+def test_stub_hints_are_used_for_an_untyped_function(tmp_path: Path) -> None:
+    module = tmp_path / "shapes.py"
+    module.write_text("def area(points, scale=1):\n    return points\n\nclass Grid:\n"
+                      "    def cell(self, row, column):\n        return row\n")
+    (tmp_path / "shapes.pyi").write_text(textwrap.dedent("""\
+        from collections.abc import Sequence
+        import typing as t
+        def area(points: Sequence[tuple[int, int]], scale: float | None = ...) -> float: ...
+        class Grid:
+            def cell(self, row: "int", column: t.Literal["a", "b"]) -> int: ...
+        """))
+    hints = inputs.stub_hints(str(module), None, "area")
+    assert set(hints) == {"points", "scale"}
+    assert hints["scale"] == float | None
+    assert inputs.stub_hints(str(module), "Grid", "cell") == {"row": int, "column": Literal["a", "b"]}
+    assert inputs.stub_hints(str(module), None, "missing") == {}
+    assert inputs.stub_hints(str(tmp_path / "other.py"), None, "area") == {}
+
+    def area(points, scale=1):  # type: ignore[no-untyped-def]
+        return points
+
+    plan = inputs.plan_inputs(area, stub_hints=hints)
+    assert plan.missing is None and plan.sources[0] == "stub"
+    calls = draws(plan.small)
+    assert all(all(type(x) is int and type(y) is int for x, y in call.args[0]) for call in calls)
+    assert any(call.args[0] for call in calls)
+    assert any(len(call.args) == 2 and (call.args[1] is None or type(call.args[1]) is float) for call in calls)
+
+
+def test_doctest_calls_are_the_literal_calls_of_the_function() -> None:
+    def f(items, n):  # type: ignore[no-untyped-def]
+        """Takes n.
+
+        >>> f([1, 2], 3)
+        [1, 2]
+        >>> g([9], 1)
+        >>> f(items, 1)
+        >>> sorted(f(n=2, items=(4, 5)))
+        [4, 5]
+        """
+        return items[:n]
+
+    assert inputs.doctest_calls(f) == [Call(([1, 2], 3), {}), Call((), {"n": 2, "items": (4, 5)})]
+    assert inputs.doctest_calls(len) == []
+    # Their values are observed: an untyped function gets inputs from its doctests alone.
+    plan = inputs.plan_inputs(f)
+    assert plan.missing is None and "doctest" in plan.sources
+    assert any(type(call.args[0]) is list and len(call.args[0]) > 2 for call in draws(plan.small))
+
+
+def test_parse_example() -> None:
+    assert inputs.parse_example("[3, 1, 2], reverse=True") == Call(([3, 1, 2],), {"reverse": True})
+    assert inputs.parse_example("*[1, 2], **{'a': b'x'}") == Call((1, 2), {"a": b"x"})
+    assert inputs.parse_example("") == Call((), {})
+    for bad in ("open('x')", "1, 2)"):
+        try:
+            inputs.parse_example(bad)
+        except (ValueError, SyntaxError):
+            continue
+        raise AssertionError(f"{bad!r} was accepted")
+
+
+# -- methods --------------------------------------------------------------------------------------
+
+
+class Counter:
+    def __init__(self) -> None:
+        self.count = 0
+
+    def add(self, step: int) -> int:
+        self.count += step
+        return self.count
+
+    @classmethod
+    def make(cls, start: int) -> Counter:
+        counter = cls()
+        counter.count = start
+        return counter
+
+
+class Account:
+    def __init__(self, owner_name):  # type: ignore[no-untyped-def]
+        self.owner_name = owner_name  # untyped: hypothesis cannot build one
+
+    def rename(self, name):  # type: ignore[no-untyped-def]
+        self.owner_name = name
+
+
+def test_instance_methods_and_classmethods() -> None:
+    calls = draws(inputs.plan_inputs(Counter.add, skip_first="instance", owner=Counter).small, 50)
+    assert all(isinstance(call.args[0], Counter) and type(call.args[1]) is int for call in calls)
+
+    make = Counter.__dict__["make"].__func__
+    calls = draws(inputs.plan_inputs(make, skip_first="class", owner=Counter).small, 50)
+    assert all(call.args[0] is Counter and type(call.args[1]) is int for call in calls)
+
+    account = Account("ann")
+    # Captured with self first, as the project's tests call it; an example without self.
+    plan = inputs.plan_inputs(Account.rename, skip_first="instance", owner=Account,
+                              captured=[Call((account, "bob"), {})], examples=[Call(("carl",), {})])
+    calls = draws(plan.small)
+    assert all(call.args[0] is account and type(call.args[1]) is str for call in calls)
+    assert any(call.args[1] not in ("bob", "carl") for call in calls)
+
+    plan = inputs.plan_inputs(Account.rename, skip_first="instance", owner=Account, examples=[Call(("carl",), {})])
+    assert plan.missing is not None and "`self`" in plan.missing
+
+
+# -- determinism ----------------------------------------------------------------------------------
+
+
+def test_plans_are_deterministic() -> None:
+    def f(items, text, limit=5):  # type: ignore[no-untyped-def]
+        return items
+
+    source = "def f(items, text, limit=5):\n    return len(items) > 300 and text.startswith('ok')\n"
+    captured = [Call(([1.5, "a", None], "hey", 3), {}), Call(([{1, 2}], "", 0), {})]
+
+    def run() -> tuple[Any, list[Any]]:
+        plan = inputs.plan_inputs(f, captured=captured, sources=[source])
+        return plan.sizes, draws(plan.small, 100) + draws(plan.scaled, 20)
+
+    first, second = run(), run()
+    assert first[0] == second[0]
+    assert repr(first[1]) == repr(second[1])
+
+
+def test_draws_do_not_depend_on_the_hash_seed() -> None:
+    # Sets of strings iterate in another order under another hash seed: nothing drawn may depend on it.
+    script = textwrap.dedent("""
+        import sys
+        sys.path.insert(0, %r)
+        from tests.test_inputs import Call, draws, inputs
+        def f(tags, words):
+            return tags
+        SOURCE = "if {'yellow', 'magenta', 'black', 'white', 'olive'} & tags and len(words) > 300: pass"
+        captured = [Call(({"red", "green", "blue", "cyan"}, ["x y", "zz"]), {}),
+                    Call((frozenset({"k", "m"}), []), {})]
+        plan = inputs.plan_inputs(f, captured=captured, sources=[SOURCE])
+        print(repr([sorted(call.args[0]) for call in draws(plan.small, 60) + draws(plan.scaled, 10)]))
+        print(repr([call.args[1] for call in draws(plan.small, 60) + draws(plan.scaled, 10)]))
+        """) % str(Path(__file__).resolve().parent.parent)
+    outputs = []
+    for seed in ("1", "2"):
+        environment = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environment,
+                              timeout=300, check=True)
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1] and "yellow" in outputs[0]
