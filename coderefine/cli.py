@@ -7,19 +7,23 @@ Exit codes: 0 success, 1 suggestions found where asked to fail on them,
 from __future__ import annotations
 
 import argparse
+import math
 import signal
 import sys
+import tempfile
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
 
-from coderefine import api, ci, hook, reports, sandbox_image
+from coderefine import api, ci, config, hook, reports, sandbox_image
+from coderefine.cache import default_cache_root
 from coderefine.code import Target
+from coderefine.code_run import CodeReport, check_writable, write_atomically
 from coderefine.engine import Iteration, RefineResult, StopRule
-from coderefine.errors import CoderefineError, NoUsableAnswer, UsageError
+from coderefine.errors import CoderefineError, EnvironmentProblem, NoUsableAnswer, UsageError
 from coderefine.optimize import optimize
 from coderefine.progress import MODES
 from coderefine.readability import improve_readability
@@ -203,32 +207,108 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = argparse.Namespace()
     # SIGTERM unwinds like Ctrl-C, so sandboxes and model servers are cleaned up.
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         args = _build_parser().parse_args(argv)
-        if args.command == "tasks":
-            return _tasks(args)
-        if args.command == "sandbox":
-            return _sandbox(args)
-        if args.command in ("optimize", "readability"):
-            return _code(args)
-        if args.command == "ci":
-            return ci.run_ci(args, _settings(args))
-        if args.command == "hook":
-            return hook.run_hook(args, _settings(args))
-        if args.command == "report":
-            return ci.merge_command(args)
-        return _text(args)
+        _check_outputs(args)
+        return _dispatch(args)
     except CoderefineError as error:
-        if getattr(args, "debug", False):
-            traceback.print_exc()
-        print(f"coderefine: {error}", file=sys.stderr)
-        return error.exit_code
+        return _fail(args, argv, str(error), error.exit_code)
+    except OSError as error:  # a disk or folder that failed mid-run: the environment's fault
+        where = f": {error.filename}" if error.filename else ""
+        return _fail(args, argv, f"{error.strerror or error}{where}", EnvironmentProblem.exit_code)
     except KeyboardInterrupt:
-        print("coderefine: interrupted", file=sys.stderr)
-        return 130
+        return _fail(args, argv, "interrupted", 130)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "tasks":
+        return _tasks(args)
+    if args.command == "sandbox":
+        return _sandbox(args)
+    if args.command in ("optimize", "readability"):
+        return _code(args)
+    if args.command == "ci":
+        return ci.run_ci(args, _settings(args))
+    if args.command == "hook":
+        return hook.run_hook(args, _settings(args))
+    if args.command == "report":
+        return ci.merge_command(args)
+    return _text(args)
+
+
+def _fail(args: argparse.Namespace, argv: Sequence[str], message: str, exit_code: int) -> int:
+    """One line on stderr; with --json also the one object stdout must hold."""
+    if getattr(args, "debug", False):
+        traceback.print_exc()
+    print(f"coderefine: {message}", file=sys.stderr)
+    # A usage error may come before --json was parsed: then its presence in argv decides.
+    if getattr(args, "json", "--json" in argv):
+        print(reports.to_json(reports.error_document(message, exit_code)))
+    return exit_code
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Every path the command will write, checked before any work: a run is not wasted on a bad one."""
+    if getattr(args, "trace", None) is not None:
+        _check_file(args.trace, "--trace")
+    if args.command == "ci" or (args.command == "report" and args.action == "merge"):
+        _check_folder(args.out, "--out")
+        for name in ci.REPORT_FILES.values():
+            if (args.out / name).exists():
+                _check_file(args.out / name, "--out")
+    if hasattr(args, "cache_dir"):
+        settings = config.resolve(_settings(args))  # every layer, so env and pyproject are checked too
+        if settings.cache:
+            _check_folder(settings.cache_dir or default_cache_root(), "the cache folder (--cache-dir)")
+    if getattr(args, "apply", False):
+        check_writable(_split_target(args.target)[0])
+
+
+def _check_file(path: Path, what: str) -> None:
+    if path.is_dir():
+        raise UsageError(f"{what} {path} is a folder, not a file")
+    if path.exists():
+        try:
+            with path.open("ab"):  # opened to append, closed unwritten: the file stays as it is
+                pass
+        except OSError as error:
+            raise UsageError(f"{what} {path} cannot be written: {error.strerror}") from None
+        return
+    if not path.parent.is_dir():
+        raise UsageError(f"{what} {path} cannot be written: the folder {path.parent} does not exist")
+    problem = _folder_problem(path.parent)
+    if problem:
+        raise UsageError(f"{what} {path} cannot be written: its folder {problem}")
+
+
+def _check_folder(folder: Path, what: str) -> None:
+    problem = _folder_problem(folder)
+    if problem:
+        raise UsageError(f"{what} {problem}")
+
+
+def _folder_problem(folder: Path) -> str | None:
+    """Why `folder` cannot take new files (it cannot be made, or written), or None."""
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        return f"{folder} cannot be made: {existing} is a file"
+    try:
+        # A real try, not os.access: root passes every permission check yet not a read-only mount.
+        if existing == folder:
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        else:
+            with tempfile.TemporaryDirectory(dir=existing):
+                pass
+    except OSError as error:
+        return f"{folder} is not writable: {error.strerror}"
+    return None
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
@@ -262,8 +342,8 @@ def _sandbox_run(args: argparse.Namespace) -> int:
         raise UsageError(f"file not found: {args.file}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise UsageError(f"cannot read {args.file}: {error}") from None
-    if args.timeout <= 0 or args.memory <= 0:
-        raise UsageError("--timeout and --memory must be positive")
+    if not (math.isfinite(args.timeout) and 0 < args.timeout <= 86400) or args.memory <= 0:
+        raise UsageError("--timeout must be a number of seconds from 0 to 86400, and --memory positive")
     limits = Limits(timeout=args.timeout, memory_mb=args.memory)
     project = args.project or Path.cwd()
     if not project.is_dir():
@@ -303,46 +383,91 @@ def _text(args: argparse.Namespace) -> int:
     )
     if args.trace:
         reports.write_trace(result, args.trace)
+    code, problem = _outcome(result)
     if args.json:
-        print(reports.to_json(reports.result_to_dict(result)))
+        document = reports.result_to_dict(result)
+        document.update(exit_code=code, error=document["error"] or problem)
+        print(reports.to_json(document))
     elif result.final is not None:
         print(result.final)
     if not args.quiet:
         print(f"coderefine: {reports.summary_line(result)}", file=sys.stderr)
-    return _exit_code(result)
+    if problem:
+        print(f"coderefine: {problem}", file=sys.stderr)
+    return code
+
+
+def _split_target(target: str) -> tuple[Path, str | None]:
+    """PATH::NAME into the file and the function; PATH alone means every function."""
+    if "::" not in target:
+        return Path(target), None
+    path_text, _, name = target.rpartition("::")
+    if not path_text.strip():
+        raise UsageError(f"no file before '::' in {target!r}")
+    if not name.strip():
+        raise UsageError(f"no function name after '::' in {target!r} (give PATH::NAME, or PATH for every function)")
+    return Path(path_text), name
 
 
 def _code(args: argparse.Namespace) -> int:
-    path_text, _, name = args.target.rpartition("::") if "::" in args.target else (args.target, "", "")
+    path, name = _split_target(args.target)
     run = optimize if args.command == "optimize" else improve_readability
-    settings = _settings(args)
     show_progress = not args.quiet and sys.stderr.isatty()
     report = run(
-        Path(path_text),
-        name or None,
+        path,
+        name,
         examples=args.example,
         size=args.size,
         max_examples=args.max_examples,
-        apply=args.apply,
+        apply=False,  # written below, so that a refused write still leaves the report to print
         task_file=args.task_file,
         on_iteration=_print_progress if show_progress else None,
         on_function=_function_printer(args.command) if show_progress else None,
-        **settings,
+        **_settings(args),
     )
+    report, refused = _apply(report, path) if args.apply else (report, None)
     if args.trace:
         args.trace.write_text(reports.to_json(reports.code_report_to_dict(report, trace=True)) + "\n",
                               encoding="utf-8")  # fmt: skip
+    document = reports.code_report_to_dict(report)
+    code = refused.exit_code if refused else (3 if document["error"] else 0)
     if args.json:
-        print(reports.to_json(reports.code_report_to_dict(report)))
+        document["exit_code"] = code
+        if refused:
+            document.update(status="error", error=str(refused))
+        print(reports.to_json(document))
     else:
         sys.stdout.write(report.diff)
-    if not args.quiet:
-        for result in report.results:
-            summary = reports.function_summary(f"{report.file}::{result.target}", report.task, report.sandbox, result)
-            print(f"coderefine: {summary}", file=sys.stderr)
-        if report.applied:
-            print(f"coderefine: wrote {report.file}", file=sys.stderr)
-    return 0
+    _print_code_summary(args, report, document)
+    if refused:
+        print(f"coderefine: {refused}", file=sys.stderr)
+    return code
+
+
+def _apply(report: CodeReport, path: Path) -> tuple[CodeReport, CoderefineError | None]:
+    """The verified winners written into the file, or why not (the report is kept either way)."""
+    if report.status != "improved":
+        return report, None
+    try:
+        write_atomically(path, report.original_bytes, report.new_bytes)
+    except UsageError as refused:  # e.g. another run changed the file meanwhile
+        return report, refused
+    return replace(report, applied=True), None
+
+
+def _print_code_summary(args: argparse.Namespace, report: CodeReport, document: dict[str, Any]) -> None:
+    if document["error"]:
+        # Stopped early by the endpoint: what was verified before is reported (and written), yet it counts.
+        print(f"coderefine: stopped early: {document['error']}", file=sys.stderr)
+    if args.quiet:
+        return
+    if not report.results:
+        print(f"coderefine: {document['note']}", file=sys.stderr)
+    for result in report.results:
+        summary = reports.function_summary(f"{report.file}::{result.target}", report.task, report.sandbox, result)
+        print(f"coderefine: {summary}", file=sys.stderr)
+    if report.applied:
+        print(f"coderefine: wrote {report.file}", file=sys.stderr)
 
 
 def _function_printer(command: str) -> Callable[[Target], None]:
@@ -354,20 +479,19 @@ def _function_printer(command: str) -> Callable[[Target], None]:
     return show
 
 
-def _exit_code(result: RefineResult) -> int:
+def _outcome(result: RefineResult) -> tuple[int, str | None]:
+    """The exit code of a text run, and the line that says why it is not 0."""
     if result.status == "error":
         last = result.iterations[-1].error if result.iterations else None
         problem = NoUsableAnswer(
             f"the model gave no usable answer in {len(result.iterations)} draft(s)"
             + (f" (last: {last})" if last else "")
         )
-        print(f"coderefine: {problem}", file=sys.stderr)
-        return problem.exit_code
+        return problem.exit_code, str(problem)
     if result.error:
         # Stopped early by the endpoint: the best so far is printed, the failure still counts.
-        print(f"coderefine: stopped early: {result.error}", file=sys.stderr)
-        return 3
-    return 0
+        return EnvironmentProblem.exit_code, f"stopped early: {result.error}"
+    return 0, None
 
 
 def _read_stdin() -> str:

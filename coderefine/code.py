@@ -7,7 +7,11 @@ needs and the file lacks are added right after the file's own imports.
 
 from __future__ import annotations
 
+import difflib
+import io
 import re
+import textwrap
+import tokenize
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +28,12 @@ _FILE_FUNCTIONS = {"open", "os.remove", "os.unlink", "os.rename", "os.replace", 
                    "os.rmdir", "os.system", "os.popen", "os.write", "os.open"}  # fmt: skip
 _FILE_METHODS = {"write_text", "write_bytes", "unlink", "mkdir", "rmdir", "touch", "open"}
 _ALLOWED_DECORATORS = {"staticmethod", "classmethod"}
-_CODE_BLOCK = re.compile(r"```(?:python|py|python3)?[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL | re.IGNORECASE)
+# A fence is a line that starts with ``` (indented or not): backticks inside a line, as in a
+# docstring's "use ``` here", are code. An opening fence may name a language; a closing one is bare.
+_FENCE = re.compile(r"[ \t]*```")
+_CLOSING_FENCE = re.compile(r"[ \t]*```[ \t]*")
+_MAX_FENCES = 24  # blocks tried are pairs of fences: enough for any real answer, bounded for a runaway one
+_CLOSEST = 3  # names offered when a function is not found
 
 
 @dataclass(frozen=True)
@@ -70,12 +79,11 @@ class SourceFile:
     def __init__(self, data: bytes, path: str = "<source>") -> None:
         self.path = path
         self.data = data
+        _check_encoding(data, path)
         try:
             self.module = cst.parse_module(data)
         except cst.ParserSyntaxError as error:
             raise UsageError(f"{path}: not valid Python: {_one_line(str(error))}") from None
-        except UnicodeDecodeError as error:
-            raise UsageError(f"{path}: cannot be decoded: {error}") from None
         self._targets = _collect_targets(self.module)
 
     @classmethod
@@ -88,8 +96,7 @@ class SourceFile:
     def target(self, name: str, purpose: str = "optimized") -> Target:
         found = self._targets.get(name)
         if found is None:
-            known = ", ".join(self._targets) or "none"
-            raise UsageError(f"{self.path}: no function {name!r} (functions here: {known})")
+            raise UsageError(f"no function {name!r} in {self.path} ({_known_names(name, list(self._targets))})")
         if found.skip_reason:
             raise UsageError(f"{self.path}::{name} cannot be {purpose}: {found.skip_reason}")
         return found
@@ -124,6 +131,38 @@ class SourceFile:
             raise KeyError(f"functions not found: {', '.join(missing)}")
         imports = [line for candidate in replacements.values() for line in candidate.imports]
         return _with_imports(module, imports).bytes
+
+
+def _check_encoding(data: bytes, path: str) -> None:
+    """A one-line UsageError when the bytes cannot be read as the file says (or as UTF-8)."""
+    fix = "save it as UTF-8 or declare its encoding (# -*- coding: NAME -*-)"
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        data.decode(encoding)
+    except SyntaxError as error:
+        # tokenize's words for a first line that is not UTF-8: "invalid or missing encoding declaration"
+        missing = error.msg.startswith("invalid or missing")
+        reason = "it is not UTF-8 and declares no encoding" if missing else str(error.msg)
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        declared = "" if error.encoding.startswith("utf") else " as it declares"
+        reason = f"byte 0x{data[error.start]:02x} on line {line} is not {error.encoding}{declared}"
+    else:
+        return
+    raise UsageError(f"{path}: cannot be decoded: {reason}; {fix}")
+
+
+def _known_names(name: str, names: list[str]) -> str:
+    """What a "not found" message offers: the closest names, and how many there are."""
+    if not names:
+        return "no functions here"
+    count = f"{len(names)} function{'s' if len(names) != 1 else ''} here"
+    closest = difflib.get_close_matches(name, names, n=_CLOSEST)
+    if closest:
+        return f"closest: {', '.join(closest)}; {count}"
+    if len(names) <= _CLOSEST:
+        return f"{count}: {', '.join(names)}"
+    return f"none close; {count}"
 
 
 def read_python(path: Path) -> bytes:
@@ -310,16 +349,34 @@ def _class_outline(module: cst.Module, target: Target) -> str:
 
 
 def parse_candidate(answer: str, target: Target) -> Candidate:
-    """The new version of `target` in a model's answer: its code block, else the whole answer."""
-    blocks = _CODE_BLOCK.findall(answer)
-    # Also the text before any fence: a prompt that ends in an open ```python block gets bare code back.
+    """The new version of `target` in a model's answer: the first fenced block that holds it, else the
+    text before any fence (a prompt that ends in an open ```python block gets bare code back), else
+    the whole answer."""
     errors = []
-    for code in [*blocks, answer.split("```")[0], answer]:
+    for code in _code_blocks(answer):
         try:
             return _candidate_from(code, target)
         except MalformedAnswer as problem:
             errors.append(str(problem))
     raise MalformedAnswer(errors[0])
+
+
+def _code_blocks(answer: str) -> Iterator[str]:
+    """Every text an answer's fences may enclose, the most likely first.
+
+    A fence line inside the code (a docstring's own ``` example) looks like a
+    closing one, so each opening fence is paired with each later fence in
+    turn, then with the end of the answer: the first block that parses wins.
+    """
+    lines = answer.splitlines()
+    fences = [index for index, line in enumerate(lines) if _FENCE.match(line)][:_MAX_FENCES]
+    closings = [index for index in fences if _CLOSING_FENCE.fullmatch(lines[index])]
+    for opening in fences:
+        for closing in [*(c for c in closings if c > opening), len(lines)]:
+            yield textwrap.dedent("\n".join(lines[opening + 1 : closing]))
+    if fences:
+        yield "\n".join(lines[: fences[0]])
+    yield answer
 
 
 def _candidate_from(code: str, target: Target) -> Candidate:

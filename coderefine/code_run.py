@@ -16,6 +16,7 @@ import dataclasses
 import difflib
 import os
 import shutil
+import stat
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -210,6 +211,8 @@ def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None
         if resources is None:
             resources = stack.enter_context(Resources(request.settings, limits_for(request.verify_options)))
         source = SourceFile.read(path)
+        if request.apply and shown != "<source>":
+            check_writable(path)  # before the run, not after it: a refused write wastes nothing
         run = _FileRun(request, job, resources, source, path, project)
         results = [run.result_for(target) for target in _targets(source, request, job)]
         report = CodeReport(
@@ -230,7 +233,9 @@ def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None
 
 
 def _targets(source: SourceFile, request: RunRequest, job: CodeJob) -> list[Target]:
-    if request.name:
+    if request.name is not None:
+        if not request.name.strip():
+            raise UsageError(f"{source.path}: the function name is empty (give a name, or none for every function)")
         return [source.target(request.name, job.purpose)]
     return [t for t in source.targets() if request.only is None or t.name in request.only]
 
@@ -352,18 +357,49 @@ def unified_diff(name: str, before: bytes, after: bytes, encoding: str) -> str:
 
 
 def write_atomically(path: Path, expected: bytes, data: bytes) -> None:
-    """Replace the file's bytes, only if they are still `expected`; never a half-written file."""
-    if path.read_bytes() != expected:
+    """Replace the file's bytes, only if they are still `expected`; never a half-written file.
+
+    A symbolic link is written through: its target gets the new bytes (from a
+    temporary file beside the target) and the link stays a link. The file keeps
+    its permissions, and its owner where the process may give it.
+    """
+    target = Path(os.path.realpath(path))
+    check_writable(path)
+    if target.read_bytes() != expected:
         raise UsageError(f"{path} changed while coderefine worked on it: nothing written")
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".coderefine")
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".coderefine")
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
-        shutil.copymode(path, temporary)
-        os.replace(temporary, path)
+        _keep_owner_and_mode(target, Path(temporary))
+        os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _keep_owner_and_mode(original: Path, new: Path) -> None:
+    shutil.copymode(original, new)
+    owner = original.stat()
+    if os.geteuid() == 0 and (owner.st_uid, owner.st_gid) != (0, 0):
+        os.chown(new, owner.st_uid, owner.st_gid)  # root writing a user's file must not take it over
+
+
+def check_writable(path: Path) -> None:
+    """A one-line UsageError unless `path` (through a link) may be rewritten in place.
+
+    A file without any write permission is refused even for root, who could
+    write it: read-only is the owner's word that it must not change.
+    """
+    target = Path(os.path.realpath(path))
+    try:
+        mode = target.stat().st_mode
+    except OSError:
+        return  # a missing file is reported where it is read
+    if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
+        raise UsageError(f"{path} is read-only: nothing would be written (make it writable, or leave out --apply)")
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise UsageError(f"{path} cannot be replaced: its folder {target.parent} is not writable")
 
 
 def find_project(path: Path) -> Path:

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import tomllib
 from collections.abc import Mapping
@@ -147,6 +148,10 @@ def _to_bool(value: Any) -> bool:
 
 
 def _check_ranges(values: Mapping[str, Any]) -> None:
+    for key, value in values.items():
+        # nan passes every comparison below, and inf overflows the clocks it reaches (timeouts, sleeps).
+        if isinstance(value, float) and not math.isfinite(value):
+            raise UsageError(f"{key} must be a finite number, got {value}")
     positive = ("max_tokens", "timeout", "time_budget", "max_iterations", "plateau_patience", "budget_calls",
                 "budget_tokens")  # fmt: skip
     for key in positive:
@@ -155,6 +160,10 @@ def _check_ranges(values: Mapping[str, Any]) -> None:
     for key in ("retries", "backoff", "temperature", "plateau_margin", "slowdown_tolerance"):
         if key in values and values[key] < 0:
             raise UsageError(f"{key} must not be negative, got {values[key]}")
+    # Past these, a request is refused by the server (temperature) or a timer overflows (seconds).
+    for key, most in (("temperature", 2.0), ("timeout", 86400.0), ("backoff", 3600.0)):
+        if key in values and values[key] > most:
+            raise UsageError(f"{key} must be at most {most:g}, got {values[key]}")
     if values.get("sandbox", "docker") not in ("docker", "local"):
         raise UsageError(f"sandbox must be docker or local, got {values['sandbox']!r}")
     if values.get("speedup_threshold", 1.05) < 1:

@@ -311,6 +311,7 @@ class _Run:
         started, usage_before = time.monotonic(), self.usage
         draft = self._draft(index, prompt)
         feedback_prompt: Prompt | None = None
+        failed: EnvironmentProblem | None = None
         error: str | None
         try:
             output = self.task.parse_output(draft.text)
@@ -324,7 +325,11 @@ class _Run:
             error = None
             facts = self.task.evaluate(self.x, output)
             feedback_prompt = self.task.feedback_prompt(self.x, output, facts)
-            feedback = self._call(feedback_prompt).text.strip()
+            try:
+                feedback = self._call(feedback_prompt).text.strip()
+            except EnvironmentProblem as problem:
+                # The draft is measured already: a verified one must outlive the failed critique.
+                failed, feedback = problem, ""
             judgement = self.task.judge(feedback, facts)
         iteration = Iteration(
             index=index,
@@ -342,6 +347,8 @@ class _Run:
         )
         self.iterations.append(iteration)
         self.history.append(Step(output=output or draft.text, facts=facts, feedback=feedback))
+        if failed is not None:
+            raise failed  # recorded above, so the run's result keeps this draft
         return iteration, judgement
 
     def result(self, stop_reason: str, seconds: float) -> RefineResult:

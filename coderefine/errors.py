@@ -45,3 +45,7 @@ class LocalModelUnavailable(EnvironmentProblem):
 
 class NoUsableAnswer(EnvironmentProblem):
     """Every answer the model gave was malformed, so there is no result at all."""
+
+
+class BadResponse(EndpointUnavailable):
+    """The endpoint answered, but not with a chat completion: not UTF-8, not JSON, an HTML page, another shape."""

@@ -64,6 +64,11 @@ def to_json(document: dict[str, Any]) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False)
 
 
+def error_document(message: str, exit_code: int) -> dict[str, Any]:
+    """What `--json` prints when a command fails before it has a report: still one object."""
+    return {"schema_version": SCHEMA_VERSION, "status": "error", "error": message, "exit_code": exit_code}
+
+
 def write_trace(result: RefineResult, path: Path) -> None:
     path.write_text(to_json(result_to_dict(result, trace=True)) + "\n", encoding="utf-8")
 
@@ -150,9 +155,13 @@ def code_report_to_dict(report: CodeReport, *, trace: bool = False) -> dict[str,
         "applied": report.applied,
         "diff": report.diff,
         "usage": usage,
+        # The endpoint failure that cut a run short (its verified winner, if any, is kept).
+        "error": next((r.refine.error for r in done if r.refine and r.refine.error), None),
         "results": [function_to_dict(r, trace=trace) for r in done],
         "skipped": [{"target": r.target, "reason": r.skipped} for r in report.results if r.refine is None],
     }
+    if not report.results:
+        document["note"] = f"no functions in {report.file}"
     if report.task == "code_readability":
         document["file_score"] = file_scores(report)
     if len(report.results) == 1 and done:

@@ -2,7 +2,8 @@
 
 It stands in for a paid remote API: tests drive the real `openai` client over
 real HTTP against it. It listens on 127.0.0.1 only, records every request,
-and can answer with errors (429, 500, 401, 404) or too slowly (timeouts).
+and can answer with errors (429, 500, 401, 404), too slowly (timeouts), or
+with any raw body under any status and content type (faulty servers and proxies).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ class Reply:
     status: int = 200
     delay: float = 0.0  # seconds to wait before answering
     error: str = ""
+    body: bytes | None = None  # sent as is, with `status` and `content_type`, instead of a completion
+    content_type: str = "application/json"
 
 
 Script = Iterable["Reply | str"] | Callable[[dict[str, Any]], "Reply | str"]
@@ -42,12 +45,20 @@ class _QuietServer(ThreadingHTTPServer):
 class ScriptedLLM:
     """Answers requests in order from a list, or by asking a function per request."""
 
-    def __init__(self, script: Script, *, models: tuple[str, ...] = ("scripted-model",), api_key: str | None = None):
+    def __init__(
+        self,
+        script: Script,
+        *,
+        models: tuple[str, ...] = ("scripted-model",),
+        api_key: str | None = None,
+        models_reply: Reply | None = None,  # a raw answer to GET /models instead of the list of `models`
+    ):
         self._function = script if callable(script) else None
         self._queue = [] if callable(script) else [r if isinstance(r, Reply) else Reply(r) for r in script]
         self.models = models
+        self.models_reply = models_reply
         self.api_key = api_key
-        self.requests: list[dict[str, Any]] = []  # chat requests that got a 200 answer
+        self.requests: list[dict[str, Any]] = []  # chat requests that got a well-formed 200 answer
         self.attempts = 0  # every chat request, answered or not
         self._lock = threading.Lock()
         self._server = _QuietServer(("127.0.0.1", 0), self._handler())
@@ -87,10 +98,10 @@ class ScriptedLLM:
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
-            def _send(self, status: int, body: dict[str, Any]) -> None:
-                data = json.dumps(body).encode()
+            def _send(self, status: int, body: dict[str, Any] | bytes, content_type: str = "application/json") -> None:
+                data = body if isinstance(body, bytes) else json.dumps(body).encode()
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
@@ -104,7 +115,10 @@ class ScriptedLLM:
             def do_GET(self) -> None:
                 if not self._authorised():
                     return
-                if self.path.rstrip("/") == "/v1/models":
+                reply = owner.models_reply
+                if self.path.rstrip("/") == "/v1/models" and reply is not None and reply.body is not None:
+                    self._send(reply.status, reply.body, reply.content_type)
+                elif self.path.rstrip("/") == "/v1/models":
                     data = [{"id": name, "object": "model", "owned_by": "scripted"} for name in owner.models]
                     self._send(200, {"object": "list", "data": data})
                 else:
@@ -124,6 +138,9 @@ class ScriptedLLM:
                 reply = owner._next_reply(request)
                 if reply.delay:
                     time.sleep(reply.delay)
+                if reply.body is not None:
+                    self._send(reply.status, reply.body, reply.content_type)
+                    return
                 if reply.status != 200:
                     self._send(reply.status, {"error": {"message": reply.error or f"scripted {reply.status}"}})
                     return

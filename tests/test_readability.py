@@ -207,7 +207,8 @@ def test_file_mode_works_on_each_function_and_lists_the_skipped(
 def test_bad_input_is_one_line_exit_2(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["readability", f"{project / 'grades.py'}::nope"]) == 2
     err = capsys.readouterr().err
-    assert err.strip() == f"coderefine: {project / 'grades.py'}: no function 'nope' (functions here: grade, untouched)"
+    grades = project / "grades.py"
+    assert err.strip() == f"coderefine: no function 'nope' in {grades} (2 functions here: grade, untouched)"
     (project / "gen.py").write_text("def numbers():\n    yield 1\n")
     assert main(["readability", f"{project / 'gen.py'}::numbers"]) == 2
     assert "cannot be improved: generators are not supported" in capsys.readouterr().err
