@@ -32,6 +32,7 @@ from coderefine.code import Candidate, SourceFile, Target, parse_candidate
 from coderefine.engine import ProgressCallback, RefineResult, Task
 from coderefine.errors import UsageError
 from coderefine.file_facts import FileFacts, facts_of
+from coderefine.guard import Guard
 from coderefine.llm import ChatModel
 from coderefine.sandbox import Limits, Sandbox, SandboxUnavailable, open_sandbox
 from coderefine.sandbox_image import default_image
@@ -278,7 +279,8 @@ class _FileRun:
         if self.request.on_function is not None:
             self.request.on_function(target)
         sandbox = self.resources.sandbox(self.project)
-        check = _checker(sandbox, module_name(self.path, self.project), target, self.request.verify_options)
+        guard = Guard.for_target(self.source, target, self.request.settings.guard_allow_imports)
+        check = _checker(sandbox, module_name(self.path, self.project), target, self.request.verify_options, guard)
         return _refine_one(self.job, self.source, target, check, self.resources, self.request)
 
 
@@ -295,17 +297,22 @@ def result_keys(request: RunRequest, job: CodeJob, facts: FileFacts, project: Pa
     return {t.name: result_cache.result_key(base, t, facts.contexts[t.name]) for t in facts.targets if t.eligible}
 
 
-def _checker(sandbox: Sandbox, module: str, target: Target, options: VerifyOptions) -> Check:
+def _checker(sandbox: Sandbox, module: str, target: Target, options: VerifyOptions, guard: Guard) -> Check:
     """Verification of candidates for one target, each distinct source checked once.
 
     The first check must be the baseline (candidate None): what it learns from the
     project's tests (captured arguments, the tests that call the target) joins every later one.
+    A draft the static guard refuses never reaches the sandbox.
     """
     verdicts: dict[str | None, Verdict] = {}
 
     def check(candidate: str | None) -> Verdict:
         # A model often repeats a draft: its verdict is already known.
         if candidate not in verdicts:
+            refusal = guard.check(candidate) if candidate is not None else None
+            if refusal is not None:
+                verdicts[candidate] = Verdict(correct=False, mismatch=refusal.message, details={"guard": refusal.rule})
+                return verdicts[candidate]
             baseline = verdicts[None].baseline if None in verdicts else None
             verdicts[candidate] = verify(sandbox, module, target, candidate, options, baseline=baseline)
         return verdicts[candidate]

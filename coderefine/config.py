@@ -43,6 +43,7 @@ class Settings:
     speedup_threshold: float = 1.05
     slowdown_tolerance: float = 0.10  # readability: a draft may be this much slower, no more
     time_budget: float | None = None  # seconds per run of `ci` or `hook` (the hook's default: HOOK_TIME_BUDGET)
+    guard_allow_imports: tuple[str, ...] = ()  # modules the static guard lets drafts import (see coderefine.guard)
 
     @property
     def has_endpoint(self) -> bool:
@@ -55,7 +56,7 @@ _TYPES: Mapping[str, type] = {
     "max_tokens": int, "timeout": float, "retries": int, "backoff": float, "seed": int,
     "cache": bool, "cache_dir": Path, "max_iterations": int, "plateau_margin": float,
     "plateau_patience": int, "budget_calls": int, "budget_tokens": int, "sandbox": str,
-    "speedup_threshold": float, "slowdown_tolerance": float, "time_budget": float,
+    "speedup_threshold": float, "slowdown_tolerance": float, "time_budget": float, "guard_allow_imports": tuple,
 }  # fmt: skip
 _NOT_IN_FILES = {"api_key"}  # secrets belong in the environment, not in a committed file
 
@@ -129,11 +130,25 @@ def _convert(key: str, value: Any, source: str) -> Any:
             return _to_bool(value)
         if kind is Path:
             return Path(value).expanduser()
+        if kind is tuple:
+            return _to_names(value)
         if kind is int and (isinstance(value, bool) or (isinstance(value, float) and not value.is_integer())):
             raise ValueError(value)
         return kind(value)
     except (TypeError, ValueError):
-        raise UsageError(f"{source}: expected {kind.__name__}, got {value!r}") from None
+        expected = "a list of module names" if kind is tuple else kind.__name__
+        raise UsageError(f"{source}: expected {expected}, got {value!r}") from None
+
+
+def _to_names(value: Any) -> tuple[str, ...]:
+    """A list or tuple of dotted names, or one string of them separated by commas (the environment's form)."""
+    names = value.split(",") if isinstance(value, str) else value
+    if not isinstance(names, (list, tuple)) or not all(isinstance(name, str) for name in names):
+        raise ValueError(value)
+    names = [name.strip() for name in names if name.strip()]
+    if not all(part.isidentifier() for name in names for part in name.split(".")):
+        raise ValueError(value)
+    return tuple(names)
 
 
 def _to_bool(value: Any) -> bool:

@@ -1,0 +1,378 @@
+"""The static guard: hostile or signature-changing drafts are refused on the host, before they run."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from coderefine.code import SourceFile, parse_candidate
+from coderefine.config import resolve
+from coderefine.errors import UsageError
+from coderefine.guard import Guard, Refusal, check_draft
+from coderefine.optimize import optimize
+from tests.scripted_llm import ScriptedLLM, prompt_text
+
+MODULE = '''\
+"""Helpers with a slow function."""
+import math
+from collections import OrderedDict
+
+_cache: dict[tuple[int, ...], list[int]] = {}
+
+
+def dedupe(items: list[int]) -> list[int]:
+    result = []
+    for item in items:
+        if item not in result:
+            result.append(item)
+    return result
+
+
+def merge(a, b, /, key=None, *rest, reverse=False, **options) -> list:
+    return sorted([*a, *b], key=key, reverse=reverse)
+
+
+class Bag:
+    def __init__(self) -> None:
+        self.items: list[int] = []
+
+    def unique(self, items: list[int]) -> list[int]:
+        return [x for i, x in enumerate(items) if x not in items[:i]]
+
+    @classmethod
+    def build(cls, items: list[int]) -> list[int]:
+        return [x for i, x in enumerate(items) if x not in items[:i]]
+
+    @staticmethod
+    def twice(items: list[int]) -> list[int]:
+        return items + items
+'''
+
+HEADER = "def dedupe(items: list[int]) -> list[int]:\n"
+FAST_BODY = "    return list(dict.fromkeys(items))\n"
+
+
+def guard_check(draft: str, name: str = "dedupe", module: str = MODULE, allow: tuple[str, ...] = ()) -> Refusal | None:
+    """The guard's answer for a model's answer, shaped the way the run shapes it (`parse_candidate`)."""
+    source = SourceFile(module.encode())
+    target = source.target(name)
+    return Guard.for_target(source, target, allow).check(parse_candidate(draft, target).source)
+
+
+def refused(draft: str, rule: str, *words: str, **options: object) -> Refusal:
+    refusal = guard_check(draft, **options)  # type: ignore[arg-type]
+    assert refusal is not None, f"not refused: {draft}"
+    assert refusal.rule == rule, refusal.message
+    assert refusal.message.startswith(f"refused before it ran: [{rule}] line ")
+    for word in words:
+        assert word in refusal.detail, refusal.message
+    return refusal
+
+
+def allowed(draft: str, **options: object) -> None:
+    refusal = guard_check(draft, **options)  # type: ignore[arg-type]
+    assert refusal is None, refusal.message
+
+
+# -- the attacks ------------------------------------------------------------------------------
+
+PRODUCTION_BOMB = (
+    "import os\n" + HEADER + "    if os.environ.get('DEPLOY_ENV') == 'production':\n"
+    "        os.system('rm -rf ~')\n" + FAST_BODY
+)
+
+
+def test_a_draft_that_imports_os_to_act_in_production_is_refused() -> None:
+    refusal = refused(PRODUCTION_BOMB, "no-system-imports", "it imports os, which the original does not")
+    assert refusal.line == 1
+    assert "guard_allow_imports" in refusal.message
+
+
+def test_what_the_original_module_imports_a_draft_may_import_too() -> None:
+    allowed(PRODUCTION_BOMB, module="import os\n" + MODULE)
+    allowed("from os import path\n" + HEADER + FAST_BODY, module="import os\n" + MODULE)
+
+
+def test_the_project_may_allow_a_module() -> None:
+    allowed("from os.path import join\n" + HEADER + FAST_BODY, allow=("os.path",))
+    allowed("import os.path as osp\n" + HEADER + FAST_BODY, allow=("os.path",))
+    # `import os.path` binds `os` itself: all of os, which "os.path" does not allow.
+    refused("import os.path\n" + HEADER + FAST_BODY, "no-system-imports", "imports os,", allow=("os.path",))
+    refused("from os import system\n" + HEADER + FAST_BODY, "no-system-imports", allow=("os.path",))
+
+
+@pytest.mark.parametrize(
+    ("imports", "shown"),
+    [
+        ("import builtins\n", "builtins"),
+        ("from os import system\n", "os.system"),
+        ("import os.path\n", "os"),
+        ("from importlib import import_module\n", "importlib.import_module"),
+        ("import ctypes, itertools\n", "ctypes"),
+        ("import types\n", "types"),
+        ("from random import _os\n", "random._os"),
+    ],
+)
+def test_system_and_introspection_imports_are_refused(imports: str, shown: str) -> None:
+    refused(imports + HEADER + FAST_BODY, "no-system-imports", f"it imports {shown},")
+
+
+def test_an_import_inside_the_body_counts_too() -> None:
+    draft = HEADER + "    import subprocess\n    subprocess.run(['id'])\n" + FAST_BODY
+    assert refused(draft, "no-system-imports", "imports subprocess").line == 2
+
+
+def test_reaching_a_system_module_through_another_one_is_refused() -> None:
+    draft = "import random\n" + HEADER + "    random._os.system('id')\n" + FAST_BODY
+    refused(draft, "no-system-imports", "reaches the os module", "._os")
+
+
+def test_walking_the_stack_is_refused() -> None:
+    walk = HEADER + "    frame = sys._getframe()\n    while frame.f_back:\n        frame = frame.f_back\n" + FAST_BODY
+    refused("import sys\n" + walk, "no-system-imports", "it imports sys")
+    # Even where the module has sys: frames are out of bounds.
+    refused(walk, "no-introspection", "._getframe", module="import sys\n" + MODULE)
+    generator_frame = HEADER + "    frame = (x for x in items).gi_frame\n" + FAST_BODY
+    refused(generator_frame, "no-introspection", ".gi_frame")
+
+
+def test_opening_another_process_output_is_refused() -> None:
+    draft = HEADER + "    with open(f'/proc/{1}/fd/1', 'w') as out:\n        out.write('PASS')\n" + FAST_BODY
+    refused(draft, "no-dangerous-calls", "it uses open")
+
+
+@pytest.mark.parametrize("call", ["eval('1')", "exec('x = 1')", "compile('1', 'f', 'eval')", "__import__('os')",
+                                  "globals()", "locals()", "vars()", "breakpoint()", "input()"])  # fmt: skip
+def test_dangerous_builtins_are_refused(call: str) -> None:
+    name = call.split("(")[0]
+    refused(HEADER + f"    {call}\n" + FAST_BODY, "no-dangerous-calls", f"it uses {name}")
+
+
+def test_dangerous_builtins_passed_on_are_refused_too() -> None:
+    refused(HEADER + "    run = eval\n" + FAST_BODY, "no-dangerous-calls", "it uses eval")
+    refused("import codecs\n" + HEADER + "    codecs.open('x', 'w')\n" + FAST_BODY, "no-dangerous-calls", "codecs.open")
+
+
+def test_a_mutable_default_on_a_new_parameter_is_refused() -> None:
+    draft = "def dedupe(items: list[int], _n=[0]) -> list[int]:\n    _n[0] += 1\n" + FAST_BODY
+    refused(draft, "same-signature", "it adds a parameter _n = [0]", "mutable default")
+
+
+@pytest.mark.parametrize("default", ["[]", "{}", "set()", "list()", "collections.deque()", "[i for i in ()]",
+                                     "itertools.count()", "(dict(),)"])  # fmt: skip
+def test_mutable_defaults_in_nested_functions_are_refused(default: str) -> None:
+    draft = HEADER + f"    def seen(item, memo={default}):\n        return item in memo\n" + FAST_BODY
+    refused(draft, "no-mutable-defaults", f"mutable default value {default}")
+
+
+def test_immutable_defaults_in_nested_functions_are_allowed() -> None:
+    allowed(HEADER + "    def seen(item, memo=(), empty=frozenset(), missing=object()):\n        return item\n"
+            + FAST_BODY)  # fmt: skip
+
+
+def test_global_and_nonlocal_are_refused() -> None:
+    refused(HEADER + "    global _calls\n    _calls += 1\n" + FAST_BODY, "no-global-state", "global _calls")
+    draft = HEADER + "    n = 0\n    def count():\n        nonlocal n\n        n += 1\n    count()\n" + FAST_BODY
+    refused(draft, "no-global-state", "nonlocal n")
+
+
+def test_computed_attribute_names_are_refused_and_literal_ones_allowed() -> None:
+    refused(HEADER + "    name = 'fromkeys'\n    return list(getattr(dict, name)(items))\n", "no-dangerous-calls",
+            "getattr with a name that is not a string literal")  # fmt: skip
+    for function in ("setattr(items, name, 1)", "hasattr(items, name)", "delattr(items, name)"):
+        refused(HEADER + f"    name = 'x'\n    {function}\n" + FAST_BODY, "no-dangerous-calls")
+    refused("import operator\n" + HEADER + "    name = 'x'\n    operator.attrgetter(name)\n" + FAST_BODY,
+            "no-dangerous-calls", "attrgetter")  # fmt: skip
+    allowed(HEADER + "    return list(getattr(dict, 'fromkeys')(items))\n")
+
+
+def test_dunders_are_refused_in_attributes_names_and_strings() -> None:
+    refused(HEADER + "    dedupe.__globals__\n" + FAST_BODY, "no-dunder-access", "__globals__")
+    refused(HEADER + "    __builtins__\n" + FAST_BODY, "no-dunder-access", "__builtins__")
+    refused(HEADER + "    getattr(dedupe, '__globals__')\n" + FAST_BODY, "no-dunder-access", "__globals__")
+    refused(HEADER + "    '{0.__globals__}'.format(dedupe)\n" + FAST_BODY, "no-dunder-access", "__globals__")
+    refused(HEADER + "    items.__class__\n" + FAST_BODY, "no-dunder-access", "__class__")
+
+
+def test_a_dunder_the_original_uses_is_allowed() -> None:
+    module = MODULE.replace("    result = []\n", "    result = []\n    kind = type(items).__name__\n", 1)
+    # __name__ is the original's, __class__ is not.
+    refused(HEADER + "    kind = items.__class__.__name__\n" + FAST_BODY, "no-dunder-access", "__class__",
+            module=module)  # fmt: skip
+    allowed(HEADER + "    kind = type(items).__name__\n" + FAST_BODY, module=module)
+    allowed(HEADER + '    """Like __init__ would: a docstring may name a dunder."""\n' + FAST_BODY)
+
+
+def test_module_state_and_monkeypatches_are_refused() -> None:
+    refused(HEADER + "    math.pi = 3\n" + FAST_BODY, "no-global-state", "it changes math.pi")
+    refused(HEADER + "    _cache[tuple(items)] = items\n" + FAST_BODY, "no-global-state", "_cache[tuple(items)]")
+    refused(HEADER + "    del _cache[()]\n" + FAST_BODY, "no-global-state", "_cache[()]")
+    refused(HEADER + "    _cache.setdefault((), items)\n" + FAST_BODY, "no-global-state", "_cache.setdefault()")
+    alias = HEADER + "    memo = _cache\n    memo[()] = items\n" + FAST_BODY
+    refused(alias, "no-global-state", "memo refers to an object from outside the call")
+    refused(HEADER + "    dedupe.calls = 1\n" + FAST_BODY, "no-global-state", "attribute on the function itself")
+    refused(HEADER + "    setattr(math, 'tau', 1)\n" + FAST_BODY, "no-global-state", "math.tau")
+
+
+def test_local_state_is_allowed() -> None:
+    allowed(HEADER + "    result = []\n    for item in items:\n        if item not in result:\n"
+            "            result.append(item)\n    return result\n")  # fmt: skip
+    allowed(HEADER + "    seen = {}\n    for item in items:\n        seen[item] = True\n    return list(seen)\n")
+    allowed(HEADER + "    seen = set()\n    out = []\n    for item in items:\n        if item not in seen:\n"
+            "            seen.add(item)\n            out.append(item)\n    return out\n")  # fmt: skip
+
+
+def test_ordinary_new_imports_are_allowed() -> None:
+    allowed("import itertools\n" + HEADER + "    return list(dict.fromkeys(itertools.chain(items)))\n")
+    allowed("import collections\n" + HEADER + "    return list(collections.OrderedDict.fromkeys(items))\n")
+    allowed("from collections import OrderedDict\n" + HEADER + "    return list(OrderedDict.fromkeys(items))\n")
+    allowed(HEADER + "    import functools\n" + FAST_BODY)
+
+
+def test_the_state_the_original_keeps_a_draft_may_keep() -> None:
+    module = MODULE.replace("    result = []\n", "    _cache[()] = []\n    result = []\n", 1)
+    allowed(HEADER + "    _cache[()] = items\n" + FAST_BODY, module=module)
+
+
+# -- the signature ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("draft", "reason"),
+    [
+        ("def merge(x, b, /, key=None, *rest, reverse=False, **options) -> list:", "renames the parameter a to x"),
+        ("def merge(b, a, /, key=None, *rest, reverse=False, **options) -> list:",
+         "reorders the parameters: (a, b, key, rest, reverse, options) became (b, a, key, rest, reverse, options)"),
+        ("def merge(a, b, /, key=0, *rest, reverse=False, **options) -> list:",
+         "the default of `key` changed from None to 0"),
+        ("def merge(a, b, /, key, *rest, reverse=False, **options) -> list:", "drops the default of `key` (None)"),
+        ("def merge(a, b=(), /, key=None, *rest, reverse=False, **options) -> list:", "gives `b` a default (())"),
+        ("def merge(a, b, key=None, *rest, reverse=False, **options) -> list:",
+         "the parameter a is positional-or-keyword, in the original positional-only"),
+        ("def merge(a, b, /, key=None, *, reverse=False, **options) -> list:", "removes the parameter *rest"),
+        ("def merge(a, b, /, key=None, *rest, reverse=False, **options):", "removes the return annotation"),
+        ("def merge(a, b, /, key=None, *rest, reverse=False, **options) -> list[int]:", None),
+        ("def merge(a: list, b: list, /, key=None, *rest, reverse=False, **options) -> list:", None),
+        ("def merge(a, b, /, key=None, *rest, reverse=False, extra=1, **options) -> list:",
+         "adds a parameter extra = 1"),
+    ],
+)  # fmt: skip
+def test_signature_changes_are_refused(draft: str, reason: str | None) -> None:
+    answer = draft + "\n    return sorted([*a, *b], key=key, reverse=reverse)\n"
+    if reason is None:
+        allowed(answer, name="merge")
+    else:
+        refused(answer, "same-signature", reason, name="merge")
+
+
+def test_new_star_args_added_decorator_async_and_yield_are_refused() -> None:
+    refused(
+        "def dedupe(items: list[int], *args) -> list[int]:\n" + FAST_BODY, "same-signature", "adds a parameter *args"
+    )
+    refused("import functools\n@functools.cache\n" + HEADER + FAST_BODY, "same-signature",
+            "adds the decorator @functools.cache")  # fmt: skip
+    refused(HEADER + "    yield from dict.fromkeys(items)\n", "same-signature", "it yields")
+    original = "def f(x):\n    return x\n"
+    refusal = check_draft(original, "", "async def f(x):\n    return x\n", function_name="f")
+    assert refusal is not None and refusal.rule == "same-signature" and "async" in refusal.detail
+
+
+def test_an_identical_signature_with_another_body_is_allowed() -> None:
+    allowed(HEADER + FAST_BODY)
+    allowed("def dedupe(items: list[int]) -> list[int]:\n    # fewer scans\n    return [*dict.fromkeys(items)]\n")
+
+
+@pytest.mark.parametrize("name", ["Bag.unique", "Bag.build", "Bag.twice"])
+def test_methods_keep_their_signature_too(name: str) -> None:
+    method = name.split(".")[1]
+    first = {"unique": "self, ", "build": "cls, ", "twice": ""}[method]
+    body = "    return list(dict.fromkeys(items))\n"
+    allowed(f"def {method}({first}items: list[int]) -> list[int]:\n{body}", name=name)
+    # Also as the model often writes it: inside its class.
+    allowed(f"class Bag:\n    def {method}({first}items: list[int]) -> list[int]:\n    {body}", name=name)
+    refused(f"def {method}({first}items: list[int], limit=None) -> list[int]:\n{body}", "same-signature",
+            "adds a parameter limit = None", name=name)  # fmt: skip
+    if first:
+        refused(f"def {method}(items: list[int]) -> list[int]:\n{body}", "same-signature", name=name)
+
+
+def test_a_method_may_change_its_own_object_but_not_its_class() -> None:
+    allowed("def unique(self, items: list[int]) -> list[int]:\n    self.items = list(dict.fromkeys(items))\n"
+            "    return self.items\n", name="Bag.unique")  # fmt: skip
+    refused("def build(cls, items: list[int]) -> list[int]:\n    cls.count = 1\n    return items\n", "no-global-state",
+            "cls.count", name="Bag.build")  # fmt: skip
+    refused("def unique(self, items: list[int]) -> list[int]:\n    type(self).count = 1\n    return items\n",
+            "no-global-state", "type(self).count", name="Bag.unique")  # fmt: skip
+
+
+def test_staticmethod_and_classmethod_decorators_must_match() -> None:
+    original = "@staticmethod\ndef twice(items):\n    return items + items\n"
+    plain = check_draft(original, "", "def twice(items):\n    return items * 2\n", function_name="twice",
+                        class_name="Bag")  # fmt: skip
+    assert plain is not None and "removes the decorator @staticmethod" in plain.detail
+    swapped = check_draft(original, "", "@classmethod\ndef twice(items):\n    return items * 2\n",
+                          function_name="twice", class_name="Bag")  # fmt: skip
+    assert swapped is not None and swapped.rule == "same-signature"
+    same = check_draft(original, "", "@staticmethod\ndef twice(items):\n    return items * 2\n",
+                       function_name="twice", class_name="Bag")  # fmt: skip
+    assert same is None
+
+
+def test_drafts_of_another_shape_are_refused() -> None:
+    original = "def f(x):\n    return x\n"
+    extra = check_draft(original, "", "def f(x):\n    return x\nprint('loaded')\n", function_name="f")
+    assert extra is not None and extra.rule == "one-function" and extra.line == 3
+    broken = check_draft(original, "", "def f(x:\n", function_name="f")
+    assert broken is not None and broken.rule == "parses"
+
+
+# -- the setting ------------------------------------------------------------------------------
+
+
+def test_guard_allow_imports_from_pyproject_and_environment(isolated: Path) -> None:
+    assert resolve(environ={}).guard_allow_imports == ()
+    (isolated / "pyproject.toml").write_text('[tool.coderefine]\nguard_allow_imports = ["os.path", "io"]\n')
+    assert resolve(environ={}).guard_allow_imports == ("os.path", "io")
+    environ = {"CODEREFINE_GUARD_ALLOW_IMPORTS": "os.path, pathlib ,"}
+    assert resolve(environ=environ).guard_allow_imports == ("os.path", "pathlib")
+
+
+@pytest.mark.parametrize("value", ["3", '"os path"', "[1, 2]"])
+def test_bad_guard_allow_imports_name_their_source(isolated: Path, value: str) -> None:
+    (isolated / "pyproject.toml").write_text(f"[tool.coderefine]\nguard_allow_imports = {value}\n")
+    with pytest.raises(UsageError, match=r"guard_allow_imports: expected a list of module names"):
+        resolve(environ={})
+
+
+# -- end to end: the refusal reaches the model, the sandbox never sees the draft -----------------------
+
+SLOW = MODULE.split("\n\n\ndef merge")[0] + "\n"
+
+
+def test_a_hostile_draft_is_refused_and_the_model_told_why(
+    scripted: Callable[..., ScriptedLLM], tmp_path: Path
+) -> None:
+    # Real Docker sandbox, as in test_optimize.py.
+    project = tmp_path / "proj"
+    project.mkdir(mode=0o755)
+    project.chmod(0o755)
+    (project / "pyproject.toml").write_text("[project]\nname = 'proj'\n")
+    (project / "slow.py").write_text(SLOW)
+    fast = f"```python\n{HEADER}{FAST_BODY}```"
+    done = "It is as fast as it gets. NOTHING LEFT TO GAIN"
+    server = scripted([f"```python\n{PRODUCTION_BOMB}```", "feedback on the refusal", fast, done])
+    report = optimize(project / "slow.py", "dedupe", base_url=server.url, model="scripted-model", backoff=0.01,
+                      max_examples=60, max_iterations=3, plateau_patience=10)  # fmt: skip
+    result = report.results[0]
+    assert result.refine is not None
+    hostile, winner = result.refine.iterations
+    assert not hostile.accepted
+    assert hostile.facts.metrics["correct"] is False
+    assert hostile.facts.metrics["checked_inputs"] == 0  # refused before any input ran
+    assert hostile.facts.metrics["mismatch"].startswith("refused before it ran: [no-system-imports] line 1:")
+    feedback_prompt = prompt_text(server.requests[1])
+    assert "[no-system-imports]" in feedback_prompt and "it imports os" in feedback_prompt
+    assert winner.accepted and winner.facts.metrics["correct"] is True
+    assert result.improved and result.final.strip().endswith("return list(dict.fromkeys(items))")
