@@ -1,0 +1,669 @@
+"""The mutation benchmark: does coderefine's checker ever verify a draft that behaves differently?
+
+    python benchmarks/mutation.py --source all --json figures.json
+    python benchmarks/mutation.py --source suite --only dedupe,mode --max-mutants 4
+
+For each function: a correct fast version (one that behaves exactly like the original), and
+mutants of it, one small ast change each (comparison swapped, an integer or a range()/slice
+bound off by one, a branch or an early return dropped, and/or swapped, a constant changed,
+the operands of a non-commutative operator swapped), at most --max-mutants per function, chosen
+deterministically and spread over the operators. A mutant counts only if it is really wrong:
+the project's own tests fail with it in place, or the host's own differential check
+(`mutation_oracle`, which shares no code with coderefine's) finds an input where it and the
+original differ; the rest are equivalent and discarded. Every kept mutant then goes to
+coderefine's checker, exactly as `coderefine optimize` calls it: verified correct is a HOLE
+(the promise broken; it must be 0), and verified correct and faster is OFFERED. The correct
+version itself is checked too: refusing it is a false refusal. A refused mutant that only the
+project's tests stopped (differential testing let it through: `t-only`, TESTS ONLY) would be a
+hole in a project whose tests are weaker.
+
+Two sources:
+- suite: benchmarks/slow_functions; the correct version is the known-good draft in fast.py;
+- library: toolz (pinned below), downloaded as an sdist with its own tests. Its functions are
+  untyped, several return iterators, some have sentinel defaults; the correct version is the
+  library's own source. There "verified" means correct (speed does not matter). Generator
+  functions are refused by coderefine as ineligible: their mutants are listed, not checked.
+
+Nothing in the repository is changed: every run works on copies. `all` takes about 12 minutes
+on 2 cores (the suite 4, toolz 8; the library's sdist is downloaded with pip each run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import collections
+import json
+import random
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent
+sys.path[:0] = [str(ROOT.parent), str(ROOT), str(ROOT / "slow_functions")]
+
+import mutation_oracle as oracle  # noqa: E402
+from fast import EXAMPLES, FAST  # noqa: E402
+from optimize_suite import project_copy  # noqa: E402
+
+from coderefine.code import SourceFile, Target  # noqa: E402
+from coderefine.code_run import limits_for  # noqa: E402
+from coderefine.errors import CoderefineError, EnvironmentProblem, UsageError  # noqa: E402
+from coderefine.sandbox import Sandbox, open_sandbox  # noqa: E402
+from coderefine.sandbox_image import default_image  # noqa: E402
+from coderefine.verify import Verdict, VerifyOptions, verify  # noqa: E402
+
+LIBRARY, LIBRARY_VERSION = "toolz", "1.2.0"
+LIBRARY_TESTS = ("toolz",)
+# (file, function): untyped functions with at least 3 mutation sites: returning iterators
+# (merge_sorted, sliding_window, partition, pluck), with sentinel defaults (get, reduceby, pluck:
+# no_default; partition: no_pad), a branch chosen by size (dissoc: keys against 0.6 x the dict's
+# length; toolz has no branch that only long inputs reach), and three generator functions,
+# which coderefine refuses as ineligible.
+LIBRARY_FUNCTIONS = (
+    ("toolz/itertoolz.py", "merge_sorted"),
+    ("toolz/itertoolz.py", "isdistinct"),
+    ("toolz/itertoolz.py", "tail"),
+    ("toolz/itertoolz.py", "nth"),
+    ("toolz/itertoolz.py", "get"),
+    ("toolz/itertoolz.py", "reduceby"),
+    ("toolz/itertoolz.py", "sliding_window"),
+    ("toolz/itertoolz.py", "partition"),
+    ("toolz/itertoolz.py", "pluck"),
+    ("toolz/itertoolz.py", "topk"),
+    ("toolz/dicttoolz.py", "dissoc"),
+    ("toolz/dicttoolz.py", "update_in"),
+    ("toolz/itertoolz.py", "accumulate"),
+    ("toolz/itertoolz.py", "partition_all"),
+    ("toolz/itertoolz.py", "unique"),
+)
+SOURCES = ("suite", "library")
+
+
+# -- mutants ---------------------------------------------------------------------------------
+
+OPERATORS = ("comparison", "off_by_one", "bound", "drop_branch", "and_or", "constant", "swap_operands")
+_SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
+}  # fmt: skip
+_NOT_COMMUTATIVE = (ast.Sub, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.LShift, ast.RShift, ast.MatMult)
+
+
+@dataclass(frozen=True)
+class Site:
+    operator: str
+    node: int  # the node's position in `body_nodes` order
+    variant: Any
+
+
+@dataclass(frozen=True)
+class Mutant:
+    operator: str
+    description: str
+    source: str  # the correct version's imports and the mutated function
+
+
+def function_node(tree: ast.Module, name: str) -> ast.FunctionDef:
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            return node
+    raise KeyError(name)
+
+
+def body_nodes(function: ast.FunctionDef) -> list[ast.AST]:
+    """The body's nodes in a fixed order; the docstring, parameters and defaults are left alone."""
+    body = function.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return [node for statement in body for node in ast.walk(statement)]
+
+
+def sites_of(node: ast.AST, function: ast.FunctionDef) -> list[tuple[str, Any]]:
+    found: list[tuple[str, Any]] = []
+    if isinstance(node, ast.Compare):
+        found += [("comparison", i) for i, op in enumerate(node.ops) if type(op) in _SWAPS]
+    elif isinstance(node, ast.Constant) and type(node.value) is int:
+        found += [("off_by_one", 1), ("off_by_one", -1)]
+    elif isinstance(node, ast.Constant) and type(node.value) in (bool, str):
+        found.append(("constant", not node.value if type(node.value) is bool else ("x" if node.value == "" else "")))
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
+        found += [("bound", (i, d)) for i, a in enumerate(node.args) if _bound(a) for d in (1, -1)]
+    elif isinstance(node, ast.Slice):
+        found += [("bound", (f, d)) for f in ("lower", "upper") if _bound(getattr(node, f)) for d in (1, -1)]
+    elif isinstance(node, ast.If):
+        found += [("drop_branch", "if")] + ([("drop_branch", "else")] if node.orelse else [])
+    elif isinstance(node, ast.Return) and node is not function.body[-1]:
+        found.append(("drop_branch", "return"))
+    elif isinstance(node, ast.BoolOp):
+        found.append(("and_or", None))
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, _NOT_COMMUTATIVE):
+        found.append(("swap_operands", None))
+    return found
+
+
+def _bound(value: ast.expr | None) -> bool:
+    """A bound worth moving by one that is not a literal (literals are off_by_one's)."""
+    if value is None or isinstance(value, (ast.Constant, ast.Starred)):
+        return False
+    return not (isinstance(value, ast.UnaryOp) and isinstance(value.operand, ast.Constant))
+
+
+def _shifted(value: ast.expr, delta: int) -> ast.expr:
+    return ast.BinOp(left=value, op=ast.Add() if delta > 0 else ast.Sub(), right=ast.Constant(1))
+
+
+def apply(node: ast.AST, site: Site, function: ast.FunctionDef) -> str:
+    """Change `node` in place as `site` says; a description of the change."""
+    before = _text(node)
+    if site.operator == "comparison":
+        assert isinstance(node, ast.Compare)
+        node.ops[site.variant] = _SWAPS[type(node.ops[site.variant])]()
+    elif site.operator == "off_by_one":
+        assert isinstance(node, ast.Constant)
+        node.value += site.variant
+    elif site.operator == "constant":
+        assert isinstance(node, ast.Constant)
+        node.value = site.variant
+    elif site.operator == "bound":
+        where, delta = site.variant
+        if isinstance(node, ast.Call):
+            node.args[where] = _shifted(node.args[where], delta)
+        else:
+            setattr(node, where, _shifted(getattr(node, where), delta))
+    elif site.operator == "drop_branch":
+        return _drop(node, site.variant, function)
+    elif site.operator == "and_or":
+        assert isinstance(node, ast.BoolOp)
+        node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+    else:
+        assert isinstance(node, ast.BinOp)
+        node.left, node.right = node.right, node.left
+    return f"line {getattr(node, 'lineno', '?')}: `{before}` -> `{_text(node)}`"
+
+
+def _drop(node: ast.AST, what: str, function: ast.FunctionDef) -> str:
+    line = getattr(node, "lineno", "?")
+    if isinstance(node, ast.If) and what == "if":
+        node.body = [ast.Pass()]
+        return f"line {line}: the body of `if {_text(node.test)}` -> pass"
+    if isinstance(node, ast.If):
+        node.orelse = []
+        return f"line {line}: the else/elif of `if {_text(node.test)}` removed"
+    for block in _blocks(function):
+        if any(statement is node for statement in block):
+            index = next(i for i, statement in enumerate(block) if statement is node)
+            block[index : index + 1] = [] if len(block) > 1 else [ast.Pass()]
+    return f"line {line}: early `{_text(node)}` removed"
+
+
+def _blocks(function: ast.FunctionDef) -> Iterator[list[ast.stmt]]:
+    for node in ast.walk(function):
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                yield block
+
+
+def _text(node: ast.AST, limit: int = 70) -> str:
+    text = " ".join(ast.unparse(node).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def make_mutant(source: str, name: str, site: Site, first_line: int = 1) -> Mutant | None:
+    """The mutant `site` makes of `source`, or None when it does not compile."""
+    tree = ast.parse(source)
+    ast.increment_lineno(tree, first_line - 1)  # descriptions give the line in the project's file
+    function = function_node(tree, name)
+    description = apply(body_nodes(function)[site.node], site, function)
+    text = ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+    try:
+        compile(text, "<mutant>", "exec")
+    except (SyntaxError, ValueError):
+        return None
+    return Mutant(site.operator, description, text)
+
+
+def generate(source: str, name: str, cap: int, first_line: int = 1) -> tuple[int, list[Mutant]]:
+    """(how many mutation sites there are, at most `cap` distinct mutants spread over the operators)."""
+    tree = ast.parse(source)
+    function = function_node(tree, name)
+    queues: dict[str, collections.deque[Site]] = {operator: collections.deque() for operator in OPERATORS}
+    sites = 0
+    for index, node in enumerate(body_nodes(function)):
+        for operator, variant in sites_of(node, function):
+            queues[operator].append(Site(operator, index, variant))
+            sites += 1
+    for operator, queue in queues.items():
+        random.Random(f"{name}/{operator}").shuffle(queue)  # a str seed: the same order on every run
+    seen = {ast.unparse(tree) + "\n"}
+    chosen: list[Mutant] = []
+    while len(chosen) < cap and any(queues.values()):
+        for queue in queues.values():
+            if queue and len(chosen) < cap:
+                mutant = make_mutant(source, name, queue.popleft(), first_line)
+                if mutant is not None and mutant.source not in seen:
+                    seen.add(mutant.source)
+                    chosen.append(mutant)
+    return sites, chosen
+
+
+# -- the checker -----------------------------------------------------------------------------
+
+
+def check(
+    sandbox: Sandbox,
+    module: str,
+    target: Target,
+    candidate: str | None,
+    baseline: Verdict | None,
+    examples: Sequence[str],
+) -> Verdict:
+    """coderefine's verdict on `candidate`, reached as `coderefine optimize` reaches it: the
+    options it sets by default, the baseline run's findings (captured arguments, covering tests)
+    passed to every later check. The only call into the checker in this benchmark."""
+    options = VerifyOptions(examples=tuple(examples))
+    for attempt in (1, 2):
+        try:
+            verdict = verify(
+                sandbox, module, target, candidate, options, baseline=baseline.baseline if baseline else None
+            )
+        except EnvironmentProblem:
+            raise
+        except CoderefineError as problem:  # e.g. no inputs to test with: coderefine refuses the function
+            return Verdict(correct=False, mismatch=str(problem))
+        run = verdict.details.get("run")
+        # A runner killed from outside (the host short of memory) says nothing of the candidate: once more.
+        if attempt == 1 and isinstance(run, dict) and run.get("killed_by") == "runner_killed":
+            print("    (the sandbox runner was killed from outside: checking once more)", flush=True)
+            continue
+        break
+    return verdict
+
+
+def lets_through(verdict: Verdict) -> tuple[bool, str | None]:
+    """(whether the checker would let the candidate be offered, speed aside; why not).
+
+    Today's Verdict says it with `correct`; a Verdict that has `verified` says it there, and
+    being correct on the inputs is then not enough."""
+    if not verdict.correct:
+        return False, verdict.mismatch
+    verified = getattr(verdict, "verified", None)
+    if verified is None or verified:
+        return True, None
+    return False, str(getattr(verdict, "not_verified", None) or "not verified")
+
+
+# -- one function ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Subject:
+    source: str  # "suite" or "library"
+    name: str
+    file: str  # the function's file in the project
+    module: str
+    correct: str  # the correct version: imports and the function
+    inputs: str  # the oracle's input maker
+    tests: tuple[str, ...]  # the project's own tests, as pytest arguments
+    examples: tuple[str, ...] = ()  # --example arguments, as a user would give them
+    first_line: int = 1  # where `correct` starts in `file` (the suite's drafts are not in a file)
+
+
+@dataclass(frozen=True)
+class Kill:
+    """Why a version counts as really wrong; neither reason: equivalent to the original."""
+
+    test_failure: str | None  # the project's own tests fail with it
+    difference: oracle.Difference | None  # the host's differential check found an input
+
+    @property
+    def by(self) -> tuple[str, ...]:
+        return (("tests",) if self.test_failure else ()) + (("inputs",) if self.difference else ())
+
+
+@dataclass(frozen=True)
+class MutantRow:
+    operator: str
+    description: str
+    kill: Kill
+    outcome: str  # "equivalent" (discarded), "ineligible", "refused", "hole" (verified although wrong)
+    faster: bool = False  # a hole measured faster: offered to the user
+    mismatch: str | None = None  # the checker's reason for refusing
+    # "differential", "project tests", "timing" (read from `mismatch`) or "evidence" (correct on the
+    # inputs, but not verified: too few inputs, lines not run)
+    refused_at: str | None = None
+    checked: int = 0
+    tests_passed: int = 0
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class FunctionRow:
+    source: str
+    name: str
+    skip_reason: str | None  # coderefine's reason for refusing the function, if it does
+    sites: int
+    correct_verified: bool | None  # None: not checked (an ineligible function)
+    correct_faster: bool
+    correct_reason: str | None  # why the checker refused the correct version
+    premise: str | None  # the host's own checks found the correct version wrong: figures in doubt
+    mutants: tuple[MutantRow, ...]
+    seconds: float
+
+    def count(self, outcome: str) -> int:
+        return sum(row.outcome == outcome for row in self.mutants)
+
+    @property
+    def offered(self) -> int:
+        return sum(row.outcome == "hole" and row.faster for row in self.mutants)
+
+
+def find_target(project: Path, subject: Subject) -> Target:
+    for target in SourceFile.read(project / subject.file).targets():
+        if target.name == subject.name:
+            return target
+    raise UsageError(f"{subject.file} has no function {subject.name}")
+
+
+def judge(subject: Subject, project: Path, scratch: Path, candidate: str) -> Kill:
+    """The kill filter, on the host: the project's tests, then the differential check."""
+    return Kill(
+        oracle.tests_fail(scratch, subject.file, subject.name, candidate, subject.tests),
+        oracle.differs(project, subject.module, subject.name, candidate, subject.inputs),
+    )
+
+
+def run_function(subject: Subject, project: Path, scratch: Path, sandbox: Sandbox, cap: int) -> FunctionRow:
+    started = time.monotonic()
+    target = find_target(project, subject)
+    sites, mutants = generate(subject.correct, subject.name, cap, subject.first_line)
+    premise = judge(subject, project, scratch, subject.correct)
+    rows = []
+    for mutant in mutants:
+        kill = judge(subject, project, scratch, mutant.source)
+        outcome = "equivalent" if not kill.by else "refused" if target.eligible else "ineligible"
+        rows.append(MutantRow(mutant.operator, mutant.description, kill, outcome, source=mutant.source))
+        if outcome == "equivalent":
+            print(f"    {mutant.operator:13} {mutant.description[:72]:72} equivalent: discarded", flush=True)
+    kept = sum(row.outcome != "equivalent" for row in rows)
+    print(f"  {len(rows)} mutants of {sites} sites; {kept} really wrong, {len(rows) - kept} equivalent", flush=True)
+    verified, faster, reason = None, False, None
+    if target.eligible:
+        baseline = check(sandbox, subject.module, target, None, None, subject.examples)
+        usable, problem = lets_through(baseline)
+        if usable:
+            verdict = check(sandbox, subject.module, target, subject.correct, baseline, subject.examples)
+            verified, reason = lets_through(verdict)
+            faster = verified and verdict.faster
+            print(f"  correct version: {'verified' if verified else 'REFUSED: ' + str(reason)}", flush=True)
+            rows = [_checked(row, sandbox, subject, target, baseline) for row in rows]
+        else:
+            verified, reason = False, f"the original cannot be checked: {problem}"
+            rows = [replace(row, mismatch=reason) if row.outcome == "refused" else row for row in rows]
+            print(f"  {reason}", flush=True)
+    else:
+        print(f"  coderefine refuses it: {target.skip_reason}", flush=True)
+    doubt = _premise(premise)
+    if doubt:
+        print(f"  WARNING: the correct version fails the host's checks: {doubt}", flush=True)
+    return FunctionRow(
+        subject.source, subject.name, target.skip_reason, sites, verified, faster, None if verified else reason,
+        doubt, tuple(rows), round(time.monotonic() - started, 1),
+    )  # fmt: skip
+
+
+def _premise(kill: Kill) -> str | None:
+    if kill.test_failure:
+        return f"the project's tests fail with it: {kill.test_failure}"
+    if kill.difference:
+        d = kill.difference
+        return f"on {d.arguments} the original gives {d.original}, it gives {d.mutant}"
+    return None
+
+
+def _checked(row: MutantRow, sandbox: Sandbox, subject: Subject, target: Target, baseline: Verdict) -> MutantRow:
+    if row.outcome == "equivalent":
+        return row
+    verdict = check(sandbox, subject.module, target, row.source, baseline, subject.examples)
+    passed = verdict.details.get("tests_passed", 0)
+    through, why = lets_through(verdict)
+    row = replace(
+        row,
+        outcome="hole" if through else "refused",
+        faster=through and verdict.faster,
+        mismatch=why,
+        refused_at=None if through else "evidence" if verdict.correct else _stage(why),
+        checked=verdict.checked,
+        tests_passed=passed if isinstance(passed, int) else 0,
+    )
+    print(f"    {_mutant_line(row)}", flush=True)
+    return row
+
+
+def _stage(mismatch: str | None) -> str:
+    """Roughly which of the checker's steps refused, from its message: a guide, not a contract."""
+    text = mismatch or ""
+    if "project's test" in text:
+        return "project tests"
+    return "timing" if "timed" in text else "differential"
+
+
+def _mutant_line(row: MutantRow) -> str:
+    if row.outcome == "hole":
+        verdict = f"VERIFIED on {row.checked} inputs: HOLE{', OFFERED' if row.faster else ''}"
+    else:
+        verdict = f"refused: {(row.mismatch or '')[:100]}"
+    return f"{row.operator:13} {row.description[:72]:72} wrong by {'+'.join(row.kill.by):12} {verdict}"
+
+
+# -- the two sources -------------------------------------------------------------------------
+
+
+def suite_subjects() -> list[Subject]:
+    return [
+        Subject("suite", name, "slow.py", "slow", FAST[name].strip() + "\n", "hints", ("test_slow.py",),
+                tuple(EXAMPLES.get(name, ())))
+        for name in FAST
+    ]  # fmt: skip
+
+
+def library_subjects(project: Path) -> list[Subject]:
+    subjects = []
+    for file, name in LIBRARY_FUNCTIONS:
+        text = (project / file).read_text(encoding="utf-8")
+        node = function_node(ast.parse(text), name)
+        correct = ast.get_source_segment(text, node) or ""
+        module = file.removesuffix(".py").replace("/", ".")
+        subjects.append(Subject("library", name, file, module, correct + "\n", name, LIBRARY_TESTS, (), node.lineno))
+    return subjects
+
+
+@contextmanager
+def library_project() -> Iterator[Path]:
+    """The pinned library's sdist, downloaded and unpacked: its source and its own tests."""
+    with tempfile.TemporaryDirectory(prefix="coderefine-mutation-") as folder:
+        spec = f"{LIBRARY}=={LIBRARY_VERSION}"
+        pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:"]
+        done = subprocess.run(
+            [*pip, spec, "-d", folder], stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False
+        )
+        archives = sorted(Path(folder).glob(f"{LIBRARY}-{LIBRARY_VERSION}.tar.gz"))
+        if done.returncode != 0 or not archives:
+            tail = (done.stderr.strip().splitlines() or ["no sdist"])[-1]
+            raise EnvironmentProblem(f"cannot download the sdist of {spec}: {tail}")
+        with tarfile.open(archives[0]) as archive:
+            archive.extractall(folder, filter="data")
+        project = Path(folder) / f"{LIBRARY}-{LIBRARY_VERSION}"
+        if not (project / LIBRARY_TESTS[0] / "tests").is_dir():
+            raise EnvironmentProblem(f"the sdist of {spec} has no tests")
+        for path in [Path(folder), *Path(folder).rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)  # readable by the sandbox's user
+        yield project
+
+
+@contextmanager
+def source_project(source: str) -> Iterator[Path]:
+    if source == "suite":
+        with project_copy() as project:
+            yield project
+    else:
+        with library_project() as project:
+            yield project
+
+
+def run_source(source: str, only: set[str] | None, cap: int) -> list[FunctionRow]:
+    rows: list[FunctionRow] = []
+    with source_project(source) as project, tempfile.TemporaryDirectory() as scratch_root:
+        subjects = suite_subjects() if source == "suite" else library_subjects(project)
+        subjects = [s for s in subjects if only is None or s.name in only]
+        if not subjects:
+            return rows
+        scratch = oracle.scratch_copy(project, Path(scratch_root))
+        failure = oracle.run_tests(scratch, subjects[0].tests)
+        if failure:
+            raise EnvironmentProblem(f"the {source}'s own tests fail without any mutant: {failure}")
+        with open_sandbox("docker", project=project, limits=limits_for(VerifyOptions())) as sandbox:
+            for number, subject in enumerate(subjects, 1):
+                print(f"[{source} {number}/{len(subjects)}] {subject.name}", flush=True)
+                rows.append(run_function(subject, project, scratch, sandbox, cap))
+    return rows
+
+
+# -- report ----------------------------------------------------------------------------------
+
+
+def totals(rows: Sequence[FunctionRow], seconds: float) -> dict[str, Any]:
+    eligible = [row for row in rows if row.skip_reason is None]
+    generated = sum(len(row.mutants) for row in rows)
+    equivalent = sum(row.count("equivalent") for row in rows)
+    return {
+        "functions": len(rows),
+        "eligible_functions": len(eligible),
+        "mutants_generated": generated,
+        "equivalent_discarded": equivalent,
+        "kept": generated - equivalent,
+        "kept_checked": sum(row.count("hole") + row.count("refused") for row in rows),
+        "kept_ineligible": sum(row.count("ineligible") for row in rows),
+        "holes": sum(row.count("hole") for row in rows),
+        "offered": sum(row.offered for row in rows),
+        "refused": sum(row.count("refused") for row in rows),
+        "refused_by_project_tests_only": sum(
+            m.refused_at == "project tests" for row in rows for m in row.mutants if m.outcome == "refused"
+        ),
+        "correct_verified": sum(row.correct_verified is True for row in eligible),
+        "correct_refused": sum(row.correct_verified is not True for row in eligible),
+        "premise_problems": sum(row.premise is not None for row in rows),
+        "seconds": round(seconds, 1),
+    }
+
+
+def print_source(source: str, rows: Sequence[FunctionRow], figures: dict[str, Any]) -> None:
+    print(f"\n== {source}: {_source_label(source)}")
+    print(f"{'function':20} {'gen':>4} {'equiv':>5} {'kept':>4} {'holes':>5} {'offer':>5} {'refus':>5} "
+          f"{'t-only':>6}  {'correct version':30} {'s':>6}")  # fmt: skip
+    for row in rows:
+        tests_only = sum(m.refused_at == "project tests" for m in row.mutants)
+        print(f"{row.name:20} {len(row.mutants):4} {row.count('equivalent'):5} "
+              f"{len(row.mutants) - row.count('equivalent'):4} {row.count('hole'):5} {row.offered:5} "
+              f"{row.count('refused'):5} {tests_only:6}  {_correct_label(row):30} {row.seconds:6.1f}")  # fmt: skip
+    print("(t-only: refused only by the project's tests, after differential testing let it through)")
+    print("totals: " + ", ".join(f"{key} {value}" for key, value in figures.items()))
+    for row in rows:
+        _print_findings(row)
+
+
+def _print_findings(row: FunctionRow) -> None:
+    for mutant in row.mutants:
+        d = mutant.kill.difference
+        shown = f"; differs on {d.arguments}: {d.original} vs {d.mutant}" if d else ""
+        if mutant.outcome == "hole":
+            print(f"  HOLE {row.name} [{mutant.operator}] {mutant.description}; wrong by "
+                  f"{'+'.join(mutant.kill.by)}{shown}; checker: {mutant.checked} inputs, "
+                  f"{mutant.tests_passed} project test(s) passed{', OFFERED' if mutant.faster else ''}")  # fmt: skip
+        elif mutant.refused_at == "project tests":
+            print(f"  TESTS ONLY {row.name} [{mutant.operator}] {mutant.description}: {mutant.mismatch}")
+    if row.skip_reason is None and row.correct_verified is not True:
+        print(f"  FALSE REFUSAL {row.name}: {row.correct_reason}")
+    if row.premise:
+        print(f"  PREMISE {row.name}: {row.premise}")
+
+
+def _source_label(source: str) -> str:
+    if source == "suite":
+        return "benchmarks/slow_functions, correct version = fast.py's draft"
+    return f"{LIBRARY} {LIBRARY_VERSION} (sdist, its own tests), correct version = its own source"
+
+
+def _correct_label(row: FunctionRow) -> str:
+    if row.skip_reason is not None:
+        return f"ineligible: {row.skip_reason}"[:30]
+    if row.correct_verified:
+        return "verified" + (", faster" if row.correct_faster else "")
+    return f"REFUSED: {row.correct_reason or ''}"[:30]
+
+
+def checker_version() -> dict[str, Any]:
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=ROOT.parent, capture_output=True, text=True, check=False)
+        return done.stdout.strip()
+
+    changed = git("status", "--porcelain", "--", "coderefine", "sandbox")
+    return {"commit": git("rev-parse", "HEAD"), "uncommitted_changes": bool(changed), "image": default_image()}
+
+
+def run(sources: Sequence[str], only: set[str] | None, cap: int, json_path: Path | None) -> None:
+    started = time.monotonic()
+    document: dict[str, Any] = {
+        "checker": checker_version(),
+        "library": {"name": LIBRARY, "version": LIBRARY_VERSION},
+        "max_mutants": cap,
+        "sources": {},
+    }
+    everything: list[FunctionRow] = []
+    for source in sources:
+        source_started = time.monotonic()
+        rows = run_source(source, only, cap)
+        figures = totals(rows, time.monotonic() - source_started)
+        document["sources"][source] = {"totals": figures, "functions": [asdict(row) for row in rows]}
+        everything += rows
+        print_source(source, rows, figures)
+    document["totals"] = totals(everything, time.monotonic() - started)
+    print("\nall: " + ", ".join(f"{key} {value}" for key, value in document["totals"].items()))
+    if json_path is not None:
+        json_path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--source", choices=(*SOURCES, "all"), default="all")
+    parser.add_argument("--max-mutants", type=int, default=8)
+    parser.add_argument("--only", help="comma-separated function names")
+    parser.add_argument("--json", type=Path, help="write the figures to this file")
+    args = parser.parse_args(argv)
+    sources = SOURCES if args.source == "all" else (args.source,)
+    only = set(args.only.split(",")) if args.only else None
+    known = set(FAST) | {name for _, name in LIBRARY_FUNCTIONS}
+    if only is not None and only - known:
+        print(f"error: unknown function(s): {', '.join(sorted(only - known))}", file=sys.stderr)
+        return 2
+    if args.max_mutants < 1:
+        print("error: --max-mutants must be positive", file=sys.stderr)
+        return 2
+    try:
+        run(sources, only, args.max_mutants, args.json)
+    except CoderefineError as problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return problem.exit_code
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

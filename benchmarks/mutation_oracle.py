@@ -1,0 +1,480 @@
+"""The mutation benchmark's own judge of "really wrong", written apart from coderefine's checker.
+
+Two kill checks, both on the host:
+- `tests_fail`: the project's own tests run with the mutant spliced into its file (a fresh
+  pytest process per mutant, no bytecode cache, so a same-sized edit is never served stale);
+- `differs`: mutant and original called on the same random inputs (2,000 by default), in a
+  forked child with a time limit per call and a memory cap. Compared: return values (lazy ones
+  consumed to LIMIT items, dicts by equality, containers by type and items), exception types,
+  and the arguments afterwards (an iterator argument by what is left of it). Inputs come from
+  the type hints (the suite's functions) or from a hand-written maker per library function,
+  shaped like the values the library's own tests pass.
+"""
+
+from __future__ import annotations
+
+import ast
+import collections
+import importlib
+import inspect
+import itertools
+import multiprocessing
+import operator
+import os
+import random
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import typing
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+LIMIT = 1000  # items taken from a lazy result or an iterator argument
+PER_CALL_S = 1.0
+CHILD_TIMEOUT_S = 300.0
+CHILD_MEMORY = 4 << 30
+
+Arguments = tuple[tuple[Any, ...], dict[str, Any]]
+Maker = Callable[[random.Random], Arguments]
+
+
+@dataclass(frozen=True)
+class Difference:
+    """An input on which the mutant and the original behave differently."""
+
+    arguments: str
+    original: str
+    mutant: str
+
+
+class Stream:
+    """An iterator over a list that shows its items in a counterexample."""
+
+    def __init__(self, items: Sequence[Any]) -> None:
+        self._items = list(items)
+        self._iterator = iter(self._items)
+
+    def __iter__(self) -> Stream:
+        return self
+
+    def __next__(self) -> Any:
+        return next(self._iterator)
+
+    def __repr__(self) -> str:
+        return f"iter({self._items!r})"
+
+
+# -- the project's own tests ------------------------------------------------------------------
+
+
+def splice(text: str, function: str, replacement: str) -> str:
+    """`text` (a module) with top-level `function` replaced by `replacement`'s function; the
+    replacement's other statements (its imports) go at the end, where they still run before any call."""
+    node = _top_function(ast.parse(text), function)
+    start = min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1
+    lines = text.splitlines(keepends=True)
+    new = ast.parse(replacement)
+    body = ast.unparse(_top_function(new, function))
+    extra = [ast.unparse(stmt) for stmt in new.body if not isinstance(stmt, ast.FunctionDef)]
+    tail = "".join(lines[node.end_lineno or node.lineno :])
+    spliced = "".join(lines[:start]) + body + "\n" + tail
+    return spliced + ("\n" + "\n".join(extra) + "\n" if extra else "")
+
+
+def _top_function(tree: ast.Module, name: str) -> ast.FunctionDef:
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            return node
+    raise KeyError(name)
+
+
+def tests_fail(scratch: Path, file: str, function: str, candidate: str, tests: Sequence[str]) -> str | None:
+    """Why the project's tests fail with `candidate` in place of `function` in `scratch/file`, or None."""
+    path = scratch / file
+    original = path.read_text(encoding="utf-8")
+    try:
+        path.write_text(splice(original, function, candidate), encoding="utf-8")
+        return run_tests(scratch, tests)
+    finally:
+        path.write_text(original, encoding="utf-8")
+
+
+def run_tests(folder: Path, tests: Sequence[str], timeout: float = 60.0) -> str | None:
+    """The first failure of pytest on `tests` in `folder`, or None when they pass."""
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-rf", "-p", "no:cacheprovider", *tests]
+    environment = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    try:
+        done = subprocess.run(
+            command, cwd=folder, env=environment, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+            timeout=timeout, check=False,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return f"the tests did not finish within {timeout:.0f}s"
+    if done.returncode == 0:
+        return None
+    failed = [line for line in done.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
+    return (failed[0] if failed else f"pytest exited with {done.returncode}")[:300]
+
+
+def scratch_copy(project: Path, into: Path) -> Path:
+    """A copy of the project for the test runs, so the checker's copy is never touched."""
+    target = into / "scratch"
+    shutil.copytree(project, target, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+    return target
+
+
+# -- differential check ----------------------------------------------------------------------
+
+
+def differs(
+    project: Path, module: str, function: str, candidate: str, inputs: str, examples: int = 2000
+) -> Difference | None:
+    """The first input (of `examples`) on which `candidate` and the original differ, or None.
+
+    Runs in a child process: a mutant may loop, recurse or allocate without bound. The children
+    come from a fork server, not from this process, whose sandbox client runs threads.
+    """
+    context = multiprocessing.get_context("forkserver")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_child, args=(sender, project, module, function, candidate, inputs, examples))
+    child.start()
+    sender.close()
+    answer: Any = "the check gave no answer"
+    if receiver.poll(CHILD_TIMEOUT_S):
+        try:
+            answer = receiver.recv()
+        except EOFError:
+            answer = "the check died (memory or a crash in the mutant)"
+    else:
+        answer = f"the check did not finish within {CHILD_TIMEOUT_S:.0f}s"
+    child.kill()
+    child.join()
+    if isinstance(answer, SetupFailure):
+        raise RuntimeError(f"the differential check of {module}.{function} cannot run: {answer.reason}")
+    if isinstance(answer, str):
+        # The original passed the same check (the correct version's run): the mutant is to blame.
+        return Difference("(the whole check)", "finished", answer)
+    return answer if isinstance(answer, Difference) else None
+
+
+@dataclass(frozen=True)
+class SetupFailure:
+    """The check could not start: a fault of the benchmark, never counted against a mutant."""
+
+    reason: str
+
+
+def _child(
+    sender: Connection, project: Path, module: str, function: str, candidate: str, inputs: str, examples: int
+) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (CHILD_MEMORY, CHILD_MEMORY))
+    sys.dont_write_bytecode = True  # the project is the checker's copy: leave it as it was
+    sys.path.insert(0, str(project))
+    try:
+        loaded = importlib.import_module(module)
+        original = getattr(loaded, function)
+        namespace = dict(vars(loaded))  # the mutant sees the module's globals, as the original does
+        exec(compile(candidate, "<mutant>", "exec"), namespace)
+        mutant = namespace[function]
+        make = maker(inputs, original, candidate)
+        make(random.Random(0))
+    except Exception as error:
+        sender.send(SetupFailure(f"{type(error).__name__}: {error}"))
+        return
+    sender.send(first_difference(original, mutant, make, examples))
+
+
+def first_difference(original: Callable[..., Any], mutant: Callable[..., Any], make: Maker, examples: int) -> Any:
+    for index in range(examples):
+        seed = f"mutation-oracle:{index}"
+        expected = observe(original, make(random.Random(seed)))
+        if expected == ("timeout",):
+            continue  # too slow to compare on this input: not the mutant's fault
+        actual = observe(mutant, make(random.Random(seed)))
+        if actual != expected:
+            shown = _arguments_text(make(random.Random(seed)))
+            return Difference(shown, _short(expected), _short(actual))
+    return None
+
+
+class _CallTimeout(BaseException):
+    pass
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise _CallTimeout
+
+
+def observe(function: Callable[..., Any], arguments: Arguments) -> tuple[Any, ...]:
+    """What a call did: its normalized result or exception type, and its arguments afterwards."""
+    args, kwargs = arguments
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, PER_CALL_S)
+    try:
+        result: tuple[Any, ...] = ("returned", normalize(function(*args, **kwargs)))
+        result += ("arguments", normalize(args), normalize(kwargs))
+    except _CallTimeout:
+        return ("timeout",)
+    except RecursionError:
+        result = ("raised", "RecursionError")
+    except Exception as error:  # the exception type is part of the behaviour
+        result = ("raised", type(error).__name__)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    return result
+
+
+def normalize(value: Any, depth: int = 0) -> Any:
+    """A comparable picture of a value: iterators become the items they give (up to LIMIT)."""
+    if depth > 20:
+        return repr(value)
+    if isinstance(value, Iterator):
+        items = list(itertools.islice(value, LIMIT))
+        return ("iterator", [normalize(item, depth + 1) for item in items])
+    if isinstance(value, (list, tuple, collections.deque)):
+        return (type(value).__name__, [normalize(item, depth + 1) for item in value])
+    if isinstance(value, dict):
+        return (type(value).__name__, {key: normalize(item, depth + 1) for key, item in value.items()})
+    return (type(value).__name__, value)
+
+
+def _short(value: Any, limit: int = 200) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _arguments_text(arguments: Arguments) -> str:
+    args, kwargs = arguments
+    parts = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
+    return _short("(" + ", ".join(parts) + ")", 300)
+
+
+# -- inputs ----------------------------------------------------------------------------------
+
+
+def maker(inputs: str, original: Callable[..., Any], candidate: str) -> Maker:
+    """The input maker named `inputs`: "hints" builds one from the original's type hints."""
+    if inputs == "hints":
+        return hinted(original, int_literals(inspect.getsource(original), candidate))
+    return LIBRARY_INPUTS[inputs]
+
+
+def int_literals(*sources: str) -> list[int]:
+    """The integers written in the code, and their neighbours: where behaviour tends to change."""
+    found: set[int] = set()
+    for source in sources:
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Constant) and type(node.value) is int and abs(node.value) <= 10**4:
+                found.update((node.value - 1, node.value, node.value + 1))
+    return sorted(found)
+
+
+def size(rng: random.Random) -> int:
+    """Mostly short, sometimes long: branches that only long inputs reach get reached."""
+    roll = rng.random()
+    if roll < 0.6:
+        return rng.randint(0, 6)
+    return rng.randint(7, 40) if roll < 0.9 else rng.randint(41, 400)
+
+
+def int_list(rng: random.Random, length: int | None = None) -> list[int]:
+    bound = rng.choice((3, 50, 10**6))  # small values repeat; large ones rarely do
+    return [rng.randint(-bound, bound) for _ in range(size(rng) if length is None else length)]
+
+
+def hinted(original: Callable[..., Any], literals: list[int]) -> Maker:
+    """Arguments from the type hints: int, str, list[int], list[list[int]]."""
+    hints = typing.get_type_hints(original)
+    names = list(inspect.signature(original).parameters)
+
+    def make(rng: random.Random) -> Arguments:
+        ints: list[int] = []
+        texts: list[str] = []
+        args = tuple(_hinted_value(hints[name], rng, literals, ints, texts) for name in names)
+        return args, {}
+
+    return make
+
+
+def _hinted_value(hint: Any, rng: random.Random, literals: list[int], ints: list[int], texts: list[str]) -> Any:
+    if hint is int:
+        return _int(rng, literals, ints)
+    if hint is str:
+        return _text(rng, texts)
+    if typing.get_origin(hint) is list:
+        (item,) = typing.get_args(hint)
+        if item is int:
+            values = int_list(rng)
+            ints.extend(values)
+            return values
+        return [_hinted_value(item, rng, literals, ints, texts) for _ in range(min(size(rng), 60))]
+    raise TypeError(f"no inputs for the type {hint!r}")
+
+
+def _int(rng: random.Random, literals: list[int], ints: list[int]) -> int:
+    roll = rng.random()
+    if roll < 0.35 and ints:
+        return rng.choice(ints)  # a value the other arguments hold (a target, an item to find)
+    if roll < 0.6 and literals:
+        return rng.choice(literals)
+    return rng.randint(-10, 60) if roll < 0.9 else rng.randint(61, 1000)
+
+
+def _text(rng: random.Random, texts: list[str]) -> str:
+    if texts and rng.random() < 0.4:
+        # A text sharing a prefix with an earlier argument: common-prefix and comparison code needs it.
+        base = rng.choice(texts)
+        text = base[: rng.randint(0, len(base))] + "".join(rng.choice("ab x") for _ in range(rng.randint(0, 3)))
+    else:
+        alphabet = rng.choice(("ab", "aeiou bcxyz  AE", "aeiou xyzé\u00a0\U0001f600"))
+        text = "".join(rng.choice(alphabet) for _ in range(min(size(rng), 200)))
+    texts.append(text)
+    return text
+
+
+# Library inputs: what toolz's own tests pass (ints, strings, tuples as rows, dicts, key functions).
+
+
+def _mod3(x: Any) -> Any:
+    return x % 3
+
+
+def _negative(x: Any) -> Any:
+    return -x
+
+
+def _ten() -> int:
+    return 10
+
+
+KEYS: tuple[Callable[[Any], Any], ...] = (abs, str, bool, _mod3, _negative)
+INDICES: tuple[Any, ...] = (0, 1, 2, -1, [0], [1, 0], [], [0, 2])
+
+
+def iterable(rng: random.Random, items: Sequence[Any]) -> Any:
+    """The same items as a list, a tuple, a one-shot iterator or (for small ints) a string."""
+    kind = rng.randrange(4)
+    if kind == 0:
+        return list(items)
+    if kind == 1:
+        return tuple(items)
+    if kind == 2 or not all(type(i) is int and 0 <= i < 10 for i in items):
+        return Stream(items)
+    return "".join(map(str, items))
+
+
+def small_ints(rng: random.Random) -> list[int]:
+    return [rng.randint(-3, 3) if rng.random() < 0.7 else rng.randint(0, 9) for _ in range(size(rng))]
+
+
+def rows(rng: random.Random) -> list[Any]:
+    """Records: tuples (sometimes short ones) or dicts keyed by small ints."""
+    width = rng.randint(1, 3)
+    made: list[Any] = []
+    for _ in range(min(size(rng), 60)):
+        row = tuple(rng.randint(-2, 2) for _ in range(width if rng.random() < 0.9 else rng.randint(0, 3)))
+        made.append(dict(enumerate(row)) if rng.random() < 0.2 else row)
+    return made
+
+
+def count(rng: random.Random) -> int:
+    roll = rng.random()
+    return rng.randint(-2, 8) if roll < 0.85 else rng.randint(9, 60)
+
+
+def optional(rng: random.Random, name: str, values: Sequence[Any]) -> dict[str, Any]:
+    """A keyword argument left out half of the time: the sentinel default's branch."""
+    return {} if rng.random() < 0.5 else {name: rng.choice(values)}
+
+
+def _get(rng: random.Random) -> Arguments:
+    if rng.random() < 0.3:
+        seq: Any = {key: ord(key) for key in rng.sample("abcd", rng.randint(0, 4))}
+        ind: Any = rng.choice(("a", "z", ["a", "b"], ["z"], [], ["a", "z", "b"]))
+    else:
+        seq = rng.choice((small_ints(rng), tuple(small_ints(rng)), "abcdef"[: rng.randint(0, 6)]))
+        ind = rng.choice((rng.randint(-7, 7), [rng.randint(-7, 7) for _ in range(rng.randint(0, 3))], "a"))
+    return (ind, seq), optional(rng, "default", (None, 0, "d"))
+
+
+def _reduceby(rng: random.Random) -> Arguments:
+    binop = rng.choice((operator.add, max, min, operator.sub))
+    init = optional(rng, "init", (0, 5, int, _ten))
+    if rng.random() < 0.6:
+        return (rng.choice(KEYS), binop, iterable(rng, small_ints(rng))), init
+    return (rng.choice((0, 1, [0])), binop, rows(rng)), init
+
+
+def _dissoc(rng: random.Random) -> Arguments:
+    d = {key: key * 2 for key in rng.sample(range(500), min(size(rng), 400))}
+    pool = [*d, -1, -2, 999]
+    many = rng.random() < 0.5
+    keys = rng.sample(pool, rng.randint(0, min(len(pool), 3 if not many else len(pool))))
+    kwargs: dict[str, Any] = {}
+    roll = rng.random()
+    if roll < 0.1:
+        kwargs = {"factory": collections.OrderedDict}
+    elif roll < 0.15:
+        kwargs = {"nope": 1}
+    return (d, *keys), kwargs
+
+
+def _merge_sorted(rng: random.Random) -> Arguments:
+    key = rng.choice((None, None, _negative, _mod3, abs))
+    seqs = [sorted(small_ints(rng), key=key) for _ in range(rng.choice((0, 1, 1, 2, 2, 3, 5)))]
+    kwargs = {} if key is None and rng.random() < 0.5 else {"key": key}
+    return tuple(iterable(rng, seq) if rng.random() < 0.3 else seq for seq in seqs), kwargs
+
+
+def _update_in(rng: random.Random) -> Arguments:
+    names = ("a", "b", 0, 1)
+
+    def nested(depth: int) -> dict[Any, Any]:
+        keys = rng.sample(names, rng.randint(0, len(names)))
+        return {key: nested(depth - 1) if depth and rng.random() < 0.4 else rng.randint(-3, 3) for key in keys}
+
+    keys = [rng.choice(names) for _ in range(rng.randint(0, 4))]
+    func = rng.choice((str, _negative, repr, _listed))
+    kwargs = {**optional(rng, "default", (0, None, -1)), **optional(rng, "factory", (collections.OrderedDict,))}
+    return (nested(2), keys if rng.random() < 0.8 else tuple(keys), func), kwargs
+
+
+def _listed(x: Any) -> Any:
+    return [x]
+
+
+def _topk(rng: random.Random) -> Arguments:
+    if rng.random() < 0.6:
+        return (count(rng), iterable(rng, small_ints(rng))), optional(rng, "key", (None, *KEYS))
+    return (count(rng), rows(rng)), optional(rng, "key", (0, 1, [0, 1], None))
+
+
+LIBRARY_INPUTS: dict[str, Maker] = {
+    "merge_sorted": _merge_sorted,
+    "update_in": _update_in,
+    "topk": _topk,
+    "isdistinct": lambda rng: ((iterable(rng, small_ints(rng)),), {}),
+    "tail": lambda rng: ((count(rng), iterable(rng, small_ints(rng))), {}),
+    "nth": lambda rng: ((count(rng), iterable(rng, small_ints(rng))), {}),
+    "get": _get,
+    "reduceby": _reduceby,
+    "sliding_window": lambda rng: ((count(rng), iterable(rng, small_ints(rng))), {}),
+    "partition": lambda rng: (
+        (count(rng), iterable(rng, small_ints(rng))),
+        optional(rng, "pad", (None, 0, "p")),
+    ),
+    "pluck": lambda rng: ((rng.choice(INDICES), rows(rng)), optional(rng, "default", (None, 0))),
+    "dissoc": _dissoc,
+    "accumulate": lambda rng: (
+        (rng.choice((operator.add, operator.mul, max)), iterable(rng, small_ints(rng))),
+        optional(rng, "initial", (0, 1, -5)),
+    ),
+    "partition_all": lambda rng: ((count(rng), iterable(rng, small_ints(rng))), {}),
+    "unique": lambda rng: ((iterable(rng, small_ints(rng)),), optional(rng, "key", (None, *KEYS))),
+}
