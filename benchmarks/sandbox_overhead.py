@@ -1,18 +1,31 @@
-"""Overhead of one sandbox run: warm container vs cold container (vs the local fallback).
+"""Overhead of the sandbox: one run, and what a check costs per checked input and per timing round.
 
-Run: python benchmarks/sandbox_overhead.py [--runs 50]
-The draft is `pass`, so the time is all overhead: request, exec, runner, child start, result.
-Target: warm p50 <= 0.15 s on a 2-core machine.
+Run: python benchmarks/sandbox_overhead.py [--runs 50] [--checks 5]
+Runs: the draft is `pass`, so the time is all overhead: request, exec, runner, child start,
+result; warm container vs cold container (vs the local fallback). Target: warm p50 <= 0.15 s.
+Checks: a small function checked against a correct new version, with 50 and with 250 generated
+examples (the difference, per extra input, is the cost of one checked input: both versions'
+calls, their comparison, the coverage), and with timing on (the extra time per round). The
+same script runs against an older checkout to compare (its `verify` has the same signature).
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import tempfile
 import time
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
+from coderefine.code import SourceFile
 from coderefine.sandbox import DockerSandbox, Limits, LocalSandbox, Sandbox
+from coderefine.verify import VerifyOptions, verify
+
+FUNCTION = "def total(items: list[int]) -> int:\n    result = 0\n    for item in items:\n        result += item\n" \
+           "    return result\n"
+CANDIDATE = "def total(items: list[int]) -> int:\n    return sum(items)\n"
 
 
 def measure(sandbox: Sandbox, runs: int) -> list[float]:
@@ -34,10 +47,47 @@ def report(name: str, times: list[float]) -> None:
     )
 
 
+def check_costs(repeats: int) -> None:
+    """Seconds per checked input and per timing round, each the median of `repeats` measurements."""
+    with tempfile.TemporaryDirectory() as folder:
+        project = Path(folder)
+        project.chmod(0o755)
+        (project / "pyproject.toml").write_text("[project]\nname = 'bench'\n")
+        (project / "sums.py").write_text(FUNCTION)
+        (project / "sums.py").chmod(0o644)
+        target = SourceFile.read(project / "sums.py").target("total")
+        with DockerSandbox(project=project, limits=Limits(timeout=300, memory_mb=1024)) as box:
+            baseline = verify(box, "sums", target, None, VerifyOptions(max_examples=50)).baseline
+            per_input, per_round = [], []
+            for _ in range(repeats):
+                few, few_s = _timed_check(box, target, baseline, 50, timing=False)
+                many, many_s = _timed_check(box, target, baseline, 250, timing=False)
+                timed, timed_s = _timed_check(box, target, baseline, 50, timing=True)
+                per_input.append((many_s - few_s) / max(1, many.checked - few.checked))
+                rounds = int(timed.details.get("rounds") or (timed.details.get("timing") or {}).get("rounds") or 1)
+                per_round.append((timed_s - few_s) / rounds)
+                print(f"  inputs {few.checked} -> {many.checked}: {few_s:.2f}s -> {many_s:.2f}s; "
+                      f"timed: {timed_s:.2f}s for {rounds} rounds", flush=True)  # fmt: skip
+    print(f"per checked input: median {statistics.median(per_input) * 1000:.1f} ms")
+    print(f"per timing round (both versions): median {statistics.median(per_round) * 1000:.1f} ms")
+
+
+def _timed_check(box: Sandbox, target: Any, baseline: Any, examples: int, *, timing: bool) -> tuple[Any, float]:
+    options = VerifyOptions(max_examples=examples, rounds=20)
+    started = time.perf_counter()
+    verdict = verify(box, "sums", target, CANDIDATE, options, baseline=baseline, timing=timing)
+    return verdict, time.perf_counter() - started
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--checks", type=int, default=5, help="repeats of the per-input and per-round measure")
+    parser.add_argument("--only-checks", action="store_true")
     args = parser.parse_args(argv)
+    check_costs(args.checks)
+    if args.only_checks:
+        return 0
     limits = Limits(timeout=10)
     with DockerSandbox(limits=limits) as warm:
         warm.run("pass")  # start the container: the first run is a cold one

@@ -30,12 +30,12 @@ from coderefine import config, engine, result_cache
 from coderefine.api import open_model, refine_options
 from coderefine.code import Candidate, SourceFile, Target, parse_candidate
 from coderefine.engine import ProgressCallback, RefineResult, Task
-from coderefine.errors import UsageError
+from coderefine.errors import EnvironmentProblem, UsageError
 from coderefine.file_facts import FileFacts, facts_of
 from coderefine.guard import Guard
 from coderefine.llm import ChatModel
 from coderefine.sandbox import Limits, Sandbox, SandboxUnavailable, open_sandbox
-from coderefine.sandbox_image import default_image
+from coderefine.sandbox_image import default_image, sandbox_digest
 from coderefine.verify import Verdict, VerifyOptions, module_name, verify
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -43,6 +43,7 @@ PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 Check = Callable[[str | None], Verdict]
 FunctionCallback = Callable[[Target], None]
 NOT_STARTED = "not started: the time budget was spent"
+NOT_REACHED = "not reached: "  # the endpoint or the sandbox failed for good before this function
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ class FunctionResult:
     def final_result(self) -> bool:
         """Not cut short (time budget, endpoint failure): the same inputs would give it again."""
         if self.refine is None:
-            return self.skipped is not None and self.skipped != NOT_STARTED
+            return self.skipped is not None and not self.skipped.startswith((NOT_STARTED, NOT_REACHED))
         return self.refine.error is None and self.refine.stop_reason != "time_budget"
 
     def to_dict(self) -> dict[str, Any]:
@@ -107,6 +108,7 @@ class CodeReport:
     encoding: str
     sandbox: str
     applied: bool = False
+    error: str | None = None  # what stopped a file's run before its last function (its winners are kept)
 
     @property
     def diff(self) -> str:
@@ -177,7 +179,8 @@ class Resources:
     def sandbox(self, project: Path) -> Sandbox:
         if project not in self._sandboxes:
             try:
-                box = open_sandbox(self.sandbox_kind, project=project, limits=self.limits)
+                box = open_sandbox(self.sandbox_kind, project=project, limits=self.limits,
+                                   exclude=self.settings.sandbox_exclude)
             except SandboxUnavailable as problem:
                 if self.sandbox_kind != "docker" or not self._may_fall_back:
                     raise
@@ -215,7 +218,7 @@ def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None
         if request.apply and shown != "<source>":
             check_writable(path)  # before the run, not after it: a refused write wastes nothing
         run = _FileRun(request, job, resources, source, path, project)
-        results = [run.result_for(target) for target in _targets(source, request, job)]
+        results, error = _results(run, _targets(source, request, job), single=request.name is not None)
         report = CodeReport(
             task=job.name,
             file=shown,
@@ -224,6 +227,7 @@ def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None
             new_bytes=_spliced(source, results),
             encoding=source.module.encoding,
             sandbox=resources.sandbox_kind,
+            error=error,
         )
         if request.apply and report.status == "improved":
             if shown == "<source>":
@@ -231,6 +235,22 @@ def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None
             write_atomically(path, source.data, report.new_bytes)
             report = replace(report, applied=True)
     return report
+
+
+def _results(run: _FileRun, targets: list[Target], *, single: bool) -> tuple[list[FunctionResult], str | None]:
+    """Each target's result. When the endpoint or the sandbox fails for good in file mode, what was
+    verified before stays (to report, and to write when asked) and the rest are not reached."""
+    results: list[FunctionResult] = []
+    for index, target in enumerate(targets):
+        try:
+            results.append(run.result_for(target))
+        except EnvironmentProblem as problem:
+            if single:
+                raise
+            reason = f"{NOT_REACHED}{problem}"
+            results += [FunctionResult(t.name, t.source, None, reason) for t in targets[index:]]
+            return results, str(problem)
+    return results, None
 
 
 def _targets(source: SourceFile, request: RunRequest, job: CodeJob) -> list[Target]:
@@ -291,7 +311,7 @@ def result_keys(request: RunRequest, job: CodeJob, facts: FileFacts, project: Pa
         spec=getattr(job, "spec", None),
         settings=request.settings,
         verify_options=request.verify_options,
-        checker=default_image() if request.settings.sandbox == "docker" else "local",
+        checker=default_image() if request.settings.sandbox == "docker" else f"local:{sandbox_digest()}",
         imported=result_cache.imported_sources(facts.imports, facts.path, project),
     )
     return {t.name: result_cache.result_key(base, t, facts.contexts[t.name]) for t in facts.targets if t.eligible}
@@ -328,6 +348,9 @@ def _refine_one(
         if not baseline.correct:
             # Nothing can be verified against an original that does not even match itself.
             raise UsageError(f"cannot check {target.name}: the original against itself: {baseline.mismatch}")
+        if not baseline.verified:
+            # No draft could be verified on these inputs: say what is missing before any model call.
+            raise UsageError(f"cannot check {target.name}: {baseline.not_verified}")
     except UsageError as problem:
         if request.name:
             raise

@@ -110,7 +110,7 @@ class OptimizationTask(_CodeTask):
         return Facts(
             metrics=verdict.metrics(),
             summary=verdict.summary(self.threshold),
-            acceptable=verdict.correct and verdict.faster,
+            acceptable=verdict.verified and verdict.faster,
         )
 
 
@@ -140,11 +140,11 @@ class ReadabilityTask(_CodeTask):
             metrics=metrics,
             summary=f"{scores}\n{self._behaviour(verdict)}",
             # The check's threshold is 1 / (1 + tolerance): `faster` means fast enough.
-            acceptable=verdict.correct and verdict.faster,
+            acceptable=verdict.verified and verdict.faster,
         )
 
     def _behaviour(self, verdict: Verdict) -> str:
-        if not verdict.correct or not verdict.speed():
+        if not verdict.verified or not verdict.speed():
             return verdict.behaviour()
         if verdict.faster:
             return f"{verdict.behaviour()} {verdict.speed()}: within the {self.tolerance:.0%} allowed."

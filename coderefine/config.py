@@ -44,6 +44,7 @@ class Settings:
     slowdown_tolerance: float = 0.10  # readability: a draft may be this much slower, no more
     time_budget: float | None = None  # seconds per run of `ci` or `hook` (the hook's default: HOOK_TIME_BUDGET)
     guard_allow_imports: tuple[str, ...] = ()  # modules the static guard lets drafts import (see coderefine.guard)
+    sandbox_exclude: tuple[str, ...] = ()  # more file name patterns the sandbox's copy of the project leaves out
 
     @property
     def has_endpoint(self) -> bool:
@@ -57,6 +58,7 @@ _TYPES: Mapping[str, type] = {
     "cache": bool, "cache_dir": Path, "max_iterations": int, "plateau_margin": float,
     "plateau_patience": int, "budget_calls": int, "budget_tokens": int, "sandbox": str,
     "speedup_threshold": float, "slowdown_tolerance": float, "time_budget": float, "guard_allow_imports": tuple,
+    "sandbox_exclude": list,
 }  # fmt: skip
 _NOT_IN_FILES = {"api_key"}  # secrets belong in the environment, not in a committed file
 
@@ -132,11 +134,14 @@ def _convert(key: str, value: Any, source: str) -> Any:
             return Path(value).expanduser()
         if kind is tuple:
             return _to_names(value)
+        if kind is list:
+            return _to_patterns(value)
         if kind is int and (isinstance(value, bool) or (isinstance(value, float) and not value.is_integer())):
             raise ValueError(value)
         return kind(value)
     except (TypeError, ValueError):
-        expected = "a list of module names" if kind is tuple else kind.__name__
+        names: dict[type, str] = {tuple: "a list of module names", list: "a list of file name patterns"}
+        expected = names.get(kind, kind.__name__)
         raise UsageError(f"{source}: expected {expected}, got {value!r}") from None
 
 
@@ -149,6 +154,17 @@ def _to_names(value: Any) -> tuple[str, ...]:
     if not all(part.isidentifier() for name in names for part in name.split(".")):
         raise ValueError(value)
     return tuple(names)
+
+
+def _to_patterns(value: Any) -> tuple[str, ...]:
+    """File name patterns (`*.crt`, `credentials.json`): a list, or one string separated by commas."""
+    patterns = value.split(",") if isinstance(value, str) else value
+    if not isinstance(patterns, (list, tuple)) or not all(isinstance(item, str) for item in patterns):
+        raise ValueError(value)
+    cleaned = tuple(item.strip() for item in patterns if item.strip())
+    if any("/" in item for item in cleaned):
+        raise ValueError(value)  # names, not paths: a pattern is matched against each file's name
+    return cleaned
 
 
 def _to_bool(value: Any) -> bool:

@@ -27,7 +27,8 @@ class SpeedJob:
     threshold: float
     name: str = "code_optimization"
     purpose: str = "optimized"
-    metric_keys: tuple[str, ...] = ("speedup", "speedup_ci", "correct", "checked_inputs")
+    metric_keys: tuple[str, ...] = ("speedup", "speedup_ci", "correct", "checked_inputs", "input_sources",
+                                     "coverage")
 
     def task_for(self, source: SourceFile, target: Target, check: Check, baseline: Verdict) -> Task:
         return OptimizationTask(

@@ -32,7 +32,7 @@ class ReadabilityJob:
     name: str = "code_readability"
     purpose: str = "improved"
     metric_keys: tuple[str, ...] = ("score", "score_before", "radon", "correct", "speedup", "speedup_ci",
-                                    "checked_inputs")  # fmt: skip
+                                    "checked_inputs", "input_sources", "coverage")  # fmt: skip
 
     # One run measures its file once, not once per function (radon over a whole file for each).
     _measured: dict[bytes, dict[str, Measures]] = field(default_factory=dict, compare=False, repr=False)

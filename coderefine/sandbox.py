@@ -10,10 +10,10 @@ rather than a `docker exec`. A container that saw a run cut short (timeout,
 memory, output, a killed runner) is thrown away.
 Containers are labelled with their owner, removed when the sandbox closes,
 and stale ones from a killed coderefine are removed at the next start.
-The Docker engine is the one `DOCKER_HOST` names (else the local socket). A
-local engine gets the project bind-mounted read-only; a remote one (tcp://,
-ssh://) cannot see this machine's files, so the project is copied into a
-volume on it once per sandbox and mounted read-only from there.
+The Docker engine is the one `DOCKER_HOST` names (else the local socket). The
+project is copied into a volume on it once per sandbox, without files that
+hold secrets (see `left_out`), readable by the sandbox's users, and mounted
+read-only: so a remote engine (tcp://, ssh://) works as a local one does.
 
 Local (`--sandbox local`): the same runner as a host subprocess, with
 resource limits, a timeout, a fresh temp directory and no network where the
@@ -46,7 +46,6 @@ from coderefine.sandbox_image import RUNNER_IN_IMAGE, VENV_PYTHON, default_image
 
 POOL_LABEL = "coderefine.sandbox"
 OWNER_LABEL = "coderefine.owner"
-DRAFT_USER = "10001:10001"
 SETUP_HINT = "run 'coderefine sandbox setup'"
 
 
@@ -76,6 +75,7 @@ class RunResult:
     sandbox: str  # "docker" or "local"
     killed_by: str | None = None  # "timeout", "memory", "output", "runner_killed"
     network_isolated: bool = True
+    verdict: str | None = None  # a check's verdict (JSON), from the judge's own channel
 
     @property
     def ok(self) -> bool:
@@ -102,6 +102,10 @@ class Sandbox(Protocol):
         files: Mapping[str, str] | None = None,
         args: Sequence[str] = (),
     ) -> RunResult: ...
+
+    def check(self, job: Mapping[str, Any], *, timeout: float) -> RunResult:
+        """Run one check (sandbox/judge.py) on a job of the contract; its verdict is in `verdict`."""
+        ...
 
     def close(self) -> None: ...
 
@@ -170,6 +174,7 @@ def _parse_runner_output(stdout: bytes, stderr: bytes, kind: str) -> RunResult:
         sandbox=kind,
         killed_by=data["killed_by"],
         network_isolated=kind == "docker" or bool(data["network_isolated"]),
+        verdict=data.get("verdict") if isinstance(data.get("verdict"), str) else None,
     )
 
 
@@ -241,10 +246,12 @@ class _WarmRunner:
 
     def remove(self) -> None:
         import docker.errors
+        import requests.exceptions
 
         with contextlib.suppress(OSError):
             self._socket.close()
-        with contextlib.suppress(docker.errors.APIError):  # already gone
+        # Already gone, or the engine is: what failed is reported by the caller; the next start cleans up.
+        with contextlib.suppress(docker.errors.DockerException, requests.exceptions.RequestException):
             self.container.remove(force=True)
 
 
@@ -260,6 +267,7 @@ class DockerSandbox(_Closing):
         project: Path | None = None,
         limits: Limits = Limits(),
         pool_size: int = 1,
+        exclude: Sequence[str] = (),
     ) -> None:
         self.limits = limits
         self.project = project.resolve() if project else None
@@ -275,9 +283,10 @@ class DockerSandbox(_Closing):
         self._owner = _owner_label()
         self.remote = remote_engine()
         self._volume: Any = None
-        if self.remote and self.project is not None:
-            self._volume = _project_volume(self._client, self.image, self.project, self._owner)
-        self._user = DRAFT_USER if self.remote else _draft_user(self.project)
+        if self.project is not None:
+            # Always a copy, never the folder itself: files that hold secrets stay out, and the
+            # sandbox's users can read the copy whoever owns the checkout (see _project_tar).
+            self._volume = _project_volume(self._client, self.image, self.project, self._owner, exclude)
         self._env = _runner_env(_project_path(self.project, "/project"), "/opt/venv/bin:/usr/local/bin:/usr/bin:/bin")
         atexit.register(self.close)
 
@@ -289,7 +298,14 @@ class DockerSandbox(_Closing):
         files: Mapping[str, str] | None = None,
         args: Sequence[str] = (),
     ) -> RunResult:
-        request = _request(code, f"/scratch/{uuid.uuid4().hex}", self.limits, timeout, files, args)
+        return self._ask(_request(code, f"/scratch/{uuid.uuid4().hex}", self.limits, timeout, files, args))
+
+    def check(self, job: Mapping[str, Any], *, timeout: float) -> RunResult:
+        request = _request("", f"/scratch/{uuid.uuid4().hex}", self.limits, timeout, None, ())
+        request["job"] = dict(job)
+        return self._ask(request)
+
+    def _ask(self, request: dict[str, Any]) -> RunResult:
         runner = self._take()
         try:
             # The runner enforces the run's timeout; this one only catches a runner that hangs.
@@ -323,12 +339,11 @@ class DockerSandbox(_Closing):
 
     def _start_container(self) -> Any:
         import docker.errors
+        import requests.exceptions
 
         volumes: dict[str, dict[str, str]] = {}
         if self._volume is not None:
             volumes[self._volume.name] = {"bind": "/project", "mode": "ro"}
-        elif self.project is not None:
-            volumes[str(self.project)] = {"bind": "/project", "mode": "ro"}
         limits = self.limits
         try:
             return self._client.containers.run(
@@ -338,12 +353,15 @@ class DockerSandbox(_Closing):
                 detach=True,
                 stdin_open=True,
                 init=True,
-                user=self._user,
+                # The runner starts as root with three capabilities only: to run code under test
+                # and its judge as two different unprivileged users, and to kill what they leave.
+                user="0:0",
                 environment=self._env,
                 network_mode="none",
                 read_only=True,
                 tmpfs={"/scratch": f"rw,size={limits.scratch_mb}m,mode=1777", "/tmp": "rw,size=16m,mode=1777"},
                 cap_drop=["ALL"],
+                cap_add=["SETUID", "SETGID", "KILL"],
                 security_opt=["no-new-privileges"],
                 mem_limit=f"{limits.memory_mb}m",
                 memswap_limit=f"{limits.memory_mb}m",
@@ -356,12 +374,27 @@ class DockerSandbox(_Closing):
             raise SandboxUnavailable(f"the sandbox image {self.image} is missing: {SETUP_HINT}") from None
         except docker.errors.APIError as error:
             raise SandboxUnavailable(f"cannot start a sandbox container: {error.explanation}") from None
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as error:
+            reason = " ".join(str(error).split())[:200]
+            raise SandboxUnavailable(f"the Docker engine went away ({reason}): {SETUP_HINT}") from None
 
     def close(self) -> None:
+        """Remove this sandbox's containers and volume; best effort when the engine is gone (what
+        went wrong before, not the clean-up, is the error to show: the next start removes leftovers)."""
+        import docker.errors
+        import requests.exceptions
+
+        atexit.unregister(self.close)
         with self._lock:
             idle, self._idle = self._idle, []
-        for runner in idle:
-            runner.remove()
+        try:
+            for runner in idle:
+                runner.remove()
+            self._remove_leftovers()
+        except (docker.errors.DockerException, requests.exceptions.RequestException, OSError):
+            pass
+
+    def _remove_leftovers(self) -> None:
         # Containers of this process that are still running (a run interrupted by Ctrl-C). A new
         # client: a request cut short by Ctrl-C can leave the old one's pooled connection unusable.
         import docker
@@ -376,11 +409,23 @@ class DockerSandbox(_Closing):
                 self._volume = None
         finally:
             cleaner.close()
-        atexit.unregister(self.close)
 
 
+# Never copied into the sandbox: version control, environments and caches (size), and files that
+# hold secrets, which a draft could otherwise read and put into the text that goes to the model.
 _NOT_COPIED = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox", ".nox", "node_modules", ".mypy_cache",
                ".pytest_cache", ".ruff_cache", ".hypothesis", ".benchmarks", "coderefine-report"}  # fmt: skip
+SECRET_PATTERNS = (".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", ".netrc", ".npmrc", ".pypirc", ".aws",
+                   ".ssh", ".gnupg", ".docker", "id_rsa*", "id_ed25519*", "*.secret", "secrets.*")  # fmt: skip
+
+
+def left_out(name: str, extra: Sequence[str] = ()) -> bool:
+    """Whether a file or folder of this name stays out of the sandbox's copy of the project."""
+    import fnmatch
+
+    if name in _NOT_COPIED:
+        return True
+    return any(fnmatch.fnmatch(name, pattern) for pattern in (*SECRET_PATTERNS, *extra))
 
 
 def remote_engine() -> bool:
@@ -388,7 +433,7 @@ def remote_engine() -> bool:
     return os.environ.get("DOCKER_HOST", "").startswith(("tcp://", "ssh://", "http://", "https://"))
 
 
-def _project_volume(client: Any, image: str, project: Path, owner: str) -> Any:
+def _project_volume(client: Any, image: str, project: Path, owner: str, exclude: Sequence[str]) -> Any:
     """A volume on the engine holding a copy of the project, readable by the draft user."""
     import docker.errors
 
@@ -397,7 +442,7 @@ def _project_volume(client: Any, image: str, project: Path, owner: str) -> Any:
         helper = client.containers.create(image, ["true"], network_disabled=True, user="0",
                                           volumes={volume.name: {"bind": "/project", "mode": "rw"}})  # fmt: skip
         try:
-            helper.put_archive("/project", _project_tar(project))
+            helper.put_archive("/project", _project_tar(project, exclude))
         finally:
             helper.remove(force=True)
     except docker.errors.APIError as error:
@@ -406,12 +451,12 @@ def _project_volume(client: Any, image: str, project: Path, owner: str) -> Any:
     return volume
 
 
-def _project_tar(project: Path) -> bytes:
+def _project_tar(project: Path, exclude: Sequence[str] = ()) -> bytes:
     import io
     import tarfile
 
     def readable(info: tarfile.TarInfo) -> tarfile.TarInfo | None:
-        if Path(info.name).name in _NOT_COPIED:
+        if left_out(Path(info.name).name, exclude):
             return None
         info.uid = info.gid = 0
         info.uname = info.gname = "root"
@@ -423,25 +468,6 @@ def _project_tar(project: Path) -> bytes:
         for entry in sorted(project.iterdir()):
             archive.add(entry, arcname=entry.name, filter=readable)
     return buffer.getvalue()
-
-
-def _draft_user(project: Path | None) -> str:
-    """Drafts run as an unprivileged user who can read the mounted project.
-
-    That is the project's owner when it is not root (a developer's checkout),
-    else a dedicated user, which then needs the project to be readable by others.
-    """
-    if project is None:
-        return DRAFT_USER
-    info = project.stat()
-    if info.st_uid != 0:
-        return f"{info.st_uid}:{info.st_gid}"
-    if info.st_mode & 0o005 != 0o005:
-        raise SandboxUnavailable(
-            f"the sandbox cannot read {project}: it belongs to root and is not readable by others "
-            "(make it so with chmod o+rx, or run from a checkout you own)"
-        )
-    return DRAFT_USER
 
 
 def _connect() -> Any:
@@ -522,9 +548,20 @@ class LocalSandbox(_Closing):
         files: Mapping[str, str] | None = None,
         args: Sequence[str] = (),
     ) -> RunResult:
+        return self._ask(code, timeout, files, args, None)
+
+    def check(self, job: Mapping[str, Any], *, timeout: float) -> RunResult:
+        return self._ask("", timeout, None, (), job)
+
+    def _ask(
+        self, code: str, timeout: float | None, files: Mapping[str, str] | None, args: Sequence[str],
+        job: Mapping[str, Any] | None,
+    ) -> RunResult:  # fmt: skip
         limits = self.limits if timeout is None else replace(self.limits, timeout=timeout)
         with tempfile.TemporaryDirectory(prefix="coderefine-run-") as root:
             request = _request(code, f"{root}/work", limits, None, files, args)
+            if job is not None:
+                request["job"] = dict(job)
             request.update(
                 local=True,
                 memory_limit=limits.memory_mb << 20,
@@ -556,9 +593,11 @@ def open_sandbox(
     project: Path | None = None,
     limits: Limits = Limits(),
     image: str | None = None,
+    exclude: Sequence[str] = (),
 ) -> DockerSandbox | LocalSandbox:
+    """`exclude`: file name patterns the Docker sandbox's copy of the project leaves out, besides secrets."""
     if kind == "docker":
-        return DockerSandbox(image=image, project=project, limits=limits)
+        return DockerSandbox(image=image, project=project, limits=limits, exclude=exclude)
     if kind == "local":
         return LocalSandbox(project=project, limits=limits)
     raise ValueError(f"unknown sandbox kind {kind!r}")

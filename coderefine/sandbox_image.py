@@ -21,7 +21,7 @@ DEFAULT_BASE = "coderefine-base:bookworm"
 IMAGE_REPOSITORY = "coderefine-sandbox"
 VENV_PYTHON = "/opt/venv/bin/python3"
 RUNNER_IN_IMAGE = "/opt/coderefine/runner.py"
-_IMAGE_FILES = ("Dockerfile", "runner.py")
+_IMAGE_FILES = ("Dockerfile", "setup.sh")  # and every .py file: what runs in the box decides what "verified" means
 
 
 def sandbox_dir() -> Path:
@@ -41,10 +41,16 @@ def default_image() -> str:
     explicit = os.environ.get("CODEREFINE_SANDBOX_IMAGE")
     if explicit:
         return explicit
-    digest = hashlib.sha256(base_image().encode())
-    for name in _IMAGE_FILES:
-        digest.update((sandbox_dir() / name).read_bytes())
-    return f"{IMAGE_REPOSITORY}:{digest.hexdigest()[:12]}"
+    return f"{IMAGE_REPOSITORY}:{sandbox_digest(base_image())[:12]}"
+
+
+def sandbox_digest(base: str = "") -> str:
+    """The sha256 of everything shipped into the box (and the base image's name): what decides a verdict."""
+    digest = hashlib.sha256(base.encode())
+    folder = sandbox_dir()
+    for path in [*(folder / name for name in _IMAGE_FILES), *sorted(folder.glob("*.py"))]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
 
 
 def setup() -> int:

@@ -1,24 +1,23 @@
-"""Verification of a new version against the original, run in the sandbox.
+"""Verification of a new version against the original: the host side of sandbox/judge.py.
 
-The work happens in `sandbox/harness.py`, inside the sandbox: differential
-testing first, timing only for a correct version, then a profile. This module
-writes its job, runs it, and reads its verdict.
+The judge runs inside the sandbox and never runs the new version's code itself:
+the original and the new version run in processes of their own, and the judge
+compares what they answer (differential testing), checks that every line of
+the new version ran, runs the project's tests, and times both. This module
+writes its job and reads its verdict, both in the shape of sandbox/contract.py.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from coderefine import contract
 from coderefine.code import Target
-from coderefine.errors import UsageError
+from coderefine.errors import EnvironmentProblem, UsageError
 from coderefine.sandbox import RunResult, Sandbox
-from coderefine.sandbox_image import sandbox_dir
-
-RESULT_MARKER = "@@coderefine-result@@"  # as in sandbox/harness.py, which cannot import this package
 
 
 @dataclass(frozen=True)
@@ -32,11 +31,14 @@ class VerifyOptions:
     threshold: float = 1.05  # the lower bound of the speedup's 95% CI must exceed this
     per_call_timeout: float = 2.0
     timeout: float = 180.0
+    min_inputs: int = contract.MIN_DISTINCT_INPUTS
 
 
 @dataclass(frozen=True)
 class Verdict:
-    correct: bool
+    """What the check found, as the tasks use it. `verified` is the only word for "may be offered"."""
+
+    correct: bool  # behaved like the original on every checked input
     faster: bool = False
     speedup: float | None = None
     speedup_ci: tuple[float, float] | None = None
@@ -44,6 +46,8 @@ class Verdict:
     counterexample: str | None = None
     checked: int = 0
     profile: str = ""
+    verified: bool = False  # correct, on enough inputs, with every line of it run
+    not_verified: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -57,22 +61,29 @@ class Verdict:
 
     def metrics(self) -> dict[str, Any]:
         return {
-            "correct": self.correct,
+            "correct": self.verified,
             "faster": self.faster,
             "speedup": _round(self.speedup),
             "speedup_ci": [_round(v) for v in self.speedup_ci] if self.speedup_ci else None,
             "checked_inputs": self.checked,
-            "timed_workloads": self.details.get("workloads"),
+            "input_sources": self.details.get("sources", {}),
+            "coverage": self.details.get("coverage"),
+            "timed_workloads": (self.details.get("timing") or {}).get("workloads"),
             "counterexample": self.counterexample,
             "mismatch": self.mismatch,
+            "not_verified": self.not_verified,
         }
 
     def behaviour(self) -> str:
         """Whether it behaves like the original, with the counterexample when it does not."""
+        if "guard" in self.details:
+            return f"REFUSED: {self.mismatch}"  # never ran: the static guard's rule, not a behaviour
         if not self.correct:
             where = f" On input {self.counterexample}:" if self.counterexample else ""
             return f"WRONG: it does not behave like the original.{where} {self.mismatch}"
-        text = f"Correct on {self.checked} inputs"
+        if not self.verified:
+            return f"NOT VERIFIED: it agreed on the {self.checked} inputs checked, but {self.not_verified}."
+        text = f"Correct on {self.checked} inputs, every line of it run"
         tests = int(self.details.get("tests_passed", 0))
         return text + (f", and the {tests} project test(s) that call it pass." if tests else ".")
 
@@ -86,13 +97,13 @@ class Verdict:
     def summary(self, threshold: float) -> str:
         """The measured facts, as the feedback and refine prompts are told them."""
         text = self.behaviour()
-        if not self.correct or not self.speed():
+        if not self.verified or not self.speed():
             return text
         text += f" {self.speed()}"
         if self.faster:
             text += "."
         else:
-            text += f": not reliably faster (needs more than {threshold:.2f}x), so not accepted."
+            text += f": not reliably faster (needs more than {threshold:.2f}x, twice), so not accepted."
         if self.profile:
             text += f"\nWhere the time goes:\n{self.profile}"
         return text
@@ -147,57 +158,60 @@ def verify(
     function is called with and the tests that call it. Later checks get that
     `baseline`: its arguments join the inputs, and its tests must pass.
     """
-    job = {
-        "module": module,
-        "target": {"class_name": target.class_name, "function_name": target.function_name,
-                   "is_static": target.is_static, "is_classmethod": target.is_classmethod},
-        "candidate": candidate,
-        "examples": list(options.examples),
-        "size": options.size,
-        "max_examples": options.max_examples,
-        "per_call_timeout": options.per_call_timeout,
-        "timing": {"rounds": options.rounds, "min_round_s": options.min_round_s,
-                   "max_seconds": options.max_timing_s, "threshold": options.threshold} if timing else None,
-        "profile": True,
-        "project": sandbox.project_path,
-        "capture_tests": candidate is None,
-        "captured": baseline.captured if baseline else None,
-        "tests": list(baseline.tests) if baseline and candidate is not None else [],
-    }  # fmt: skip
-    harness = (sandbox_dir() / "harness.py").read_text(encoding="utf-8")
-    run = sandbox.run(harness, timeout=options.timeout, files={"job.json": json.dumps(job)})
+    job = contract.CheckJob(
+        target=contract.TargetSpec(module=module, function_name=target.function_name, class_name=target.class_name,
+                                   is_static=target.is_static, is_classmethod=target.is_classmethod),
+        candidate=candidate,
+        examples=tuple(options.examples),
+        size=options.size,
+        max_examples=options.max_examples,
+        per_call_timeout=options.per_call_timeout,
+        min_inputs=options.min_inputs,
+        timing=contract.TimingSpec(rounds=options.rounds, min_round_s=options.min_round_s,
+                                   max_seconds=options.max_timing_s, threshold=options.threshold) if timing else None,
+        project=sandbox.project_path,
+        captured=baseline.captured if baseline else None,
+        tests=tuple(baseline.tests) if baseline and candidate is not None else (),
+    )
+    run = sandbox.check(contract.to_data(job), timeout=options.timeout)
+    if run.killed_by == "runner_killed":
+        # The container went away (killed, the engine restarted): not the draft's doing, since
+        # code under test cannot reach the runner. Once more, then it is the environment's problem.
+        run = sandbox.check(contract.to_data(job), timeout=options.timeout)
+        if run.killed_by == "runner_killed":
+            raise EnvironmentProblem(f"the sandbox stopped during the check, twice: {run.stderr.strip()[-200:]}")
     return _verdict(run, options)
 
 
 def _verdict(run: RunResult, options: VerifyOptions) -> Verdict:
     if run.killed_by is not None:
         return Verdict(correct=False, mismatch=_killed(run, options), details={"run": run.to_dict()})
-    data = _result_line(run.stdout)
-    if data is None:
-        tail = run.stderr.strip().splitlines()[-1:] or ["no output"]
-        return Verdict(correct=False, mismatch=f"the check crashed: {tail[0][:300]}", details={"run": run.to_dict()})
-    if data.get("error"):
-        raise UsageError(f"cannot check this function: {data['error']}")
-    ci = data.get("speedup_ci")
+    if run.verdict is None:
+        tail = run.stderr.strip().splitlines()[-1:] or ["no verdict"]
+        raise EnvironmentProblem(f"the sandbox's check gave no verdict: {tail[0][:300]}")
+    import json
+
+    try:
+        found = contract.verdict_from_data(json.loads(run.verdict))
+    except (ValueError, TypeError) as problem:
+        raise EnvironmentProblem(f"the sandbox's verdict cannot be read: {problem}") from None
+    if found.error:
+        raise UsageError(f"cannot check this function: {found.error}")
+    data = contract.to_data(found)
+    timed = found.timing
     return Verdict(
-        correct=bool(data.get("correct")),
-        faster=bool(data.get("faster")),
-        speedup=data.get("speedup"),
-        speedup_ci=(float(ci[0]), float(ci[1])) if ci else None,
-        mismatch=data.get("mismatch"),
-        counterexample=data.get("counterexample"),
-        checked=int(data.get("checked", 0)),
-        profile=str(data.get("profile", "")),
+        correct=found.correct,
+        faster=bool(timed and timed.faster),
+        speedup=timed.speedup if timed else None,
+        speedup_ci=timed.speedup_ci if timed else None,
+        mismatch=found.mismatch,
+        counterexample=found.counterexample,
+        checked=found.checked,
+        profile=found.profile,
+        verified=found.verified,
+        not_verified=found.not_verified,
         details=data,
     )
-
-
-def _result_line(stdout: str) -> dict[str, Any] | None:
-    for line in reversed(stdout.splitlines()):
-        if line.startswith(RESULT_MARKER):
-            value = json.loads(line[len(RESULT_MARKER) :])
-            return value if isinstance(value, dict) else None
-    return None
 
 
 def _killed(run: RunResult, options: VerifyOptions) -> str:

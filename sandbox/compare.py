@@ -131,7 +131,7 @@ _NOT_PLAIN = object()
 
 
 def encode(value: object, *, refs: Mapping[int, str] | None = None, lazy_limit: int = LAZY_LIMIT,
-           max_depth: int = 40, max_nodes: int = 50_000) -> Json:
+           max_depth: int = 40, max_nodes: int = 50_000, consume: bool = True) -> Json:
     """`value` as JSON-compatible data. A failing repr, iteration or attribute becomes data; only a
     BaseException that is no Exception (KeyboardInterrupt, a caller's time limit) passes through, so
     that an endless iterator can still be stopped.
@@ -145,8 +145,11 @@ def encode(value: object, *, refs: Mapping[int, str] | None = None, lazy_limit: 
     `lazy_limit` is capped at LAZY_LIMIT_LIMIT, `max_nodes` at MAX_NODES_LIMIT and `max_depth` below
     NESTING_LIMIT, so that whatever `encode` makes, `validate` accepts. Once `max_nodes` nodes are made,
     every further value that is not a plain one is cut, iterators inside iterators included.
+
+    With `consume=False` an iterator is not read at all (it becomes an unreadable node naming its type):
+    for arguments before a call, which the call itself must get untouched.
     """
-    encoder = _Encoder(refs or {}, lazy_limit, max_depth, max_nodes)
+    encoder = _Encoder(refs or {}, lazy_limit, max_depth, max_nodes, consume)
     try:
         return encoder.value(value, 0)
     except Exception as error:  # the encoder's own failure is data too
@@ -401,8 +404,10 @@ def _close(iterator: object) -> None:
 class _Encoder:
     """One encoding: the node budget, the current path (for cycles), the iterators consumed."""
 
-    def __init__(self, refs: Mapping[int, str], lazy_limit: int, max_depth: int, max_nodes: int) -> None:
+    def __init__(self, refs: Mapping[int, str], lazy_limit: int, max_depth: int, max_nodes: int,
+                 consume: bool = True) -> None:
         self.refs = refs
+        self.consume = consume
         self.lazy_limit = max(0, min(lazy_limit, LAZY_LIMIT_LIMIT))
         self.max_depth = max(0, min(max_depth, NESTING_LIMIT - 2))
         self.max_nodes = max(1, min(max_nodes, MAX_NODES_LIMIT))
@@ -521,6 +526,9 @@ class _Encoder:
         return node
 
     def lazy(self, iterator: Iterator[object], depth: int) -> Json:
+        if not self.consume:
+            return {"t": "unreadable", "type": _type_name(type(iterator)), "error": "NotConsumed",
+                    "message": "an iterator, left unread"}
         seen = self.consumed.get(id(iterator))
         if seen is not None:
             # Consumed once: a second sight shows what the first read, unless its cycles would point elsewhere.

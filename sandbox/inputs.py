@@ -82,6 +82,7 @@ class InputPlan:
     missing: str | None  # why no strategy could be made, as a sentence for the user
     sources: tuple[str, ...]  # which kinds of knowledge were used
     defaulted: tuple[str, ...] = ()  # parameters always left to their default: nothing says how to vary them
+    by_size: tuple[SearchStrategy[Call], ...] = ()  # one strategy per size in `sizes`: every size gets drawn
 
 
 class _Omitted:
@@ -1027,8 +1028,11 @@ def plan_inputs(function: Callable[..., Any], *, skip_first: Literal[None, "inst
     if missing:
         return InputPlan(None, None, sizes, _missing_sentence(missing), used)
     large = _strategies(knowns, replace(small, sizes=sizes, favoured=()), first)
+    # A few draws from `large` may miss the one size past a threshold (251 for `> 250`): each size alone too.
+    by_size = tuple(_call_strategy(parameters, _strategies(knowns, replace(small, sizes=(one,), favoured=()), first))
+                    for one in sizes)
     return InputPlan(_call_strategy(parameters, everyday), _call_strategy(parameters, large), sizes, None, used,
-                     tuple(parameter.name for parameter in lacking))
+                     tuple(parameter.name for parameter in lacking), by_size)
 
 
 def _used(knowns: Sequence[_Parameter], hints: Mapping[str, Any], from_stub: set[str], observed: set[str],

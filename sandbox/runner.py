@@ -23,6 +23,7 @@ Standard library only, and Python 3.8 syntax: it runs on whatever Python the
 sandbox image has.
 """
 
+import contextlib
 import json
 import os
 import selectors
@@ -30,13 +31,21 @@ import signal
 import sys
 import time
 
-RUNNER_VERSION = 2
+RUNNER_VERSION = 3
+DRAFT_UID = 10001  # what runs code under test, where the runner may choose (it is root in the container)
+JUDGE_UID = 10002  # the judge of a check: another user, so code under test cannot signal or read it
+_PR_SET_DUMPABLE = 4
+VERDICT_LIMIT = 64 << 20
 _CLONE_NEWUSER = 0x10000000
 _CLONE_NEWNET = 0x40000000
 _PR_SET_CHILD_SUBREAPER = 36
 
 
 def main(argv):
+    _undumpable()  # code under test, even as the same user, cannot read or trace the runner
+    # This folder's modules are loaded as a package of their own (load_package): as plain
+    # top-level names they would shadow the project's own `inputs`, `timing`, ...
+    sys.path[0] = "/nonexistent/coderefine-runner"
     if argv[1:] == ["--serve"]:
         for line in sys.stdin:
             if line.strip():
@@ -61,41 +70,71 @@ def serve_one(request_line):
             with open(request_line, encoding="utf-8") as handle:
                 request = json.load(handle)
         result = run(request)
-    except Exception as error:  # noqa: BLE001 - reported to the host, the server keeps serving
-        return {"runner_error": "%s: %s" % (type(error).__name__, error), "runner_version": RUNNER_VERSION}
+    except Exception as error:
+        return {"runner_error": f"{type(error).__name__}: {error}", "runner_version": RUNNER_VERSION}
     result["runner_version"] = RUNNER_VERSION
     return result
 
 
 def run(request):
+    """A program (`code`, run as `python main.py`), or a check (`job`, judged by judge.py)."""
+    if os.geteuid() == 0 and not request.get("local"):
+        request["uids"] = {"draft": DRAFT_UID, "judge": JUDGE_UID}
+    try:
+        return supervise(request)
+    finally:
+        _clean_scratch(request)
+
+
+def _prepare_workdir(request):
+    """In the child, as the user that runs the program: a fresh directory with its files."""
     workdir = request["workdir"]
     os.makedirs(workdir, mode=0o700)
-    try:
-        program = os.path.join(workdir, request.get("filename", "main.py"))
-        with open(program, "w", encoding="utf-8") as handle:
-            handle.write(request["code"])
-        for name, text in request.get("files", {}).items():
-            with open(os.path.join(workdir, name), "w", encoding="utf-8") as handle:
-                handle.write(text)
-        return supervise(request, program)
-    finally:
-        _remove_tree(workdir)
+    program = os.path.join(workdir, request.get("filename", "main.py"))
+    with open(program, "w", encoding="utf-8") as handle:
+        handle.write(request["code"])
+    for name, text in request.get("files", {}).items():
+        with open(os.path.join(workdir, name), "w", encoding="utf-8") as handle:
+            handle.write(text)
+    return program
 
 
-def supervise(request, program):
+def _clean_scratch(request):
+    """Remove the run's directory, and in a container whatever code under test left in /scratch and /tmp."""
+    uids = request.get("uids")
+    if not uids:
+        _remove_tree(request["workdir"])
+        return
+    for uid in (uids["draft"], uids["judge"]):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.setgroups([])
+                os.setresgid(uid, uid, uid)
+                os.setresuid(uid, uid, uid)
+                for folder in ("/scratch", "/tmp"):
+                    for entry in os.listdir(folder):
+                        _remove_tree(os.path.join(folder, entry))
+            finally:
+                os._exit(0)
+        os.waitpid(pid, 0)
+
+
+def supervise(request):
     local = request.get("local", False)
     if local:
         _become_subreaper()
     oom_before = _oom_kills()
     started = time.monotonic()
-    child = _Child(request, program)
-    stdout, stderr, reason = _collect(child, started + float(request["timeout"]), int(request["output_limit"]))
+    child = _Child(request)
+    limit = int(request["output_limit"])
+    stdout, stderr, verdict, reason = _collect(child, started + float(request["timeout"]), limit)
     exit_code = _kill_everything(child, kill_all_of_user=not local)
     duration = time.monotonic() - started
     oom_killed = _oom_kills() > oom_before or (local and _ran_out_of_memory(exit_code, stderr))
     if oom_killed and reason is None:
         reason = "memory"
-    return {
+    result = {
         "exit_code": exit_code,
         "stdout": stdout.decode("utf-8", "replace"),
         "stderr": stderr.decode("utf-8", "replace"),
@@ -106,24 +145,42 @@ def supervise(request, program):
         "killed_by": reason,
         "network_isolated": not local or child.network_cut,
     }
+    if "job" in request:
+        result["verdict"] = _verdict_text(verdict)
+    return result
+
+
+def _verdict_text(data):
+    """The judge's frame (see wire.py) as text, or None when it wrote none."""
+    if len(data) < 4:
+        return None
+    size = int.from_bytes(data[:4], "big")
+    body = data[4 : 4 + size]
+    return body.decode("utf-8", "replace") if len(body) == size else None
 
 
 class _Child:
-    """The program, in a forked process with its own session, stdin from /dev/null."""
+    """The program, in a forked process with its own session, stdin from /dev/null.
 
-    def __init__(self, request, program):
+    A check also gets the verdict channel: a pipe only the runner reads, whose
+    write end only the judge keeps (it closes it in the versions' processes).
+    """
+
+    def __init__(self, request):
         out_read, out_write = os.pipe()
         err_read, err_write = os.pipe()
         cut_read, cut_write = os.pipe()  # the child says whether it got off the network
+        verdict_read, verdict_write = os.pipe() if "job" in request else (None, None)
         self.pid = os.fork()
         if self.pid == 0:  # the child: never returns
-            os.close(out_read)
-            os.close(err_read)
-            os.close(cut_read)
-            _run_program(request, program, out_write, err_write, cut_write)
-        for fd in (out_write, err_write, cut_write):
-            os.close(fd)
-        self.stdout, self.stderr = out_read, err_read
+            for fd in (out_read, err_read, cut_read, verdict_read):
+                if fd is not None:
+                    os.close(fd)
+            _run_program(request, out_write, err_write, cut_write, verdict_write)
+        for fd in (out_write, err_write, cut_write, verdict_write):
+            if fd is not None:
+                os.close(fd)
+        self.stdout, self.stderr, self.verdict = out_read, err_read, verdict_read
         self.network_cut = os.read(cut_read, 1) == b"1"
         os.close(cut_read)
         self.returncode = None
@@ -145,7 +202,7 @@ def _exit_code(status):
     return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
 
 
-def _run_program(request, program, out_write, err_write, cut_write):
+def _run_program(request, out_write, err_write, cut_write, verdict_write):
     code = 1
     try:
         os.setsid()
@@ -158,20 +215,78 @@ def _run_program(request, program, out_write, err_write, cut_write):
         cut = _limit_child(request)
         os.write(cut_write, b"1" if cut else b"0")
         os.close(cut_write)
-        os.chdir(request["workdir"])
-        os.environ["HOME"] = os.environ["TMPDIR"] = request["workdir"]
-        code = _execute(program, request.get("args", []))
-    except BaseException:  # noqa: B036 - the child must never fall back into the runner
+        uids = request.get("uids")
+        if "job" in request:
+            code = _judge(request, verdict_write, uids)
+        else:
+            if uids:
+                _become(uids["draft"])
+            program = _prepare_workdir(request)
+            os.chdir(request["workdir"])
+            os.environ["HOME"] = os.environ["TMPDIR"] = request["workdir"]
+            code = _execute(program, request.get("args", []))
+    except BaseException:
         pass
     finally:
         os._exit(code)
+
+
+def _judge(request, verdict_write, uids):
+    """A check: judge.py, from the runner's own folder, decides it (it drops to its own user)."""
+    if not uids:
+        os.makedirs(request["workdir"], mode=0o700)
+        os.chdir(request["workdir"])
+        os.environ["HOME"] = os.environ["TMPDIR"] = request["workdir"]
+    try:
+        judge = load_package().judge
+        return judge.main(request["job"], verdict_write, uids)
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()
+        return 1
+
+
+PACKAGE = "_coderefine_sandbox"
+
+
+def load_package():
+    """This folder as the package `_coderefine_sandbox`: its modules can shadow none of the project's."""
+    import importlib
+    import importlib.util
+
+    if PACKAGE not in sys.modules:
+        here = os.path.dirname(os.path.abspath(__file__))
+        spec = importlib.util.spec_from_file_location(
+            PACKAGE, os.path.join(here, "__init__.py"), submodule_search_locations=[here])
+        package = importlib.util.module_from_spec(spec)
+        sys.modules[PACKAGE] = package
+        spec.loader.exec_module(package)
+    importlib.import_module(PACKAGE + ".judge")
+    return sys.modules[PACKAGE]
+
+
+def _become(uid):
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    _undumpable()
+
+
+def _undumpable():
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
 
 
 def _execute(program, args):
     """Run the program as `python program args...` would, in this process."""
     import atexit
 
-    sys.argv = [program] + list(args)
+    sys.argv = [program, *list(args)]
     sys.path[0] = os.path.dirname(program)
     namespace = {"__name__": "__main__", "__file__": program, "__builtins__": __builtins__}
     code = 0
@@ -181,7 +296,7 @@ def _execute(program, args):
         exec(compile(source, program, "exec"), namespace)
     except SystemExit as stop:
         code = _system_exit_code(stop)
-    except BaseException:  # noqa: B036 - report it as Python would, then exit 1
+    except BaseException:
         import traceback
 
         traceback.print_exc()
@@ -191,10 +306,8 @@ def _execute(program, args):
         threading._shutdown()  # wait for non-daemon threads, as interpreter exit does
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(OSError, ValueError):
             stream.flush()
-        except (OSError, ValueError):
-            pass
     return code
 
 
@@ -208,12 +321,14 @@ def _system_exit_code(stop):
 
 
 def _collect(child, deadline, limit):
-    """Read stdout and stderr until both close or a limit is hit.
+    """Read stdout, stderr (and a check's verdict) until they close or a limit is hit.
 
     Returns the captured bytes and why the run was cut short: "timeout",
-    "output", or None.
+    "output", or None. The verdict has its own, larger cap.
     """
     captured = {child.stdout: bytearray(), child.stderr: bytearray()}
+    if child.verdict is not None:
+        captured[child.verdict] = bytearray()
     selector = selectors.DefaultSelector()
     for fd in captured:
         os.set_blocking(fd, False)
@@ -234,6 +349,10 @@ def _collect(child, deadline, limit):
             if not chunk:
                 selector.unregister(key.fileobj)
                 continue
+            if key.fileobj == child.verdict:
+                if len(captured[child.verdict]) < VERDICT_LIMIT:
+                    captured[child.verdict] += chunk
+                continue
             room = max(0, limit - total)
             captured[key.fileobj] += chunk[:room]
             total += len(chunk)
@@ -245,23 +364,20 @@ def _collect(child, deadline, limit):
     selector.close()
     for fd in captured:
         os.close(fd)
-    return bytes(captured[child.stdout]), bytes(captured[child.stderr]), reason
+    verdict = bytes(captured[child.verdict]) if child.verdict is not None else b""
+    return bytes(captured[child.stdout]), bytes(captured[child.stderr]), verdict, reason
 
 
 def _kill_everything(child, kill_all_of_user):
     """Kill the program's session, then whatever escaped it. Returns the program's exit code."""
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(child.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
     exit_code = child.wait()
     if kill_all_of_user:
         # In a sandbox container the program's user owns nothing worth keeping:
         # signal -1 reaches every process of that user except this one and init.
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(-1, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
     else:
         _kill_descendants()
     return exit_code
@@ -288,7 +404,7 @@ def _parents():
         if not entry.isdigit():
             continue
         try:
-            with open("/proc/%s/stat" % entry, "rb") as handle:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
                 stat = handle.read().decode("ascii", "replace")
         except OSError:
             continue
@@ -349,8 +465,8 @@ def _cut_network():
     uid, gid = os.getuid(), os.getgid()
     if libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNET) != 0:
         return False  # not allowed here: reported as network_isolated: false
-    for path, text in (("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", "%d %d 1" % (uid, uid)),
-                       ("/proc/self/gid_map", "%d %d 1" % (gid, gid))):
+    for path, text in (("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", f"{uid} {uid} 1"),
+                       ("/proc/self/gid_map", f"{gid} {gid} 1")):
         try:
             with open(path, "w") as handle:
                 handle.write(text)
@@ -371,10 +487,8 @@ def _remove_tree(path):
                     os.unlink(entry)
             except OSError:
                 pass
-    try:
+    with contextlib.suppress(OSError):
         os.rmdir(path)
-    except OSError:
-        pass
 
 
 def _oom_kills():

@@ -84,13 +84,13 @@ if docker image inspect "$image" >/dev/null 2>&1; then
 fi
 context=$(mktemp -d)
 trap 'rm -rf "$context"' EXIT
-cp "$here/Dockerfile" "$here/runner.py" "$context/"
+cp "$here/Dockerfile" "$here"/*.py "$context/"
 version=$(docker run --rm --network none "$base" python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])') \
   || fail "the base image $base has no python3"
 say "downloading wheels for Python $version in the sandbox"
 log="$context/log"
 python3 -m pip download --quiet --disable-pip-version-check --only-binary=:all: \
-  --python-version "$version" -d "$context/wheels" hypothesis pytest pytest-benchmark >"$log" 2>&1 \
+  --python-version "$version" -d "$context/wheels" hypothesis pytest pytest-benchmark coverage cloudpickle >"$log" 2>&1 \
   || { tail -5 "$log" >&2; fail "could not download the sandbox's wheels (pip download)"; }
 say "building $image"
 docker build --quiet --network none --build-arg "BASE_IMAGE=$base" \

@@ -95,7 +95,7 @@ def test_optimize_runs_its_drafts_on_the_remote_engine(
 ) -> None:
     fast = "```python\ndef dedupe(items: list[int]) -> list[int]:\n    return list(dict.fromkeys(items))\n```"
     server = scripted([fast, "Verified. NOTHING LEFT TO GAIN"])
-    report = optimize(project / "helpers.py", "dedupe", base_url=server.url, model="scripted-model", max_examples=40)
+    report = optimize(project / "helpers.py", "dedupe", base_url=server.url, model="scripted-model", max_examples=100)
     (result,) = report.results
     assert result.improved, result.refine
     assert result.metrics["correct"] is True and result.metrics["speedup_ci"][0] > 1.05

@@ -1,0 +1,64 @@
+"""The host/sandbox contract: `sandbox/contract.py`, the one file both sides read.
+
+The sandbox ships the file into the box; the host loads the very same file
+from the sandbox folder (package data when installed), so a job or a verdict
+is never described twice.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from coderefine.sandbox_image import sandbox_dir
+
+_NAME = "_coderefine_sandbox_contract"
+
+
+def _load() -> ModuleType:
+    if _NAME not in sys.modules:
+        spec = importlib.util.spec_from_file_location(_NAME, sandbox_dir() / "contract.py")
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot load {sandbox_dir() / 'contract.py'}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[_NAME] = module  # dataclasses look their module up while they are made
+        spec.loader.exec_module(module)
+    return sys.modules[_NAME]
+
+
+if TYPE_CHECKING:
+    from sandbox.contract import (
+        CONTRACT_VERSION,
+        MIN_DISTINCT_INPUTS,
+        CheckJob,
+        ContractError,
+        Coverage,
+        TargetSpec,
+        Timing,
+        TimingSpec,
+        Verdict,
+        job_from_data,
+        to_data,
+        verdict_from_data,
+    )
+else:
+    _module = _load()
+    CONTRACT_VERSION = _module.CONTRACT_VERSION
+    MIN_DISTINCT_INPUTS = _module.MIN_DISTINCT_INPUTS
+    CheckJob = _module.CheckJob
+    ContractError = _module.ContractError
+    Coverage = _module.Coverage
+    TargetSpec = _module.TargetSpec
+    Timing = _module.Timing
+    TimingSpec = _module.TimingSpec
+    Verdict = _module.Verdict
+    job_from_data = _module.job_from_data
+    to_data = _module.to_data
+    verdict_from_data = _module.verdict_from_data
+
+__all__ = [
+    "CONTRACT_VERSION", "MIN_DISTINCT_INPUTS", "CheckJob", "ContractError", "Coverage", "TargetSpec", "Timing",
+    "TimingSpec", "Verdict", "job_from_data", "to_data", "verdict_from_data",
+]

@@ -1,0 +1,177 @@
+"""The calls a check runs, from every source the judge knows, in order:
+
+the user's examples, the examples in the function's docstring, the calls
+captured from the project's tests, then inputs hypothesis draws from what is
+known of each parameter (inputs.py). The judge imports the ORIGINAL's module
+for this (its signature, defaults and classes); never the new version.
+Each call travels to the versions' processes as a pickle in which module-level
+objects and default values are names, so sentinels keep their identity.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import inspect
+import io
+import json
+from collections.abc import Iterator
+from typing import Any, Callable
+
+from . import contract, executor, inputs
+
+CheckOne = Callable[[bytes, str, str], None]  # (payload, the call as text, its source)
+
+
+class CallSource:
+    def __init__(self, job: contract.CheckJob) -> None:
+        self.job = job
+        try:
+            self.version = executor.Version(job.target, None)
+        except BaseException as error:
+            from . import judge
+
+            problem = f"{type(error).__name__}: {error}"
+            raise judge.SetupError(f"cannot import {job.target.module} in the sandbox: {problem}") from None
+        self.refs = self.version.refs()
+        self.captured: list[inputs.Call] = []
+        self.benchmark: list[int] = []
+        self.missing: str | None = None
+        if job.captured:
+            data = json.loads(base64.b64decode(job.captured))
+            self.add_captured(data.get("calls", []), data.get("benchmark", []))
+
+    def add_captured(self, calls: list[str], benchmark: list[int]) -> None:
+        for text in calls:
+            with contextlib.suppress(Exception):
+                args, kwargs = executor.loads_with_refs(base64.b64decode(text), self.version)
+                self.captured.append(inputs.Call(tuple(args), dict(kwargs)))
+        self.benchmark = [i for i in benchmark if isinstance(i, int)]
+
+    def payload(self, call: inputs.Call) -> bytes:
+        return executor.dumps_with_refs((call.args, call.kwargs), self.refs)
+
+    def shown(self, call: inputs.Call) -> str:
+        parts = [_short(a) for a in call.args] + [f"{k}={_short(v)}" for k, v in call.kwargs.items()]
+        return "{}({})".format(self.job.target.label, ", ".join(parts))
+
+    def fixed_calls(self) -> Iterator[tuple[str, bytes, str]]:
+        """(source, payload, shown) for the examples, doctests and captured calls."""
+        groups: list[tuple[str, list[inputs.Call]]] = [
+            ("example", [inputs.parse_example(text) for text in self.job.examples]),
+            ("doctest", self.doctests()),
+        ]
+        for index, call in enumerate(self.captured):
+            groups.append(("benchmark" if index in self.benchmark else "captured", [call]))
+        for source, group in groups:
+            for call in group:
+                with contextlib.suppress(Exception):  # a call that cannot be pickled is not checked
+                    payload = self.payload(call)
+                    yield source, payload, self.shown(call)
+
+    def doctests(self) -> list[inputs.Call]:
+        try:
+            return list(inputs.doctest_calls(self.version.original))
+        except Exception:
+            return []
+
+    def plan(self) -> Any:
+        target = self.job.target
+        skip = "class" if target.is_classmethod else "instance" if target.class_name and not target.is_static else None
+        module_file = getattr(self.version.module, "__file__", None)
+        stub = inputs.stub_hints(module_file, target.class_name, target.function_name) if module_file else {}
+        return inputs.plan_inputs(
+            self.version.original,
+            skip_first=skip,
+            owner=self.version.owner if target.class_name else None,
+            captured=[*self.captured, *self.doctests()],
+            examples=[inputs.parse_example(text) for text in self.job.examples],
+            stub_hints=stub,
+            sources=[_source_of(self.version.original) or "", self.job.candidate or ""],
+            size=self.job.size,
+        )
+
+    def run_generated(self, check_one: CheckOne, enough: Callable[[], bool]) -> None:
+        """Everyday inputs, then large ones of every size, then more everyday ones until `enough()`."""
+        plan = self.plan()
+        self.missing = plan.missing
+        examples = self.job.max_examples
+        if plan.small is not None:
+            self._hypothesis(plan.small, examples, check_one)
+        if plan.scaled is not None:
+            self._hypothesis(plan.scaled, max(5, examples // 8), check_one)
+        for strategy in plan.by_size:
+            self._hypothesis(strategy, 2, check_one)
+        # Small domains repeat themselves: draw further (the same sequence, longer) for distinct inputs.
+        more = examples
+        while plan.small is not None and not enough() and more < 8 * max(examples, self.job.min_inputs):
+            more *= 2
+            self._hypothesis(plan.small, more, check_one)
+
+    def _hypothesis(self, strategy: Any, max_examples: int, check_one: CheckOne) -> None:
+        from hypothesis import HealthCheck, Phase, given, settings
+
+        _skip_constants_of_the_checker()
+
+        from . import judge
+
+        failures: list[judge.Mismatch] = []
+
+        @settings(max_examples=max_examples, derandomize=True, deadline=None, database=None,
+                  suppress_health_check=list(HealthCheck), phases=(Phase.explicit, Phase.generate, Phase.shrink),
+                  report_multiple_bugs=False, print_blob=False)
+        @given(strategy)
+        def property_holds(call: inputs.Call) -> None:
+            try:
+                payload = self.payload(call)
+            except Exception:
+                return
+            try:
+                check_one(payload, self.shown(call), "generated")
+            except judge.Mismatch as mismatch:
+                failures.append(mismatch)  # the last one is the shrunk, smallest one
+                raise
+
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                property_holds()
+        except judge.Mismatch:
+            raise failures[-1] from None
+
+    def version_source(self, baseline: bool) -> tuple[str | None, str, int]:
+        """The source whose coverage counts, its function's name, and the lines before it in its file."""
+        name = self.job.target.function_name
+        if not baseline:
+            return self.job.candidate, name, 0
+        code = self.version.original.__code__
+        return _source_of(self.version.original), name, code.co_firstlineno - 1
+
+
+def _skip_constants_of_the_checker() -> None:
+    """Hypothesis draws constants from every module outside site-packages: the project's are worth it
+    (its literals), the checker's own are not (a second of parsing on every check)."""
+    import sys
+
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:
+        return
+    seen = getattr(providers, "_seen_modules", None)
+    if isinstance(seen, set):
+        package = __package__ or ""
+        seen.update(id(module) for name, module in list(sys.modules.items()) if name.startswith(package))
+
+
+def _source_of(function: Any) -> str | None:
+    try:
+        return inspect.getsource(function)
+    except (OSError, TypeError):
+        return None
+
+
+def _short(value: Any, limit: int = 200) -> str:
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,190 @@
+"""The host/sandbox contract: what a check is asked (CheckJob) and what it answers (Verdict).
+
+One module, imported by the host (coderefine.verify) and shipped into the sandbox
+(the judge), so that no key is written twice. Standard library only, Python 3.9+.
+Both sides refuse a document of another CONTRACT_VERSION.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+CONTRACT_VERSION = 3
+MIN_DISTINCT_INPUTS = 50  # "verified" needs this many distinct checked inputs (or the project's tests covering all)
+
+
+class ContractError(ValueError):
+    """A document that is not of this contract's shape or version."""
+
+
+@dataclass(frozen=True)
+class TargetSpec:
+    module: str
+    function_name: str
+    class_name: str | None = None
+    is_static: bool = False
+    is_classmethod: bool = False
+
+    @property
+    def label(self) -> str:
+        return (self.class_name + "." if self.class_name else "") + self.function_name
+
+
+@dataclass(frozen=True)
+class TimingSpec:
+    rounds: int = 20
+    max_rounds: int = 60  # more rounds while the interval is wide
+    min_round_s: float = 0.02
+    max_seconds: float = 30.0
+    threshold: float = 1.05  # the lower bound of the ratio's 95% interval must exceed it
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class CheckJob:
+    """One check: the original against itself (the baseline, candidate None) or against a candidate."""
+
+    target: TargetSpec
+    candidate: str | None = None  # import lines and the function, as source text
+    examples: tuple[str, ...] = ()  # call arguments as Python literals
+    size: int | None = None
+    max_examples: int = 200
+    per_call_timeout: float = 2.0
+    min_inputs: int = MIN_DISTINCT_INPUTS
+    timing: TimingSpec | None = None
+    profile: bool = True
+    project: str | None = None  # where the project is, as the sandbox sees it
+    captured: str | None = None  # the baseline's captured calls, opaque to the host
+    tests: tuple[str, ...] = ()  # the project's tests that call the target and passed with the original
+    version: int = CONTRACT_VERSION
+
+    @property
+    def is_baseline(self) -> bool:
+        return self.candidate is None
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Lines and branches of a version's function body that ran on the checked inputs."""
+
+    lines: int = 0
+    lines_run: int = 0
+    branches: int = 0
+    branches_run: int = 0
+    missing_lines: tuple[int, ...] = ()  # line numbers in the version's own source text
+    missing_branches: tuple[tuple[int, int], ...] = ()  # (from line, to line); a negative line is the exit
+
+    @property
+    def complete(self) -> bool:
+        return self.lines_run == self.lines and self.branches_run == self.branches
+
+
+@dataclass(frozen=True)
+class Timing:
+    speedup: float
+    speedup_ci: tuple[float, float]
+    faster: bool  # both measurements' lower bounds above the threshold
+    rounds: int
+    loops: int
+    workloads: int
+    original_call_s: float
+    candidate_call_s: float
+    confirmation_ci: tuple[float, float] | None = None  # the second, independent measurement
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a check found. `error` is set when the original itself could not be checked."""
+
+    correct: bool = False
+    verified: bool = False  # correct AND enough evidence: the inputs' floor and full coverage
+    not_verified: str | None = None  # why correct is not enough, in a sentence
+    mismatch: str | None = None
+    counterexample: str | None = None
+    checked: int = 0  # distinct inputs checked
+    sources: dict[str, int] = field(default_factory=dict)  # inputs by where they came from
+    coverage: Coverage | None = None  # of the candidate (of the original in a baseline)
+    tests_passed: int = 0
+    timing: Timing | None = None
+    profile: str = ""
+    captured: str | None = None  # baseline only: the calls seen in the project's tests
+    captured_count: int = 0
+    tests: tuple[str, ...] = ()  # baseline only: the tests that call the target and pass
+    tests_note: str | None = None  # e.g. the project's tests could not be collected
+    error: str | None = None
+    version: int = CONTRACT_VERSION
+
+
+def to_data(document: Any) -> dict[str, Any]:
+    """A contract dataclass as JSON-ready data."""
+    return dataclasses.asdict(document)
+
+
+def job_from_data(data: Any) -> CheckJob:
+    data = _checked(data, CheckJob)
+    timing = data.get("timing")
+    return CheckJob(**{**data, "target": _build(TargetSpec, data["target"]),
+                       "timing": _build(TimingSpec, timing) if timing is not None else None,
+                       "examples": tuple(data.get("examples", ())), "tests": tuple(data.get("tests", ()))})
+
+
+def verdict_from_data(data: Any) -> Verdict:
+    data = _checked(data, Verdict)
+    coverage, timing = data.get("coverage"), data.get("timing")
+    return Verdict(**{
+        **data,
+        "coverage": _coverage(coverage) if coverage is not None else None,
+        "timing": _timing(timing) if timing is not None else None,
+        "tests": tuple(data.get("tests", ())),
+        "sources": {str(k): int(v) for k, v in dict(data.get("sources", {})).items()},
+    })
+
+
+def _coverage(data: Any) -> Coverage:
+    built = _build(Coverage, data)
+    return dataclasses.replace(
+        built,
+        missing_lines=tuple(int(n) for n in built.missing_lines),
+        missing_branches=tuple((int(a), int(b)) for a, b in built.missing_branches),
+    )
+
+
+def _timing(data: Any) -> Timing:
+    built = _build(Timing, data)
+    low, high = built.speedup_ci
+    confirmation = built.confirmation_ci
+    return dataclasses.replace(
+        built,
+        speedup_ci=(float(low), float(high)),
+        confirmation_ci=(float(confirmation[0]), float(confirmation[1])) if confirmation else None,
+    )
+
+
+def _checked(data: Any, kind: type) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise ContractError(f"a {kind.__name__} must be an object")
+    if data.get("version") != CONTRACT_VERSION:
+        raise ContractError(f"contract version {data.get('version')!r}, expected {CONTRACT_VERSION}")
+    known = {f.name for f in dataclasses.fields(kind)}
+    unknown = set(data) - known
+    if unknown:
+        raise ContractError("a {} has unknown fields: {}".format(kind.__name__, ", ".join(sorted(unknown))))
+    return dict(data)
+
+
+def _build(kind: Any, data: Any) -> Any:
+    if not isinstance(data, dict):
+        raise ContractError(f"a {kind.__name__} must be an object")
+    known = {f.name for f in dataclasses.fields(kind)}
+    try:
+        return kind(**{key: value for key, value in data.items() if key in known})
+    except TypeError as error:
+        raise ContractError(f"a {kind.__name__}: {error}") from None
+
+
+__all__ = [
+    "CONTRACT_VERSION", "MIN_DISTINCT_INPUTS", "CheckJob", "ContractError", "Coverage", "TargetSpec", "Timing",
+    "TimingSpec", "Verdict", "job_from_data", "to_data", "verdict_from_data",
+]

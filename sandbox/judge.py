@@ -1,0 +1,418 @@
+"""The judge: checks a new version against the original without ever running the new version's code.
+
+The original and the new version each run in a process of their own (see
+executor.py), started before anything is checked, under another user where
+the sandbox allows it (in Docker: the judge and the versions have different
+uids) and never dumpable, so that a version can neither read, trace nor write
+the judge, nor its verdict channel. The judge draws the inputs, sends them to
+both, compares the JSON answers, and writes the verdict (contract.Verdict) on a
+channel only the runner reads. Nothing a version prints is ever parsed.
+
+A check, each step only if the one before succeeded:
+1. inputs: the user's examples, the docstring's examples, the calls captured
+   from the project's tests, then hypothesis strategies (inputs.py);
+2. differential testing on every input (compare.py), shrinking a failure;
+3. evidence: at least `min_inputs` distinct inputs, and every line and branch of
+   the new version's body reached (covered.py), else `not_verified`;
+4. the project's tests that call the function, with the new version in place;
+5. timing (timing.py) and a profile.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import ctypes
+import os
+import time
+from typing import Any
+
+from . import compare, contract, executor, wire
+
+PR_SET_DUMPABLE = 4
+
+
+class Mismatch(Exception):
+    """The versions behaved differently on one input: (text, the call as text)."""
+
+
+class SetupError(Exception):
+    """The original itself cannot be checked: not the new version's fault."""
+
+
+# -- processes ---------------------------------------------------------------------------------
+
+
+def make_undumpable() -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+
+
+def become(uid: int | None) -> None:
+    if uid is not None:
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)
+    make_undumpable()
+
+
+def _close_all_but(keep: set[int]) -> None:
+    for name in os.listdir("/proc/self/fd"):
+        fd = int(name)
+        if fd > 2 and fd not in keep:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+class Worker:
+    """A version's process, as the judge sees it: a pipe each way."""
+
+    def __init__(self, target: contract.TargetSpec, candidate: str | None, project: str | None,
+                 uid: int | None) -> None:
+        request_read, request_write = os.pipe()
+        answer_read, answer_write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+            _close_all_but({request_read, answer_write})
+            become(uid)
+            with contextlib.suppress(OSError):
+                os.chdir(_scratch())
+            with contextlib.suppress(AttributeError, OSError):
+                os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # timing: one CPU, the same for both
+            executor.main_for_child(request_read, answer_write, target, candidate, project)
+        os.close(request_read)
+        os.close(answer_write)
+        self.requests, self.answers = request_write, answer_read
+        self.ready: dict[str, Any] = {}
+
+    def send(self, request: dict[str, Any]) -> None:
+        try:
+            wire.send_pickle(self.requests, request)
+        except OSError as error:
+            raise wire.ChannelClosed(f"the version's process is gone: {error}") from None
+
+    def answer(self, timeout: float) -> dict[str, Any]:
+        try:
+            data = wire.receive_json(self.answers, time.monotonic() + timeout)
+        except wire.ChannelClosed as problem:
+            return {"crashed": str(problem)}
+        return data if isinstance(data, dict) else {"crashed": "an answer that is not an object"}
+
+    def ask(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
+        try:
+            self.send(request)
+        except wire.ChannelClosed as problem:
+            return {"crashed": str(problem)}
+        return self.answer(timeout)
+
+    def stop(self) -> None:
+        with contextlib.suppress(OSError, wire.ChannelClosed):
+            self.send({"kind": "stop"})
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(self.pid, 9)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+        for fd in (self.requests, self.answers):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def _scratch() -> str:
+    import tempfile
+
+    path = tempfile.mkdtemp(prefix="v-", dir="/scratch" if os.path.isdir("/scratch") else None)
+    os.environ["HOME"] = os.environ["TMPDIR"] = path
+    return path
+
+
+# -- the check -----------------------------------------------------------------------------------
+
+
+def main(job_data: Any, verdict_fd: int, uids: dict[str, int] | None) -> int:
+    """Run one check and write its verdict to `verdict_fd`. Called in a child of the runner."""
+    job = contract.job_from_data(job_data)
+    draft_uid = uids.get("draft") if uids else None
+    workers = [Worker(job.target, None, job.project, draft_uid)]
+    # The baseline checks the original against a second copy of itself: a function that does not
+    # agree with itself (randomness, time, global state) cannot be verified against anything.
+    workers.append(Worker(job.target, job.candidate, job.project, draft_uid))
+    become(uids.get("judge") if uids else None)
+    with contextlib.suppress(OSError):
+        os.chdir(_scratch())
+    try:
+        verdict = Check(job, workers[0], workers[1]).run()
+    except SetupError as problem:
+        verdict = contract.Verdict(error=str(problem))
+    finally:
+        for worker in workers:
+            worker.stop()
+    wire.send_json(verdict_fd, contract.to_data(verdict))
+    return 0
+
+
+class Check:
+    def __init__(self, job: contract.CheckJob, original: Worker, candidate: Worker) -> None:
+        self.job, self.original, self.candidate = job, original, candidate
+        self.arcs: set[tuple[int, int]] = set()
+        self.original_arcs: set[tuple[int, int]] = set()
+        self.tests_arcs: set[tuple[int, int]] = set()  # of the calls captured from the project's tests
+        self.checked: set[bytes] = set()
+        self.sources: dict[str, int] = {}
+        self.passed: list[tuple[str, bytes]] = []  # inputs the original returned on, for timing
+        self.mutates = False
+
+    def run(self) -> contract.Verdict:
+        self._wait_ready()
+        from . import calls
+
+        self.plan = calls.CallSource(self.job)
+        baseline = self._baseline() if self.job.is_baseline else {}
+        try:
+            for source, payload, shown in self.plan.fixed_calls():
+                self.check_one(payload, shown, source)
+            self.plan.run_generated(self.check_one, lambda: len(self.checked) >= self.job.min_inputs)
+        except Mismatch as mismatch:
+            text, where = mismatch.args
+            return contract.Verdict(correct=False, mismatch=text, counterexample=where, checked=len(self.checked),
+                                    sources=self.sources, **baseline)
+        if not self.checked:
+            raise SetupError(self.plan.missing or "no inputs to test with: add type hints or give examples")
+        return self._evidence(baseline)
+
+    def _wait_ready(self) -> None:
+        first = self.original.answer(120.0)
+        if not first.get("ready"):
+            raise SetupError("cannot import {} in the sandbox: {}".format(self.job.target.module,
+                                                                     first.get("error") or first.get("crashed")))
+        second = self.candidate.answer(120.0)
+        if not second.get("ready"):
+            if self.job.is_baseline:
+                raise SetupError("the original does not load twice: {}".format(second.get("error")))
+            raise Mismatch("the new version fails to load: %s" % (second.get("error") or second.get("crashed")),
+                           None)
+
+    def _baseline(self) -> dict[str, Any]:
+        """The project's tests, run once with the original: captured calls and the tests that call it."""
+        if self.job.project is None:
+            return {}
+        answer = self.original.ask({"kind": "capture"}, 3600.0)
+        calls = answer.get("calls") if isinstance(answer.get("calls"), list) else []
+        self.plan.add_captured(calls, answer.get("benchmark") or [])
+        note = answer.get("collection_error") or answer.get("crashed")
+        failing = answer.get("failing") or []
+        if failing:
+            failed = ", ".join(failing[:3])
+            note = ((note + "; ") if note else "") + f"tests that call it and fail already: {failed}"
+        return {
+            "captured": _pack(calls, answer.get("benchmark") or []),
+            "captured_count": len(calls),
+            "tests": tuple(str(t) for t in answer.get("covering") or []),
+            "tests_note": note,
+        }
+
+    def check_one(self, payload: bytes, shown: str, source: str) -> None:
+        """One input through both versions; raises Mismatch when they differ."""
+        if payload in self.checked:
+            return
+        # Both versions work at once, each in a fresh child of its own process. The new version gets
+        # twice the limit: the original's time is not known yet, and a slow original is skipped anyway.
+        limit = self.job.per_call_timeout
+        candidate_limit = 2 * limit
+        self.original.send({"kind": "call", "payload": payload, "limit": limit, "trace": self.job.is_baseline})
+        self.candidate.send({"kind": "call", "payload": payload, "limit": candidate_limit, "trace": True})
+        expected = self.original.answer(limit + 10.0)
+        actual = self.candidate.answer(candidate_limit + 10.0)
+        if expected.get("timeout") or expected.get("crashed"):
+            return  # the original cannot be compared on this input: not the new version's fault
+        problem = differs(expected, actual, candidate_limit)
+        if problem:
+            raise Mismatch(problem, shown)
+        self.checked.add(payload)
+        self.sources[source] = self.sources.get(source, 0) + 1
+        ran = _arcs(expected if self.job.is_baseline else actual)
+        (self.original_arcs if self.job.is_baseline else self.arcs).update(ran)
+        if source in ("captured", "benchmark"):
+            self.tests_arcs.update(ran)
+        if expected.get("raised") is None and len(self.passed) < 400:
+            self.passed.append((source, payload))
+        self.mutates = self.mutates or bool(expected.get("mutated"))
+
+    def _evidence(self, baseline: dict[str, Any]) -> contract.Verdict:
+        from . import covered
+
+        source, name, offset = self.plan.version_source(self.job.is_baseline)
+        arcs = self.original_arcs if self.job.is_baseline else self.arcs
+        coverage = covered.coverage_of(source, name, arcs, offset) if source else None
+        why = self._not_verified(coverage)
+        verdict = contract.Verdict(correct=True, verified=why is None, not_verified=why, checked=len(self.checked),
+                                   sources=self.sources, coverage=coverage, **baseline)
+        if self.job.is_baseline or why is not None:
+            return self._timed(verdict) if self.job.is_baseline else verdict
+        if self.job.tests:
+            answer = self.candidate.ask({"kind": "tests", "tests": list(self.job.tests)}, 3600.0)
+            if answer.get("failure") or answer.get("crashed"):
+                failed = (answer.get("broken") or ["?"])[0]
+                return _replace(verdict, correct=False, verified=False, mismatch="the project's test {} fails with "
+                                "the new version: {}".format(failed, answer.get("failure") or answer.get("crashed")))
+            verdict = _replace(verdict, tests_passed=int(answer.get("passed") or 0))
+        return self._timed(verdict)
+
+    def _not_verified(self, coverage: contract.Coverage | None) -> str | None:
+        from . import covered
+
+        if coverage is not None and not coverage.complete and not self.job.is_baseline:
+            missing = covered.describe_missing(coverage)
+            return (f"not every line of the new version ran on the checked inputs ({missing}): give examples "
+                    "that reach them, or write a simpler version")
+        if len(self.checked) < self.job.min_inputs and not self._tests_cover_it():
+            reason = self.plan.missing or f"only {len(self.checked)} distinct inputs could be checked"
+            return f"{reason}; at least {self.job.min_inputs} are needed: add type hints or --example"
+        return None
+
+    def _tests_cover_it(self) -> bool:
+        """The other way to enough evidence: the project's own tests reach every line and branch."""
+        from . import covered
+
+        source, name, offset = self.plan.version_source(self.job.is_baseline)
+        has_tests = bool(self.job.tests) or self.job.is_baseline
+        if not (source and has_tests and self.tests_arcs):
+            return False
+        return covered.coverage_of(source, name, self.tests_arcs, offset).complete
+
+    def _timed(self, verdict: contract.Verdict) -> contract.Verdict:
+        """Time both versions (not in a baseline) and profile the faster one."""
+        if self.job.timing is None or not self.passed:
+            return verdict
+        payloads = self._workloads(self.job.timing)
+        for worker in (self.original, self.candidate):
+            answer = worker.ask({"kind": "workload", "payloads": payloads, "mutates": self.mutates}, 600.0)
+            if "calls" not in answer:
+                return _replace(verdict, correct=False, verified=False, mismatch="it failed while being timed")
+        faster = self.original
+        if not self.job.is_baseline:
+            try:
+                result = measure_both(self.original, self.candidate, self.job.timing, len(payloads))
+            except wire.ChannelClosed as problem:
+                return _replace(verdict, correct=False, verified=False,
+                                mismatch=f"it failed while being timed: {problem}")
+            verdict = _replace(verdict, timing=result)
+            faster = self.candidate if result.speedup >= 1 else self.original
+        if self.job.profile:
+            verdict = _replace(verdict, profile=str(faster.ask({"kind": "profile"}, 120.0).get("profile") or "")[:4000])
+        return verdict
+
+    def _workloads(self, spec: contract.TimingSpec) -> list[bytes]:
+        """The project's benchmark inputs if any; else the given and captured ones, then the largest generated."""
+        count = 24
+        preferred = [payload for source, payload in self.passed if source == "benchmark"]
+        if preferred:
+            return preferred[:count]
+        given = [payload for source, payload in self.passed if source != "generated"]
+        generated = sorted((payload for source, payload in self.passed if source == "generated"), key=len,
+                           reverse=True)
+        return (given + generated)[:count]
+
+
+def measure_both(original: Worker, candidate: Worker, spec: contract.TimingSpec, workloads: int) -> contract.Timing:
+    from . import timing
+
+    workers = {"original": original, "candidate": candidate}
+
+    def run(which: str, loops: int) -> float:
+        worker = workers[which]
+        worker.send({"kind": "round", "loops": loops})
+        if not worker.answer(600.0).get("prepared"):
+            raise wire.ChannelClosed(f"the {which} failed while its round was prepared")
+        started = time.perf_counter()
+        worker.send({"kind": "go"})
+        answer = worker.answer(600.0)
+        elapsed = time.perf_counter() - started
+        if "seconds" not in answer:
+            raise wire.ChannelClosed(f"the {which} failed while being timed")
+        return elapsed
+
+    precision = timing.timer_precision()
+    deadline = time.monotonic() + spec.max_seconds
+
+    def one(seed: int) -> Any:
+        return timing.measure(run, rounds=spec.rounds, max_rounds=spec.max_rounds, min_round=spec.min_round_s,
+                              deadline=deadline, workloads=workloads, seed=seed, precision=precision)
+
+    first = one(spec.seed)
+    second = one(spec.seed + 1) if first.interval()[0] > spec.threshold else None
+    low, high = first.interval()
+    calls = first.loops * workloads
+    return contract.Timing(
+        speedup=first.speedup,
+        speedup_ci=(low, high),
+        faster=timing.decide(first, second, spec.threshold),
+        rounds=len(first.ratios) + (len(second.ratios) if second else 0),
+        loops=first.loops,
+        workloads=workloads,
+        original_call_s=sorted(first.original)[len(first.original) // 2] / calls,
+        candidate_call_s=sorted(first.candidate)[len(first.candidate) // 2] / calls,
+        confirmation_ci=second.interval() if second else None,
+    )
+
+
+def differs(expected: dict[str, Any], actual: dict[str, Any], limit: float) -> str | None:
+    """How the new version's outcome differs from the original's, or None."""
+    if actual.get("timeout"):
+        return "the new version did not return within {:.1f}s (the original took {:.3f}s)".format(
+            limit, float(expected.get("seconds") or 0.0))
+    if actual.get("crashed"):
+        return "the new version's process died on this input ({})".format(str(actual["crashed"])[:200])
+    try:
+        return _differs(expected, actual)
+    except compare.MalformedEncoding:
+        return "the new version's answer could not be read"
+
+
+def _differs(expected: dict[str, Any], actual: dict[str, Any]) -> str | None:
+    raised, got = expected.get("raised"), actual.get("raised")
+    if raised or got:
+        if not (raised and got and raised.get("type") == got.get("type")):
+            return f"the original {_outcome(expected)} but the new version {_outcome(actual)}"
+    else:
+        compare.validate(actual.get("value"))
+        difference = compare.compare(expected.get("value"), actual.get("value"))
+        if difference:
+            return f"the original {_outcome(expected)}, the new version {_outcome(actual)[:200]}: {difference}"
+    compare.validate(actual.get("args_after"))
+    difference = compare.compare(expected.get("args_after"), actual.get("args_after"))
+    if difference:
+        return f"the arguments were changed differently: {difference}"
+    if expected.get("printed") != actual.get("printed"):
+        return "the original printed {!r}, the new version {!r}".format(str(expected.get("printed"))[:100],
+                                                                str(actual.get("printed"))[:100])
+    return None
+
+
+def _outcome(answer: dict[str, Any]) -> str:
+    raised = answer.get("raised")
+    if raised:
+        return "raised {} ({})".format(raised.get("type"), str(raised.get("message"))[:80])
+    return "returned {}".format(compare.render(answer.get("value")))
+
+
+def _arcs(answer: dict[str, Any]) -> set[tuple[int, int]]:
+    found = set()
+    for pair in answer.get("arcs") or []:
+        if isinstance(pair, list) and len(pair) == 2 and all(isinstance(n, int) for n in pair):
+            found.add((pair[0], pair[1]))
+    return found
+
+
+def _pack(calls: list[str], benchmark: list[int]) -> str:
+    import json
+
+    return base64.b64encode(json.dumps({"calls": calls, "benchmark": benchmark}).encode()).decode("ascii")
+
+
+def _replace(verdict: contract.Verdict, **changes: Any) -> contract.Verdict:
+    import dataclasses
+
+    return dataclasses.replace(verdict, **changes)

@@ -1,0 +1,177 @@
+"""The sandbox's own faults: the engine going away, a draft that fills the scratch space, a
+project the sandbox's users could not read. Real Docker, as every sandbox test."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import docker
+import pytest
+
+from coderefine.code import SourceFile
+from coderefine.errors import EnvironmentProblem
+from coderefine.sandbox import OWNER_LABEL, DockerSandbox, Limits
+from coderefine.verify import VerifyOptions, verify
+
+LOCAL_SOCKET = "/var/run/docker.sock"
+MODULE = "def total(items: list[int]) -> int:\n    result = 0\n    for item in items:\n        result += item\n" \
+         "    return result\n"
+FAST = "def total(items: list[int]) -> int:\n    return sum(items)\n"
+OPTIONS = VerifyOptions(max_examples=60, rounds=6, max_timing_s=10)
+
+
+class Forwarder:
+    """tcp://127.0.0.1:PORT to the local engine's socket, which the test can cut at any moment."""
+
+    def __init__(self) -> None:
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.open: list[socket.socket] = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    @property
+    def address(self) -> str:
+        return f"tcp://127.0.0.1:{self.listener.getsockname()[1]}"
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.socket(socket.AF_UNIX)
+            upstream.connect(LOCAL_SOCKET)
+            self.open += [client, upstream]
+            for source, target in ((client, upstream), (upstream, client)):
+                threading.Thread(target=_pipe, args=(source, target), daemon=True).start()
+
+    def cut(self) -> None:
+        # shutdown first: a close alone leaves the socket listening while a thread waits in accept().
+        with contextlib.suppress(OSError):
+            self.listener.shutdown(socket.SHUT_RDWR)
+        self.listener.close()
+        for end in self.open:
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+
+def _pipe(source: socket.socket, target: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        while data := source.recv(65536):
+            target.sendall(data)
+    for end in (source, target):
+        with contextlib.suppress(OSError):
+            end.shutdown(socket.SHUT_RDWR)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    root.mkdir(mode=0o700)  # as a CI job's temporary checkout often is: root's, and closed to others
+    (root / "pyproject.toml").write_text("[project]\nname = 'proj'\n")
+    (root / "sums.py").write_text(MODULE)
+    return root
+
+
+@pytest.fixture
+def engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[Forwarder]:
+    forwarder = Forwarder()
+    monkeypatch.setenv("DOCKER_HOST", forwarder.address)
+    yield forwarder
+    forwarder.cut()
+    client = docker.DockerClient(base_url=f"unix://{LOCAL_SOCKET}")  # remove what the cut left behind
+    for container in client.containers.list(all=True, filters={"label": OWNER_LABEL}):
+        if container.labels.get(OWNER_LABEL, "").split(":")[1:2] == [str(os.getpid())]:
+            container.remove(force=True)
+
+
+def test_the_engine_going_away_is_an_environment_problem_and_closing_is_quiet(
+    engine: Forwarder, project: Path
+) -> None:
+    target = SourceFile.read(project / "sums.py").target("total")
+    box = DockerSandbox(project=project, limits=Limits(timeout=300, memory_mb=1024))
+    baseline = verify(box, "sums", target, None, OPTIONS)
+    assert baseline.verified
+    engine.cut()
+    with pytest.raises(EnvironmentProblem) as caught:
+        verify(box, "sums", target, FAST, OPTIONS, baseline=baseline.baseline)
+    assert caught.value.exit_code == 3 and "\n" not in str(caught.value)
+    box.close()  # no traceback from the clean-up: the engine is gone, and that was already said
+
+
+def test_a_draft_that_fills_the_scratch_space_harms_no_later_check(project: Path) -> None:
+    filler = ("def total(items: list[int]) -> int:\n"
+              "    for folder in ('/tmp', '/scratch'):\n"
+              "        try:\n"
+              "            with open(folder + '/filler', 'wb') as handle:\n"
+              "                while True:\n"
+              "                    handle.write(b'x' * (1 << 20))\n"
+              "        except OSError:\n"
+              "            pass\n"
+              "    return sum(items) + 1\n")  # fmt: skip
+    target = SourceFile.read(project / "sums.py").target("total")
+    with DockerSandbox(project=project, limits=Limits(timeout=300, memory_mb=1024)) as box:
+        baseline = verify(box, "sums", target, None, OPTIONS)
+        assert not verify(box, "sums", target, filler, OPTIONS, baseline=baseline.baseline).correct
+        after = verify(box, "sums", target, FAST, OPTIONS, baseline=baseline.baseline)
+        assert after.verified and after.faster
+        listing = box.run("import os\nprint(sorted(os.listdir('/tmp')), sorted(os.listdir('/scratch')))", timeout=30)
+        assert "filler" not in listing.stdout
+
+
+class Killer:
+    """Kills this process's sandbox containers from outside, one second after each appears, `times` times."""
+
+    def __init__(self, times: int) -> None:
+        self.client = docker.DockerClient(base_url=f"unix://{LOCAL_SOCKET}")
+        self.left, self.killed = times, 0
+        self.done = threading.Event()
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    def _watch(self) -> None:
+        seen: set[str] = set()
+        while self.left > 0 and not self.done.is_set():
+            for container in self.client.containers.list(filters={"label": OWNER_LABEL}):
+                mine = container.labels.get(OWNER_LABEL, "").split(":")[1:2] == [str(os.getpid())]
+                if mine and container.id not in seen:
+                    seen.add(container.id)
+                    self.done.wait(1.0)
+                    with contextlib.suppress(docker.errors.APIError):
+                        container.kill()
+                        self.killed += 1
+                        self.left -= 1
+            self.done.wait(0.1)
+
+
+def slow_tests(project: Path) -> None:
+    """Tests that take a few seconds, so that the baseline is still running when its container is killed."""
+    (project / "test_sums.py").write_text("import time\nfrom sums import total\n\n\ndef test_total():\n"
+                                          "    time.sleep(3)\n    assert total([1, 2]) == 3\n")  # fmt: skip
+
+
+def test_a_container_killed_during_the_baseline_is_retried(project: Path) -> None:
+    slow_tests(project)
+    target = SourceFile.read(project / "sums.py").target("total")
+    with DockerSandbox(project=project, limits=Limits(timeout=300, memory_mb=1024)) as box:
+        killer = Killer(times=1)
+        baseline = verify(box, "sums", target, None, OPTIONS)
+        killer.done.set()
+    assert killer.killed == 1
+    assert baseline.verified and baseline.baseline.tests == ("test_sums.py::test_total",)
+
+
+def test_a_container_killed_twice_is_an_environment_problem_not_bad_input(project: Path) -> None:
+    slow_tests(project)
+    target = SourceFile.read(project / "sums.py").target("total")
+    with DockerSandbox(project=project, limits=Limits(timeout=300, memory_mb=1024)) as box:
+        killer = Killer(times=2)
+        with pytest.raises(EnvironmentProblem, match="the sandbox stopped during the check, twice") as caught:
+            verify(box, "sums", target, None, OPTIONS)
+        killer.done.set()
+    assert caught.value.exit_code == 3

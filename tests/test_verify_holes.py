@@ -1,0 +1,189 @@
+"""Each hole "verified" used to have, as a wrong draft that must now be refused (real Docker sandbox).
+
+Untyped functions, branches only long inputs reach, lazy return values,
+sentinel defaults, captured arguments that plain pickle cannot keep, lines no
+input reaches: for each, a subtly wrong draft is not verified, and the correct
+one still is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from coderefine.code import SourceFile
+from coderefine.sandbox import DockerSandbox, Limits
+from coderefine.verify import Verdict, VerifyOptions, verify
+
+MODULE = '''\
+import itertools
+
+_marker = object()
+
+
+def window_sums(items, size):
+    """Sums of each run of `size` neighbours.
+
+    >>> window_sums([1, 2, 3, 4], 2)
+    [3, 5, 7]
+    """
+    sums = []
+    for start in range(len(items) - size + 1):
+        sums.append(sum(items[start:start + size]))
+    return sums
+
+
+def clip(values: list[int]) -> list[int]:
+    result = []
+    for value in values:
+        result.append(min(value, 10))
+    return result
+
+
+def evens(numbers):
+    return filter(lambda n: n % 2 == 0, numbers)
+
+
+def first(iterable, default=_marker):
+    for item in iterable:
+        return item
+    if default is _marker:
+        raise ValueError("first() of an empty iterable with no default")
+    return default
+
+
+def apply_all(function, items):
+    out = []
+    for item in items:
+        out.append(function(item))
+    return out
+'''
+TESTS = '''\
+from holes import apply_all, evens, first, window_sums
+
+
+def test_window_sums():
+    assert window_sums([5, 1, 4, 2, 8], 3) == [10, 7, 14]
+
+
+def test_evens():
+    assert list(evens([1, 2, 3, 4])) == [2, 4]
+
+
+def test_first():
+    assert first([3, 4]) == 3
+    assert first([], None) is None
+
+
+def test_apply_all():
+    assert apply_all(lambda x: x * 10, [1, 2]) == [10, 20]
+'''
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("holes")
+    (root / "pyproject.toml").write_text("[project]\nname = 'holes'\n")
+    (root / "holes.py").write_text(MODULE)
+    (root / "tests").mkdir()
+    (root / "tests" / "test_holes.py").write_text(TESTS)
+    return root
+
+
+@pytest.fixture(scope="module")
+def box(project: Path) -> Iterator[DockerSandbox]:
+    with DockerSandbox(project=project, limits=Limits(timeout=300, memory_mb=1024)) as sandbox:
+        yield sandbox
+
+
+OPTIONS = VerifyOptions(max_examples=100, rounds=6, max_timing_s=10)
+
+
+class Checker:
+    def __init__(self, box: DockerSandbox, project: Path) -> None:
+        self.box, self.source = box, SourceFile.read(project / "holes.py")
+        self.baselines: dict[str, Verdict] = {}
+
+    def __call__(self, name: str, candidate: str | None = None) -> Verdict:
+        target = self.source.target(name)
+        if name not in self.baselines:
+            self.baselines[name] = verify(self.box, "holes", target, None, OPTIONS)
+        if candidate is None:
+            return self.baselines[name]
+        return verify(self.box, "holes", target, candidate, OPTIONS, baseline=self.baselines[name].baseline)
+
+
+@pytest.fixture(scope="module")
+def check(box: DockerSandbox, project: Path) -> Checker:
+    return Checker(box, project)
+
+
+def test_an_untyped_function_gets_inputs_beyond_its_captured_calls(check: Checker) -> None:
+    baseline = check("window_sums")
+    assert baseline.verified and baseline.checked >= 50
+    sources = baseline.details["sources"]
+    assert sources.get("captured") == 1 and sources.get("doctest") == 1 and sources.get("generated", 0) >= 48
+    off_by_one = ("def window_sums(items, size):\n"
+                  "    return [sum(items[i:i + size]) for i in range(len(items) - size)]\n")  # fmt: skip
+    verdict = check("window_sums", off_by_one)
+    assert not verdict.correct and not verdict.verified
+    right = "def window_sums(items, size):\n    return [sum(items[i:i + size]) for i in range(len(items) - size + 1)]\n"
+    assert check("window_sums", right).verified
+
+
+def test_a_branch_only_long_inputs_reach_is_reached(check: Checker) -> None:
+    wrong_when_long = ("def clip(values: list[int]) -> list[int]:\n"
+                       "    if len(values) > 250:\n"
+                       "        return [min(v, 10) for v in values[:250]]\n"
+                       "    return [min(v, 10) for v in values]\n")  # fmt: skip
+    verdict = check("clip", wrong_when_long)
+    assert not verdict.correct
+    assert "the original has 251 items, the new version 250" in (verdict.mismatch or "")
+
+
+def test_a_lazy_value_is_compared_by_what_it_yields(check: Checker) -> None:
+    assert not check("evens", "def evens(numbers):\n    return (n for n in numbers if n % 2 == 1)\n").correct
+    eager = check("evens", "def evens(numbers):\n    return [n for n in numbers if n % 2 == 0]\n")
+    assert not eager.correct and "list" in (eager.mismatch or "")
+    assert check("evens", "def evens(numbers):\n    return (n for n in numbers if n % 2 == 0)\n").verified
+
+
+def test_a_sentinel_default_keeps_its_identity(check: Checker) -> None:
+    wrong = ("def first(iterable, default=_marker):\n"
+             "    for item in iterable:\n"
+             "        return item\n"
+             "    if default is not _marker:\n"
+             "        return default\n"
+             "    return None\n")  # fmt: skip
+    verdict = check("first", wrong)
+    assert not verdict.correct and "ValueError" in (verdict.mismatch or "")
+    right = ("def first(iterable, default=_marker):\n"
+             "    iterator = iter(iterable)\n"
+             "    if default is _marker:\n"
+             "        for item in iterator:\n"
+             "            return item\n"
+             "        raise ValueError('first() of an empty iterable with no default')\n"
+             "    return next(iterator, default)\n")  # fmt: skip
+    assert check("first", right).verified
+
+
+def test_a_captured_lambda_is_used(check: Checker) -> None:
+    baseline = check("apply_all")
+    assert baseline.verified and baseline.details["sources"].get("captured") == 1
+    ignores_the_function = "def apply_all(function, items):\n    return list(items)\n"
+    assert not check("apply_all", ignores_the_function).correct
+    assert check("apply_all", "def apply_all(function, items):\n    return [function(i) for i in items]\n").verified
+
+
+def test_a_line_no_input_reaches_is_named_and_not_verified(check: Checker) -> None:
+    unreachable = ("def clip(values: list[int]) -> list[int]:\n"
+                   "    if len(values) > 10 ** 9:\n"
+                   "        return []\n"
+                   "    return [min(v, 10) for v in values]\n")  # fmt: skip
+    verdict = check("clip", unreachable)
+    assert verdict.correct and not verdict.verified
+    assert verdict.not_verified is not None and "line 3 never ran" in verdict.not_verified
+    assert list(verdict.details["coverage"]["missing_lines"]) == [3]
+    assert verdict.metrics()["correct"] is False
