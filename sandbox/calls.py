@@ -91,37 +91,42 @@ class CallSource:
             size=self.job.size,
         )
 
-    def run_generated(self, check_one: CheckOne, enough: Callable[[], bool]) -> None:
-        """Everyday inputs, then large ones of every size, then more everyday ones until `enough()`."""
+    def generated(self, enough: Callable[[], bool]) -> Iterator[tuple[Any, int]]:
+        """(strategy, how many to draw): everyday inputs, large ones, each large size alone (a few
+        draws could miss the one size past a threshold), then more everyday ones until `enough()`."""
         plan = self.plan()
         self.missing = plan.missing
         examples = self.job.max_examples
         if plan.small is not None:
-            self._hypothesis(plan.small, examples, check_one)
+            yield plan.small, examples
         if plan.scaled is not None:
-            self._hypothesis(plan.scaled, max(5, examples // 8), check_one)
+            yield plan.scaled, max(5, examples // 8)
         for strategy in plan.by_size:
-            self._hypothesis(strategy, 2, check_one)
+            yield strategy, 2
         # Small domains repeat themselves: draw further (the same sequence, longer) for distinct inputs.
         more = examples
         while plan.small is not None and not enough() and more < 8 * max(examples, self.job.min_inputs):
             more *= 2
-            self._hypothesis(plan.small, more, check_one)
+            yield plan.small, more
 
-    def _hypothesis(self, strategy: Any, max_examples: int, check_one: CheckOne) -> None:
-        from hypothesis import HealthCheck, Phase, given, settings
+    def collect(self, strategy: Any, count: int) -> list[tuple[str, bytes, str]]:
+        """`count` draws of `strategy`, as (source, payload, shown), to be checked in batches."""
+        found: list[tuple[str, bytes, str]] = []
 
-        _skip_constants_of_the_checker()
+        def keep(call: inputs.Call) -> None:
+            with contextlib.suppress(Exception):  # an input that cannot travel is not checked
+                found.append(("generated", self.payload(call), self.shown(call)))
 
+        _run(strategy, count, keep, shrink=False)
+        return found
+
+    def shrink(self, strategy: Any, count: int, check_one: CheckOne) -> None:
+        """The same draws again, one call at a time, so that hypothesis shrinks the first failure."""
         from . import judge
 
         failures: list[judge.Mismatch] = []
 
-        @settings(max_examples=max_examples, derandomize=True, deadline=None, database=None,
-                  suppress_health_check=list(HealthCheck), phases=(Phase.explicit, Phase.generate, Phase.shrink),
-                  report_multiple_bugs=False, print_blob=False)
-        @given(strategy)
-        def property_holds(call: inputs.Call) -> None:
+        def check(call: inputs.Call) -> None:
             try:
                 payload = self.payload(call)
             except Exception:
@@ -133,8 +138,7 @@ class CallSource:
                 raise
 
         try:
-            with contextlib.redirect_stdout(io.StringIO()):
-                property_holds()
+            _run(strategy, count, check, shrink=True)
         except judge.Mismatch:
             raise failures[-1] from None
 
@@ -145,6 +149,22 @@ class CallSource:
             return self.job.candidate, name, 0
         code = self.version.original.__code__
         return _source_of(self.version.original), name, code.co_firstlineno - 1
+
+
+def _run(strategy: Any, count: int, test: Callable[[Any], None], *, shrink: bool) -> None:
+    from hypothesis import HealthCheck, Phase, given, settings
+
+    _skip_constants_of_the_checker()
+    phases = (Phase.explicit, Phase.generate, Phase.shrink) if shrink else (Phase.explicit, Phase.generate)
+
+    @settings(max_examples=count, derandomize=True, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck), phases=phases, report_multiple_bugs=False, print_blob=False)
+    @given(strategy)
+    def drawn(call: Any) -> None:
+        test(call)
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        drawn()
 
 
 def _skip_constants_of_the_checker() -> None:

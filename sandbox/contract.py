@@ -34,7 +34,7 @@ class TargetSpec:
 
 @dataclass(frozen=True)
 class TimingSpec:
-    rounds: int = 20
+    rounds: int = 14  # the first measurement's; the confirmation takes half as many
     max_rounds: int = 60  # more rounds while the interval is wide
     min_round_s: float = 0.02
     max_seconds: float = 30.0

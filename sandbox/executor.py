@@ -239,26 +239,37 @@ def _short(error: BaseException) -> str:
 
 def call_in_child(version: Version, payload: bytes, limit: float, trace: bool) -> dict[str, Any]:
     """`run_call` in a forked child; a child that dies, hangs or floods is an answer too."""
+    answers = calls_in_child(version, [payload], limit, trace)
+    return answers[0]
+
+
+def calls_in_child(version: Version, payloads: list[bytes], limit: float, trace: bool) -> list[dict[str, Any]]:
+    """`run_call` on each payload, one after the other, in one fresh child of this process (a fork
+    per call would cost more than the calls); one answer per payload, or a single `crashed` one when
+    the child died, hung or flooded."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:
         code = 0
         try:
             os.close(read_end)
-            wire.send_json(write_end, run_call(version, payload, limit, trace))
+            wire.send_json(write_end, [run_call(version, payload, limit, trace) for payload in payloads])
         except BaseException:
             code = 1
         finally:
             os._exit(code)
     os.close(write_end)
     try:
-        answer = wire.receive_json(read_end, time.monotonic() + limit + 5.0, limit=16 << 20)
+        deadline = time.monotonic() + (limit + 1.0) * len(payloads) + 5.0
+        answer = wire.receive_json(read_end, deadline, limit=64 << 20)
     except wire.ChannelClosed as problem:
-        answer = {"crashed": str(problem)}
+        answer = [{"crashed": str(problem)}]
     finally:
         os.close(read_end)
         _reap(pid)
-    return answer if isinstance(answer, dict) else {"crashed": "an answer that is not an object"}
+    if not isinstance(answer, list) or not all(isinstance(item, dict) for item in answer):
+        return [{"crashed": "an answer that is not a list of objects"}]
+    return answer
 
 
 def _reap(pid: int) -> None:
@@ -353,6 +364,8 @@ def serve(requests: int, answers: int, target: Any, candidate: str | None, proje
             return
         if kind == "call":
             answer = call_in_child(version, request["payload"], request["limit"], request["trace"])
+        elif kind == "calls":
+            answer = {"answers": calls_in_child(version, request["payloads"], request["limit"], request["trace"])}
         elif kind == "workload":
             workload = Workload(version, request["payloads"], request["mutates"])
             answer = {"calls": len(workload.calls)}

@@ -30,6 +30,8 @@ from typing import Any
 from . import compare, contract, executor, wire
 
 PR_SET_DUMPABLE = 4
+BATCH = 32  # inputs per child of a version's process
+SELF_CHECK = 32  # a baseline compares the original with a second copy of itself on this many inputs
 
 
 class Mismatch(Exception):
@@ -171,9 +173,13 @@ class Check:
         self.plan = calls.CallSource(self.job)
         baseline = self._baseline() if self.job.is_baseline else {}
         try:
-            for source, payload, shown in self.plan.fixed_calls():
-                self.check_one(payload, shown, source)
-            self.plan.run_generated(self.check_one, lambda: len(self.checked) >= self.job.min_inputs)
+            self.check_batch(list(self.plan.fixed_calls()))
+            for strategy, count in self.plan.generated(lambda: len(self.checked) >= self.job.min_inputs):
+                try:
+                    self.check_batch(self.plan.collect(strategy, count))
+                except Mismatch:
+                    self.plan.shrink(strategy, count, self.check_one)  # raises the smallest counterexample
+                    raise
         except Mismatch as mismatch:
             text, where = mismatch.args
             return contract.Verdict(correct=False, mismatch=text, counterexample=where, checked=len(self.checked),
@@ -213,26 +219,62 @@ class Check:
             "tests_note": note,
         }
 
+    def check_batch(self, items: list[tuple[str, bytes, str]]) -> None:
+        """Inputs through both versions, BATCH at a time; raises Mismatch at the first that differs."""
+        fresh: dict[bytes, tuple[str, bytes, str]] = {}
+        for item in items:
+            if item[1] not in self.checked:
+                fresh.setdefault(item[1], item)
+        chunk = list(fresh.values())
+        for start in range(0, len(chunk), BATCH):
+            self._check_chunk(chunk[start : start + BATCH])
+
+    def _check_chunk(self, chunk: list[tuple[str, bytes, str]]) -> None:
+        limit = self.job.per_call_timeout
+        payloads = [payload for _, payload, _ in chunk]
+        twice = self._compared()
+        self.original.send({"kind": "calls", "payloads": payloads, "limit": limit, "trace": self.job.is_baseline})
+        if twice:
+            self.candidate.send({"kind": "calls", "payloads": payloads, "limit": 2 * limit, "trace": True})
+        expected = _answers(self.original, len(chunk), limit)
+        actual = _answers(self.candidate, len(chunk), 2 * limit) if twice else None
+        if expected is None or (twice and actual is None):
+            for source, payload, shown in chunk:  # a process died on one of them: find which, one by one
+                self.check_one(payload, shown, source)
+            return
+        for index, (source, payload, shown) in enumerate(chunk):
+            self._record(payload, shown, source, expected[index], actual[index] if actual else None)
+
     def check_one(self, payload: bytes, shown: str, source: str) -> None:
-        """One input through both versions; raises Mismatch when they differ."""
+        """One input through both versions, each in a fresh child; raises Mismatch when they differ."""
         if payload in self.checked:
             return
-        # Both versions work at once, each in a fresh child of its own process. The new version gets
-        # twice the limit: the original's time is not known yet, and a slow original is skipped anyway.
         limit = self.job.per_call_timeout
-        candidate_limit = 2 * limit
+        twice = self._compared()
         self.original.send({"kind": "call", "payload": payload, "limit": limit, "trace": self.job.is_baseline})
-        self.candidate.send({"kind": "call", "payload": payload, "limit": candidate_limit, "trace": True})
+        if twice:
+            self.candidate.send({"kind": "call", "payload": payload, "limit": 2 * limit, "trace": True})
         expected = self.original.answer(limit + 10.0)
-        actual = self.candidate.answer(candidate_limit + 10.0)
+        actual = self.candidate.answer(2 * limit + 10.0) if twice else None
+        self._record(payload, shown, source, expected, actual)
+
+    def _compared(self) -> bool:
+        """Whether the second process answers too: always for a draft; for a baseline (the original's
+        second copy) on the first SELF_CHECK inputs, enough to show it agrees with itself."""
+        return not self.job.is_baseline or len(self.checked) < SELF_CHECK
+
+    def _record(self, payload: bytes, shown: str, source: str, expected: dict[str, Any],
+                actual: dict[str, Any] | None) -> None:
+        # The new version gets twice the limit: a slow original is skipped anyway.
         if expected.get("timeout") or expected.get("crashed"):
             return  # the original cannot be compared on this input: not the new version's fault
-        problem = differs(expected, actual, candidate_limit)
-        if problem:
-            raise Mismatch(problem, shown)
+        if actual is not None:
+            problem = differs(expected, actual, 2 * self.job.per_call_timeout)
+            if problem:
+                raise Mismatch(problem, shown)
         self.checked.add(payload)
         self.sources[source] = self.sources.get(source, 0) + 1
-        ran = _arcs(expected if self.job.is_baseline else actual)
+        ran = _arcs(expected if self.job.is_baseline else actual or {})
         (self.original_arcs if self.job.is_baseline else self.arcs).update(ran)
         if source in ("captured", "benchmark"):
             self.tests_arcs.update(ran)
@@ -337,12 +379,13 @@ def measure_both(original: Worker, candidate: Worker, spec: contract.TimingSpec,
     precision = timing.timer_precision()
     deadline = time.monotonic() + spec.max_seconds
 
-    def one(seed: int) -> Any:
-        return timing.measure(run, rounds=spec.rounds, max_rounds=spec.max_rounds, min_round=spec.min_round_s,
+    def one(seed: int, rounds: int) -> Any:
+        return timing.measure(run, rounds=rounds, max_rounds=spec.max_rounds, min_round=spec.min_round_s,
                               deadline=deadline, workloads=workloads, seed=seed, precision=precision)
 
-    first = one(spec.seed)
-    second = one(spec.seed + 1) if first.interval()[0] > spec.threshold else None
+    first = one(spec.seed, spec.rounds)
+    # The confirmation: a new calibration and a new order, half the rounds (more if its interval is wide).
+    second = one(spec.seed + 1, max(8, spec.rounds // 2)) if first.interval()[0] > spec.threshold else None
     low, high = first.interval()
     calls = first.loops * workloads
     return contract.Timing(
@@ -396,6 +439,14 @@ def _outcome(answer: dict[str, Any]) -> str:
     if raised:
         return "raised {} ({})".format(raised.get("type"), str(raised.get("message"))[:80])
     return "returned {}".format(compare.render(answer.get("value")))
+
+
+def _answers(worker: Worker, count: int, limit: float) -> list[dict[str, Any]] | None:
+    """A batch's answers, one per input; None when the batch's child died, hung or answered oddly."""
+    answers = worker.answer((limit + 1.0) * count + 15.0).get("answers")
+    if not isinstance(answers, list) or len(answers) != count or any(item.get("crashed") for item in answers):
+        return None
+    return answers
 
 
 def _arcs(answer: dict[str, Any]) -> set[tuple[int, int]]:

@@ -476,7 +476,11 @@ def _cut_network():
 
 
 def _remove_tree(path):
-    """shutil.rmtree(path, ignore_errors=True), without importing shutil."""
+    """shutil.rmtree(path, ignore_errors=True), without importing shutil; a file or link is unlinked."""
+    if os.path.islink(path) or not os.path.isdir(path):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return
     for root, folders, files in os.walk(path, topdown=False):
         for name in files + folders:
             entry = os.path.join(root, name)
