@@ -28,6 +28,11 @@ def _load() -> ModuleType:
     return sys.modules[_NAME]
 
 
+__all__ = [
+    "CONTRACT_VERSION", "MIN_DISTINCT_INPUTS", "CheckJob", "ContractError", "Coverage", "TargetSpec", "Timing",
+    "TimingSpec", "Verdict", "job_from_data", "to_data", "verdict_from_data",
+]
+
 if TYPE_CHECKING:
     from sandbox.contract import (
         CONTRACT_VERSION,
@@ -44,21 +49,4 @@ if TYPE_CHECKING:
         verdict_from_data,
     )
 else:
-    _module = _load()
-    CONTRACT_VERSION = _module.CONTRACT_VERSION
-    MIN_DISTINCT_INPUTS = _module.MIN_DISTINCT_INPUTS
-    CheckJob = _module.CheckJob
-    ContractError = _module.ContractError
-    Coverage = _module.Coverage
-    TargetSpec = _module.TargetSpec
-    Timing = _module.Timing
-    TimingSpec = _module.TimingSpec
-    Verdict = _module.Verdict
-    job_from_data = _module.job_from_data
-    to_data = _module.to_data
-    verdict_from_data = _module.verdict_from_data
-
-__all__ = [
-    "CONTRACT_VERSION", "MIN_DISTINCT_INPUTS", "CheckJob", "ContractError", "Coverage", "TargetSpec", "Timing",
-    "TimingSpec", "Verdict", "job_from_data", "to_data", "verdict_from_data",
-]
+    globals().update({name: getattr(_load(), name) for name in __all__})
