@@ -247,29 +247,37 @@ def calls_in_child(version: Version, payloads: list[bytes], limit: float, trace:
     """`run_call` on each payload, one after the other, in one fresh child of this process (a fork
     per call would cost more than the calls); one answer per payload, or a single `crashed` one when
     the child died, hung or flooded."""
+    deadline = time.monotonic() + (limit + 1.0) * len(payloads) + 5.0
+    answer = in_child(lambda: [run_call(version, payload, limit, trace) for payload in payloads], deadline)
+    if not isinstance(answer, list) or not all(isinstance(item, dict) for item in answer):
+        return [answer if isinstance(answer, dict) and "crashed" in answer else
+                {"crashed": "an answer that is not a list of objects"}]
+    return answer
+
+
+def in_child(work: Callable[[], Any], deadline: float | None) -> Any:
+    """`work()` in a fresh fork of this process, its result back as JSON; {"crashed": why} when the
+    child died, missed the deadline or answered more than the wire allows."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:
         code = 0
         try:
             os.close(read_end)
-            wire.send_json(write_end, [run_call(version, payload, limit, trace) for payload in payloads])
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+            wire.send_json(write_end, work())
         except BaseException:
             code = 1
         finally:
             os._exit(code)
     os.close(write_end)
     try:
-        deadline = time.monotonic() + (limit + 1.0) * len(payloads) + 5.0
-        answer = wire.receive_json(read_end, deadline, limit=64 << 20)
+        return wire.receive_json(read_end, deadline)
     except wire.ChannelClosed as problem:
-        answer = [{"crashed": str(problem)}]
+        return {"crashed": str(problem)}
     finally:
         os.close(read_end)
         _reap(pid)
-    if not isinstance(answer, list) or not all(isinstance(item, dict) for item in answer):
-        return [{"crashed": "an answer that is not a list of objects"}]
-    return answer
 
 
 def _reap(pid: int) -> None:

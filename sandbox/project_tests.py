@@ -12,11 +12,10 @@ import base64
 import contextlib
 import io
 import os
-import signal
 import sys
 from typing import Any
 
-from . import executor, wire
+from . import executor
 
 CAPTURE_LIMIT = 100
 
@@ -169,27 +168,8 @@ def run_with_version(version: executor.Version, project: str, tests: list[str]) 
             "failure": outcomes.failures.get(broken[0], "it did not pass") if broken else None}
 
 
-def _in_child(work: Any, timeout: float = 3600.0) -> dict[str, Any]:
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        code = 0
-        try:
-            os.close(read_end)
-            signal.signal(signal.SIGALRM, signal.SIG_DFL)
-            wire.send_json(write_end, work())
-        except BaseException:
-            code = 1
-        finally:
-            os._exit(code)
-    os.close(write_end)
-    try:
-        answer = wire.receive_json(read_end, None)
-    except wire.ChannelClosed as problem:
-        answer = {"crashed": str(problem)}
-    finally:
-        os.close(read_end)
-        executor._reap(pid)
+def _in_child(work: Any) -> dict[str, Any]:
+    answer = executor.in_child(work, None)  # no deadline of its own: the check's timeout bounds it
     return answer if isinstance(answer, dict) else {"crashed": "an answer that is not an object"}
 
 
