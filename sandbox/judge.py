@@ -167,12 +167,13 @@ class Check:
         self.mutates = False
 
     def run(self) -> contract.Verdict:
-        self._wait_ready()
         from . import calls
 
-        self.plan = calls.CallSource(self.job)
-        baseline = self._baseline() if self.job.is_baseline else {}
+        baseline: dict[str, Any] = {}
         try:
+            self._wait_ready()  # a new version that does not even load is a failed one
+            self.plan = calls.CallSource(self.job)
+            baseline = self._baseline() if self.job.is_baseline else {}
             self.check_batch(list(self.plan.fixed_calls()))
             for strategy, count in self.plan.generated(lambda: len(self.checked) >= self.job.min_inputs):
                 try:
@@ -191,14 +192,14 @@ class Check:
     def _wait_ready(self) -> None:
         first = self.original.answer(120.0)
         if not first.get("ready"):
-            raise SetupError("cannot import {} in the sandbox: {}".format(self.job.target.module,
-                                                                     first.get("error") or first.get("crashed")))
+            problem = first.get("error") or first.get("crashed")
+            raise SetupError(f"cannot import {self.job.target.module} in the sandbox: {problem}")
         second = self.candidate.answer(120.0)
         if not second.get("ready"):
+            problem = second.get("error") or second.get("crashed")
             if self.job.is_baseline:
-                raise SetupError("the original does not load twice: {}".format(second.get("error")))
-            raise Mismatch("the new version fails to load: %s" % (second.get("error") or second.get("crashed")),
-                           None)
+                raise SetupError(f"the original does not load twice: {problem}")
+            raise Mismatch(f"the new version fails to load: {problem}", None)
 
     def _baseline(self) -> dict[str, Any]:
         """The project's tests, run once with the original: captured calls and the tests that call it."""

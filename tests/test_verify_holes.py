@@ -187,3 +187,10 @@ def test_a_line_no_input_reaches_is_named_and_not_verified(check: Checker) -> No
     assert verdict.not_verified is not None and "line 3 never ran" in verdict.not_verified
     assert list(verdict.details["coverage"]["missing_lines"]) == [3]
     assert verdict.metrics()["correct"] is False
+
+
+def test_a_draft_that_does_not_load_is_a_failed_draft_not_a_broken_sandbox(check: Checker) -> None:
+    verdict = check("clip", "import no_such_module_here\n\n\ndef clip(values: list[int]) -> list[int]:\n"
+                            "    return [min(v, 10) for v in values]\n")
+    assert not verdict.correct and "the new version fails to load" in (verdict.mismatch or "")
+    assert "ModuleNotFoundError" in (verdict.mismatch or "")
