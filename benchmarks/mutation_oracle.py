@@ -455,6 +455,96 @@ def _topk(rng: random.Random) -> Arguments:
     return (count(rng), rows(rng)), optional(rng, "key", (0, 1, [0, 1], None))
 
 
+# boltons' inputs: what its own tests pass (ints, strings, nested dicts and lists, int lists).
+
+
+def _positive(x: Any) -> Any:
+    return x > 0
+
+
+def _chunked(rng: random.Random) -> Arguments:
+    kwargs = {**optional(rng, "count", (None, 0, 1, 2, 5)), **optional(rng, "fill", (None, 0, "f"))}
+    return (iterable(rng, small_ints(rng)), count(rng)), kwargs
+
+
+def _bucketize(rng: random.Random) -> Arguments:
+    src = small_ints(rng)
+    key: Any = rng.choice((bool, _mod3, abs, str, "real", "nope", 7))
+    if rng.random() < 0.2:  # a list of keys, one per item (sometimes one too few)
+        key = [rng.choice("ab") for _ in range(len(src) - (rng.random() < 0.2))]
+    kwargs = {
+        **optional(rng, "value_transform", (None, _negative, str, 3)),
+        **optional(rng, "key_filter", (None, bool, _positive)),
+    }
+    return (src if isinstance(key, list) or rng.random() < 0.5 else iterable(rng, src),), {"key": key, **kwargs}
+
+
+def _redundant(rng: random.Random) -> Arguments:
+    kwargs = {**optional(rng, "key", (None, _mod3, abs, "real", "imag", 7)), **optional(rng, "groups", (False, True))}
+    return (iterable(rng, small_ints(rng)),), kwargs
+
+
+def _get_path(rng: random.Random) -> Arguments:
+    def nested(depth: int) -> Any:
+        if depth == 0 or rng.random() < 0.3:
+            return rng.choice((rng.randint(-3, 3), "s", None))
+        if rng.random() < 0.5:
+            return [nested(depth - 1) for _ in range(rng.randint(0, 3))]
+        return {key: nested(depth - 1) for key in rng.sample(("a", "b", "0", 1), rng.randint(0, 4))}
+
+    segments = [rng.choice(("a", "b", "0", "1", 0, 1, -1, "x")) for _ in range(rng.randint(0, 4))]
+    path: Any = segments if rng.random() < 0.6 else ".".join(map(str, segments))
+    return (nested(3), path), optional(rng, "default", (None, 0, "d"))
+
+
+def _soft_sorted(rng: random.Random) -> Arguments:
+    def some() -> list[int]:
+        return rng.sample(range(-3, 4), rng.randint(0, 3))
+
+    kwargs = {
+        **optional(rng, "first", (None, some(), some())),
+        **optional(rng, "last", (None, some(), some())),
+        **optional(rng, "key", (None, abs, _negative)),
+        **optional(rng, "reverse", (False, True)),
+    }
+    return (iterable(rng, small_ints(rng)),), kwargs
+
+
+def _ordinalize(rng: random.Random) -> Arguments:
+    roll = rng.random()
+    if roll < 0.6:
+        number: Any = rng.randint(-30, 130) if rng.random() < 0.8 else rng.randint(0, 10**6)
+    elif roll < 0.8:
+        number = str(rng.randint(0, 120))
+    else:
+        number = rng.choice(("", "a", "1a", "x1", 1.5, "011", "-"))
+    return (number,), optional(rng, "ext_only", (False, True))
+
+
+def _format_int_list(rng: random.Random) -> Arguments:
+    values = [rng.randint(0, 12) if rng.random() < 0.8 else rng.randint(-3, 40) for _ in range(min(size(rng), 60))]
+    kwargs = {
+        **optional(rng, "delim", (",", ";", ", ")),
+        **optional(rng, "range_delim", ("-", ":")),
+        **optional(rng, "delim_space", (False, True)),
+    }
+    return (values,), kwargs
+
+
+def _parse_int_list(rng: random.Random) -> Arguments:
+    delim, range_delim = rng.choice(((",", "-"), (",", "-"), (";", ":")))
+    pieces = []
+    for _ in range(min(size(rng), 30)):
+        low, high = rng.randint(0, 12), rng.randint(0, 12)
+        pieces.append(rng.choice((str(low), f"{low}{range_delim}{high}", "", f" {low}")))
+    if rng.random() < 0.1:
+        pieces.append(f"1{range_delim}")  # a range with no end: ValueError
+    text = delim.join(pieces)
+    kwargs = {} if (delim, range_delim) == (",", "-") and rng.random() < 0.5 else {
+        "delim": delim, "range_delim": range_delim}  # fmt: skip
+    return (text if rng.random() < 0.9 else f" {text} ",), kwargs
+
+
 LIBRARY_INPUTS: dict[str, Maker] = {
     "merge_sorted": _merge_sorted,
     "update_in": _update_in,
@@ -477,4 +567,21 @@ LIBRARY_INPUTS: dict[str, Maker] = {
     ),
     "partition_all": lambda rng: ((count(rng), iterable(rng, small_ints(rng))), {}),
     "unique": lambda rng: ((iterable(rng, small_ints(rng)),), optional(rng, "key", (None, *KEYS))),
+    # boltons
+    "chunked": _chunked,
+    "windowed_iter": lambda rng: (
+        (iterable(rng, small_ints(rng)), count(rng)),
+        optional(rng, "fill", (None, 0, "f")),
+    ),
+    "bucketize": _bucketize,
+    "redundant": _redundant,
+    "one": lambda rng: (
+        (iterable(rng, small_ints(rng)),),
+        {**optional(rng, "default", (None, 0, "d")), **optional(rng, "key", (None, bool, _positive, _mod3))},
+    ),
+    "get_path": _get_path,
+    "soft_sorted": _soft_sorted,
+    "ordinalize": _ordinalize,
+    "format_int_list": _format_int_list,
+    "parse_int_list": _parse_int_list,
 }
