@@ -199,14 +199,16 @@ def _speed_outcome(metrics: dict[str, Any]) -> str:
 
 
 def evidence(metrics: dict[str, Any]) -> str:
-    """E.g. `verified on 212 inputs (12 captured, 200 generated), every line and branch run (6, 4)`."""
+    """E.g. `verified on 212 inputs (12 captured, 200 generated), every line and branch run (6 lines, 1 branch)`."""
     text = f"verified on {metrics['checked_inputs']} inputs"
     sources = metrics.get("input_sources") or {}
     if sources:
         text += " (" + ", ".join(f"{count} {source}" for source, count in sources.items()) + ")"
     coverage = metrics.get("coverage")
     if coverage:
-        text += f", every line and branch run ({coverage['lines']} lines, {coverage['branches']} branches)"
+        lines, branches = coverage["lines"], coverage["branches"]
+        text += (f", every line and branch run ({lines} line{'s' * (lines != 1)}, "
+                 f"{branches} branch{'es' * (branches != 1)})")  # fmt: skip
     return text
 
 
