@@ -93,7 +93,8 @@ class CallSource:
 
     def generated(self, enough: Callable[[], bool]) -> Iterator[tuple[Any, int]]:
         """(strategy, how many to draw): everyday inputs, large ones, each large size alone (a few
-        draws could miss the one size past a threshold), then more everyday ones until `enough()`."""
+        draws could miss the one size past a threshold), strays (an untyped parameter given a value
+        of another kind), then more everyday ones until `enough()`."""
         plan = self.plan()
         self.missing = plan.missing
         examples = self.job.max_examples
@@ -103,6 +104,8 @@ class CallSource:
             yield plan.scaled, max(5, examples // 8)
         for strategy in plan.by_size:
             yield strategy, 2
+        if plan.strays is not None:
+            yield plan.strays, max(5, examples // 8)
         # Small domains repeat themselves: draw further (the same sequence, longer) for distinct inputs.
         more = examples
         while plan.small is not None and not enough() and more < 8 * max(examples, self.job.min_inputs):
@@ -189,9 +192,16 @@ def _source_of(function: Any) -> str | None:
         return None
 
 
+_SEQUENCE_ITERATORS = (type(iter([])), type(iter(())))
+
+
 def _short(value: Any, limit: int = 200) -> str:
     try:
-        text = repr(value)
+        if type(value) in _SEQUENCE_ITERATORS:
+            _, (items,), start = value.__reduce__()  # read without advancing it
+            text = f"iter({items[start:]!r})"
+        else:
+            text = repr(value)
     except Exception:
         text = f"<{type(value).__name__}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."

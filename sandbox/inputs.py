@@ -83,6 +83,7 @@ class InputPlan:
     sources: tuple[str, ...]  # which kinds of knowledge were used
     defaulted: tuple[str, ...] = ()  # parameters always left to their default: nothing says how to vary them
     by_size: tuple[SearchStrategy[Call], ...] = ()  # one strategy per size in `sizes`: every size gets drawn
+    strays: SearchStrategy[Call] | None = None  # one untyped parameter of another kind (None, 0, "", len...)
 
 
 class _Omitted:
@@ -849,7 +850,19 @@ class _Parameter:
 _DEFAULT_TYPES = (bool, int, float, str, bytes, list, tuple, set, frozenset, dict)
 
 
-def _value_strategy(known: _Parameter, context: _Context) -> SearchStrategy[Any] | None:
+# Values of other kinds for parameters without a hint: callers pass them too (None for "not given",
+# a name where a callable is expected), and the branches that reject them are code a draft must keep.
+# Only builtins whose results do not depend on the process (no id, hash or object addresses).
+_STRAYS = (None, 0, 1, -1, 2, "", "a", "0", (), [], {}, True, 1.5, len, str, bool, abs)
+
+
+def _strays() -> SearchStrategy[Any]:
+    return st.integers(min_value=0, max_value=len(_STRAYS) - 1).map(lambda index: _STRAYS[index])
+
+
+def _value_strategy(known: _Parameter, context: _Context, kin: _Element | None) -> SearchStrategy[Any] | None:
+    """`kin`: values like those seen for the other parameters, for an untyped optional one that
+    nothing is known of (`last=None` beside a `first` seen as a list)."""
     options: list[SearchStrategy[Any]] = []
     hinted = _from_hint(known.hint, context) if known.hint is not None else None
     if hinted is not None:
@@ -858,12 +871,29 @@ def _value_strategy(known: _Parameter, context: _Context) -> SearchStrategy[Any]
         options.append(_sample(known.captured).strategy)  # exactly as observed: identity may matter
     if known.seen:
         options.append(_shape(known.seen, context).strategy)
+    once = _once_through(known, hinted, context)
+    if once is not None:
+        options.append(once)
     default = known.parameter.default
     if not options and known.optional and type(default) in _DEFAULT_TYPES:
         typed = _from_hint(type(default), context)
         if typed is not None:
             options.append(typed.strategy)  # never the default object itself: leaving it out passes that
-    return st.one_of(*options) if options else None
+    if options:
+        return st.one_of(*options)
+    if known.hint is None and known.optional:  # `count=None`, `default=_marker`: given, they reach what they guard
+        return st.one_of(_strays(), kin.strategy) if kin is not None else _strays()
+    return None
+
+
+def _once_through(known: _Parameter, hinted: _Element | None, context: _Context) -> SearchStrategy[Any] | None:
+    """Where lists or tuples were seen, or an Iterable is hinted, a caller may as well pass an
+    iterator: a draft that reads its argument twice, or further than it needs, differs only then."""
+    if known.hint is not None:
+        hint = typing.get_origin(known.hint) or known.hint
+        return hinted.strategy.map(iter) if _abc(hint, "Iterable") and hinted is not None else None
+    sequences = [value for value in known.seen if type(value) in (list, tuple)]
+    return _shape(sequences, context).strategy.map(iter) if sequences else None
 
 
 def _extra_positional(known: _Parameter, context: _Context) -> SearchStrategy[Any]:
@@ -929,13 +959,14 @@ def _assemble(parameters: Sequence[inspect.Parameter], values: Sequence[Any]) ->
     return Call(tuple(args), kwargs)
 
 
-def _call_strategy(parameters: Sequence[inspect.Parameter],
-                   strategies: Sequence[SearchStrategy[Any] | None]) -> SearchStrategy[Call]:
+def _call_strategy(parameters: Sequence[inspect.Parameter], strategies: Sequence[SearchStrategy[Any] | None],
+                   given: int | None = None) -> SearchStrategy[Call]:
+    """`given`: the index of a parameter never left to its default."""
     parts: list[SearchStrategy[Any]] = []
-    for parameter, strategy in zip(parameters, strategies):
+    for index, (parameter, strategy) in enumerate(zip(parameters, strategies)):
         if strategy is None:
             parts.append(st.just(_OMIT))
-        elif parameter.default is not parameter.empty:
+        elif parameter.default is not parameter.empty and index != given:
             # Left out first: the simplest call, and how a sentinel default (`default=_marker`) is reached.
             parts.append(st.one_of(st.just(_OMIT), strategy))
         else:
@@ -943,9 +974,26 @@ def _call_strategy(parameters: Sequence[inspect.Parameter],
     return st.tuples(*parts).map(lambda values: _assemble(parameters, values))
 
 
+def _stray_calls(parameters: Sequence[inspect.Parameter], knowns: Sequence[_Parameter],
+                 everyday: Sequence[SearchStrategy[Any] | None], first: SearchStrategy[Any] | None,
+                 ) -> SearchStrategy[Call] | None:
+    """Calls where one untyped parameter, otherwise given values of a known kind, gets a stray."""
+    plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    options = []
+    for index, known in enumerate(knowns):
+        if known.hint is None and known.parameter.kind in plain and everyday[index] is not None \
+                and not (index == 0 and first is not None):
+            strayed = [*everyday[:index], _strays(), *everyday[index + 1:]]
+            options.append(_call_strategy(parameters, strayed, given=index))
+    return st.one_of(*options) if options else None
+
+
 def _strategies(knowns: Sequence[_Parameter], context: _Context,
                 first: SearchStrategy[Any] | None) -> list[SearchStrategy[Any] | None]:
     taken = {known.parameter.name for known in knowns}
+    plain = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    seen = [value for known in knowns if known.parameter.kind not in plain for value in known.seen]
+    kin = _shape(seen, context) if seen else None
     made: list[SearchStrategy[Any] | None] = []
     for index, known in enumerate(knowns):
         kind = known.parameter.kind
@@ -956,7 +1004,7 @@ def _strategies(knowns: Sequence[_Parameter], context: _Context,
         elif kind is known.parameter.VAR_KEYWORD:
             made.append(_extra_keywords(known, context, taken))
         else:
-            made.append(_value_strategy(known, context))
+            made.append(_value_strategy(known, context, kin))
     return made
 
 
@@ -1032,7 +1080,8 @@ def plan_inputs(function: Callable[..., Any], *, skip_first: Literal[None, "inst
     by_size = tuple(_call_strategy(parameters, _strategies(knowns, replace(small, sizes=(one,), favoured=()), first))
                     for one in sizes)
     return InputPlan(_call_strategy(parameters, everyday), _call_strategy(parameters, large), sizes, None, used,
-                     tuple(parameter.name for parameter in lacking), by_size)
+                     tuple(parameter.name for parameter in lacking), by_size,
+                     _stray_calls(parameters, knowns, everyday, first))
 
 
 def _used(knowns: Sequence[_Parameter], hints: Mapping[str, Any], from_stub: set[str], observed: set[str],

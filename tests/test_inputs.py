@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
@@ -36,8 +37,26 @@ inputs = load("inputs")
 Call = inputs.Call
 
 
-def draws(strategy: SearchStrategy[Any] | None, count: int = 200) -> list[Any]:
-    """The values hypothesis draws from the strategy, the same ones every run."""
+_SEQUENCE_ITERATORS = (type(iter([])), type(iter(())))
+
+
+def _sequence_of(value: Any) -> Any:
+    """The list or tuple a fresh iterator over one would yield; any other value as it is."""
+    if type(value) in _SEQUENCE_ITERATORS:
+        _, (items,), start = value.__reduce__()
+        return items[start:]
+    return value
+
+
+def _unwrapped(value: Any) -> Any:
+    if isinstance(value, Call):
+        return Call(tuple(map(_sequence_of, value.args)), {k: _sequence_of(v) for k, v in value.kwargs.items()})
+    return _sequence_of(value)
+
+
+def draws(strategy: SearchStrategy[Any] | None, count: int = 200, iterators: bool = False) -> list[Any]:
+    """The values hypothesis draws from the strategy, the same ones every run. Iterators over a list
+    or tuple (passed where a list was seen) are shown as that list, unless `iterators`."""
     assert strategy is not None
     drawn: list[Any] = []
 
@@ -45,7 +64,7 @@ def draws(strategy: SearchStrategy[Any] | None, count: int = 200) -> list[Any]:
               suppress_health_check=list(HealthCheck))
     @given(strategy)
     def collect(value: Any) -> None:
-        drawn.append(value)
+        drawn.append(value if iterators else _unwrapped(value))
 
     collect()
     return drawn
@@ -83,6 +102,29 @@ def test_untyped_function_widens_captured_values() -> None:
     assert {n for n in numbers if n != 2} and min(numbers) < 0
     assert min(numbers) < -1 and max(numbers) > 3  # a margin beyond the observed value and its neighbours
     assert all(type(n) is int for n in numbers)
+
+
+def test_where_lists_were_seen_iterators_are_passed_too() -> None:
+    # A draft that reads its argument twice, or one item too far, differs only on an iterator.
+    def f(items):  # type: ignore[no-untyped-def]
+        return list(items)
+
+    plan = inputs.plan_inputs(f, captured=[Call(([3, 1, 2],), {})])
+    kinds = {type(call.args[0]).__name__ for call in draws(plan.small, iterators=True)}
+    assert {"list", "list_iterator"} <= kinds
+
+
+def test_only_an_iterable_hint_lets_iterators_in() -> None:
+    def typed(items: list[int]) -> list[int]:
+        return items
+
+    def loose(items: Iterable[int]) -> list[int]:
+        return list(items)
+
+    strict = {type(call.args[0]).__name__ for call in draws(inputs.plan_inputs(typed).small, iterators=True)}
+    assert strict == {"list"}
+    lazy = {type(call.args[0]).__name__ for call in draws(inputs.plan_inputs(loose).small, iterators=True)}
+    assert {"list", "list_iterator"} <= lazy
 
 
 def test_captured_values_of_several_kinds_keep_their_kinds() -> None:
@@ -208,8 +250,15 @@ def test_sentinel_default_is_left_out_and_captured_values_keep_identity() -> Non
     assert any(len(call.args) == 2 and call.args[1] is fallback for call in calls)
 
 
+class _Handle:
+    """A hinted type nothing can build (its argument has no hint): a parameter of it keeps its default."""
+
+    def __init__(self, raw):  # type: ignore[no-untyped-def]
+        self.raw = raw
+
+
 def test_parameter_left_to_its_default_does_not_shift_later_ones() -> None:
-    def g(a: int, b=_marker, c: str = "x", *, d: bool = False):  # type: ignore[no-untyped-def]
+    def g(a: int, b: _Handle = _marker, c: str = "x", *, d: bool = False):  # type: ignore[assignment]
         return a, b, c, d
 
     plan = inputs.plan_inputs(g)
@@ -225,11 +274,42 @@ def test_parameter_left_to_its_default_does_not_shift_later_ones() -> None:
 
 
 def test_positional_only_parameters_after_a_default_keep_theirs() -> None:
-    def h(a: int, b=_marker, c: int = 1, /, d: int = 0):  # type: ignore[no-untyped-def]
+    def h(a: int, b: _Handle = _marker, c: int = 1, /, d: int = 0):  # type: ignore[assignment]
         return a, b, c, d
 
     calls = draws(inputs.plan_inputs(h).small)
     assert all(len(call.args) == 1 and set(call.kwargs) <= {"d"} for call in calls)
+
+
+def test_untyped_optional_parameter_nothing_is_known_of_is_given_values_too() -> None:
+    # `count=None`, `default=_marker`: the lines they guard run only when a value is passed.
+    def chunked(src, size, count=None, default=_marker):  # type: ignore[no-untyped-def]
+        return src
+
+    plan = inputs.plan_inputs(chunked, captured=[Call(([1, 2, 3], 2), {})])
+    passed = [bound(chunked, call) for call in draws(plan.small)]
+    assert any(type(values.get("count")) is int for values in passed)
+    assert any(values.get("default", _marker) is not _marker for values in passed)
+    assert any("default" not in values for values in passed)
+    assert plan.defaulted == ()
+
+
+def test_strays_give_one_untyped_parameter_a_value_of_another_kind() -> None:
+    # Branches that reject a wrong kind (`raise TypeError(...)`) are code a draft must keep.
+    def bucketize(src, key=bool):  # type: ignore[no-untyped-def]
+        return src
+
+    def typed(src: list[int]) -> list[int]:
+        return src
+
+    plan = inputs.plan_inputs(bucketize, captured=[Call(([1, 0, 2],), {"key": str})])
+    passed = [bound(bucketize, call) for call in draws(plan.strays)]
+    assert any(values["src"] is None or type(values["src"]) is int for values in passed)
+    assert any(values.get("key") is len or values.get("key") == "a" for values in passed)
+    # One parameter at a time: the others keep their kinds, so the stray meets the code it tests.
+    assert all((type(values["src"]) is not list) + ("key" in values and values["key"] is not str) <= 1
+               for values in passed)
+    assert inputs.plan_inputs(typed).strays is None
 
 
 def test_default_value_gives_its_type_but_is_never_copied() -> None:

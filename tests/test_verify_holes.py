@@ -59,9 +59,29 @@ def apply_all(function, items):
     for item in items:
         out.append(function(item))
     return out
+
+
+def only(items, default=None):
+    found = list(itertools.islice(items, 2))
+    return found[0] if len(found) == 1 else default
+
+
+def scale(values, factor=2):
+    if not isinstance(factor, int):
+        raise TypeError("factor must be an int")
+    return [value * factor for value in values]
 '''
 TESTS = '''\
-from holes import apply_all, evens, first, window_sums
+from holes import apply_all, evens, first, only, scale, window_sums
+
+
+def test_only():
+    assert only([7]) == 7
+    assert only([1, 2]) is None
+
+
+def test_scale():
+    assert scale([1, 2], 3) == [3, 6]
 
 
 def test_window_sums():
@@ -194,3 +214,26 @@ def test_a_draft_that_does_not_load_is_a_failed_draft_not_a_broken_sandbox(check
                             "    return [min(v, 10) for v in values]\n")
     assert not verdict.correct and "the new version fails to load" in (verdict.mismatch or "")
     assert "ModuleNotFoundError" in (verdict.mismatch or "")
+
+
+def test_an_argument_read_one_item_too_far_is_seen(check: Checker) -> None:
+    # Equal results on lists; a caller passing an iterator loses one item more to the draft.
+    too_far = ("def only(items, default=None):\n"
+               "    found = list(itertools.islice(items, 3))\n"
+               "    return found[0] if len(found) == 1 else default\n")  # fmt: skip
+    verdict = check("only", too_far)
+    assert not verdict.correct and "of the iterator" in (verdict.mismatch or "")
+    right = ("def only(items, default=None):\n"
+             "    head = list(itertools.islice(items, 2))\n"
+             "    if len(head) == 1:\n"
+             "        return head[0]\n"
+             "    return default\n")  # fmt: skip
+    assert check("only", right).verified
+
+
+def test_a_dropped_check_of_an_untyped_argument_is_seen(check: Checker) -> None:
+    baseline = check("scale")
+    assert baseline.verified  # the raise is reached: a value of another kind was passed
+    unchecked = "def scale(values, factor=2):\n    return [value * factor for value in values]\n"
+    verdict = check("scale", unchecked)
+    assert not verdict.correct and "TypeError" in (verdict.mismatch or "")
