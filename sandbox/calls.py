@@ -104,8 +104,8 @@ class CallSource:
             yield plan.scaled, max(5, examples // 8)
         for strategy in plan.by_size:
             yield strategy, 2
-        if plan.strays is not None:
-            yield plan.strays, max(5, examples // 8)
+        for strategy in plan.strays:
+            yield strategy, inputs.STRAY_DRAWS
         # Small domains repeat themselves: draw further (the same sequence, longer) for distinct inputs.
         more = examples
         while plan.small is not None and not enough() and more < 8 * max(examples, self.job.min_inputs):

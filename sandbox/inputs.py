@@ -30,8 +30,10 @@ import inspect
 import math
 import os
 import random
+import signal
 import sys
 import textwrap
+import threading
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -83,7 +85,7 @@ class InputPlan:
     sources: tuple[str, ...]  # which kinds of knowledge were used
     defaulted: tuple[str, ...] = ()  # parameters always left to their default: nothing says how to vary them
     by_size: tuple[SearchStrategy[Call], ...] = ()  # one strategy per size in `sizes`: every size gets drawn
-    strays: SearchStrategy[Call] | None = None  # one untyped parameter of another kind (None, 0, "", len...)
+    strays: tuple[SearchStrategy[Call], ...] = ()  # one untyped parameter of another kind (None, 0, "", len...)
 
 
 class _Omitted:
@@ -162,18 +164,18 @@ def string_literals(*sources: str | None) -> list[str]:
 # -- examples, doctests, stubs ----------------------------------------------------------------
 
 
-def _literal_call(node: ast.Call) -> Call:
+def _literal_call(node: ast.Call, evaluate: Callable[[ast.expr], Any] = ast.literal_eval) -> Call:
     """The literal arguments of a call expression; ValueError when one is not a literal."""
     args: list[Any] = []
     kwargs: dict[str, Any] = {}
     try:
         for argument in node.args:
             if isinstance(argument, ast.Starred):
-                args.extend(ast.literal_eval(argument.value))
+                args.extend(evaluate(argument.value))
             else:
-                args.append(ast.literal_eval(argument))
+                args.append(evaluate(argument))
         for keyword in node.keywords:
-            value = ast.literal_eval(keyword.value)
+            value = evaluate(keyword.value)
             if keyword.arg is None:
                 kwargs.update(value)
             else:
@@ -199,9 +201,16 @@ def _names_function(node: ast.AST, name: str) -> bool:
     return isinstance(node, ast.Attribute) and node.attr == name and isinstance(node.value, (ast.Name, ast.Attribute))
 
 
+# Doctest lines that only define names (`is_odd = lambda x: x % 2`): run before the calls after them.
+_DEFINITIONS = (ast.Assign, ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
+DOCTEST_SECONDS = 1.0  # for each doctest line evaluated: the user's code, but it must not stall the check
+
+
 def doctest_calls(function: Callable[..., Any]) -> list[Call]:
-    """Calls of the function with literal arguments in the `>>>` lines of its docstring.
-    Called as `obj.method(...)`, a method's call holds the arguments after self or cls."""
+    """Calls of the function in the `>>>` lines of its docstring. Arguments that are not literals
+    (`is_odd`, `lambda k: k % 3 != 1`, `range(10)`) are evaluated in the function's module, after
+    the definitions the earlier lines make. Called as `obj.method(...)`, a method's call holds the
+    arguments after self or cls."""
     text = getattr(function, "__doc__", None)
     name = getattr(function, "__name__", None)
     if not isinstance(text, str) or not isinstance(name, str):
@@ -210,19 +219,52 @@ def doctest_calls(function: Callable[..., Any]) -> list[Call]:
         examples = doctest.DocTestParser().get_examples(text)
     except ValueError:
         return []
+    namespace = dict(getattr(function, "__globals__", None) or {})
+
+    def evaluate(node: ast.expr) -> Any:
+        return eval(compile(ast.Expression(node), "<doctest>", "eval"), namespace)
+
     calls: list[Call] = []
     for example in examples:
         try:
             tree = ast.parse(example.source)
         except (SyntaxError, ValueError):
             continue
+        if tree.body and all(isinstance(statement, _DEFINITIONS) for statement in tree.body):
+            _bounded(lambda: exec(compile(tree, "<doctest>", "exec"), namespace))  # noqa: B023 - called at once
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and _names_function(node.func, name):
                 try:
                     calls.append(_literal_call(node))
                 except ValueError:
-                    continue
+                    call = _bounded(lambda: _literal_call(node, evaluate))  # noqa: B023 - called at once
+                    if call is not None:
+                        calls.append(call)
     return calls
+
+
+def _bounded(work: Callable[[], Any]) -> Any:
+    """What `work()` returns, or None when it raises or runs past DOCTEST_SECONDS."""
+    timed = threading.current_thread() is threading.main_thread()
+    if timed:
+        previous = signal.signal(signal.SIGALRM, _too_long)
+        signal.setitimer(signal.ITIMER_REAL, DOCTEST_SECONDS)
+    try:
+        return work()
+    except BaseException:  # anything the user's doctest line raises, the alarm included
+        return None
+    finally:
+        if timed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+
+class _TooLong(Exception):
+    pass
+
+
+def _too_long(signum: int, frame: Any) -> None:
+    raise _TooLong
 
 
 def _find_definition(body: list[ast.stmt], path: list[str], name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
@@ -855,6 +897,8 @@ _DEFAULT_TYPES = (bool, int, float, str, bytes, list, tuple, set, frozenset, dic
 # Only builtins whose results do not depend on the process (no id, hash or object addresses).
 _STRAYS = (None, 0, 1, -1, 2, "", "a", "0", (), [], {}, True, 1.5, len, str, bool, abs)
 
+STRAY_DRAWS = 2  # calls per (parameter, stray) pair
+
 
 def _strays() -> SearchStrategy[Any]:
     return st.integers(min_value=0, max_value=len(_STRAYS) - 1).map(lambda index: _STRAYS[index])
@@ -976,16 +1020,18 @@ def _call_strategy(parameters: Sequence[inspect.Parameter], strategies: Sequence
 
 def _stray_calls(parameters: Sequence[inspect.Parameter], knowns: Sequence[_Parameter],
                  everyday: Sequence[SearchStrategy[Any] | None], first: SearchStrategy[Any] | None,
-                 ) -> SearchStrategy[Call] | None:
-    """Calls where one untyped parameter, otherwise given values of a known kind, gets a stray."""
+                 ) -> tuple[SearchStrategy[Call], ...]:
+    """For each untyped parameter and each stray, calls where that parameter gets that stray and
+    the others values of their usual kinds: every pair is drawn, none left to chance."""
     plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-    options = []
+    made: list[SearchStrategy[Call]] = []
     for index, known in enumerate(knowns):
         if known.hint is None and known.parameter.kind in plain and everyday[index] is not None \
                 and not (index == 0 and first is not None):
-            strayed = [*everyday[:index], _strays(), *everyday[index + 1:]]
-            options.append(_call_strategy(parameters, strayed, given=index))
-    return st.one_of(*options) if options else None
+            for stray in _STRAYS:
+                strayed = [*everyday[:index], st.just(stray), *everyday[index + 1:]]
+                made.append(_call_strategy(parameters, strayed, given=index))
+    return tuple(made)
 
 
 def _strategies(knowns: Sequence[_Parameter], context: _Context,

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import itertools  # noqa: F401 - a doctest below uses it
 import os
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
@@ -303,13 +305,14 @@ def test_strays_give_one_untyped_parameter_a_value_of_another_kind() -> None:
         return src
 
     plan = inputs.plan_inputs(bucketize, captured=[Call(([1, 0, 2],), {"key": str})])
-    passed = [bound(bucketize, call) for call in draws(plan.strays)]
+    passed = [bound(bucketize, call) for strategy in plan.strays for call in draws(strategy, 2)]
+    assert len(plan.strays) == 2 * len(inputs._STRAYS)  # each parameter meets each stray
     assert any(values["src"] is None or type(values["src"]) is int for values in passed)
     assert any(values.get("key") is len or values.get("key") == "a" for values in passed)
     # One parameter at a time: the others keep their kinds, so the stray meets the code it tests.
     assert all((type(values["src"]) is not list) + ("key" in values and values["key"] is not str) <= 1
                for values in passed)
-    assert inputs.plan_inputs(typed).strays is None
+    assert inputs.plan_inputs(typed).strays == ()
 
 
 def test_default_value_gives_its_type_but_is_never_copied() -> None:
@@ -421,6 +424,28 @@ def test_doctest_calls_are_the_literal_calls_of_the_function() -> None:
     plan = inputs.plan_inputs(f)
     assert plan.missing is None and "doctest" in plan.sources
     assert any(type(call.args[0]) is list and len(call.args[0]) > 2 for call in draws(plan.small))
+
+
+SCALE = 10
+
+
+def test_doctest_arguments_that_are_not_literals_are_evaluated_in_the_module() -> None:
+    def f(items, key=None):  # type: ignore[no-untyped-def]
+        """Buckets.
+
+        >>> is_odd = lambda x: x % 2 == 1
+        >>> f(range(SCALE), is_odd)
+        >>> f([1, 2], key=lambda k: k * SCALE)
+        >>> f(next(x for x in itertools.count() if x < 0))
+        >>> f(undefined_name)
+        """
+        return items
+
+    started = time.monotonic()
+    calls = inputs.doctest_calls(f)
+    assert time.monotonic() - started < 10  # the endless line was cut short
+    assert [call.args[0] for call in calls] == [range(10), [1, 2]]
+    assert calls[0].args[1](3) is True and calls[1].kwargs["key"](2) == 20
 
 
 def test_parse_example() -> None:
