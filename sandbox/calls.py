@@ -21,6 +21,7 @@ from typing import Any, Callable
 from . import contract, executor, inputs
 
 CheckOne = Callable[[bytes, str, str], None]  # (payload, the call as text, its source)
+TIMED_DRAWS = 24  # inputs of the user's size, for a check that is timed
 
 
 class CallSource:
@@ -94,7 +95,8 @@ class CallSource:
     def generated(self, enough: Callable[[], bool]) -> Iterator[tuple[Any, int]]:
         """(strategy, how many to draw): everyday inputs, large ones, each large size alone (a few
         draws could miss the one size past a threshold), strays (an untyped parameter given a value
-        of another kind), then more everyday ones until `enough()`."""
+        of another kind), inputs of the user's size to time with (when timed), then more everyday
+        ones until `enough()`."""
         plan = self.plan()
         self.missing = plan.missing
         examples = self.job.max_examples
@@ -106,6 +108,8 @@ class CallSource:
             yield strategy, 2
         for strategy in plan.strays:
             yield strategy, inputs.STRAY_DRAWS
+        if self.job.timing is not None and plan.timed is not None:
+            yield plan.timed, TIMED_DRAWS  # checked like the others before any of them is timed
         # Small domains repeat themselves: draw further (the same sequence, longer) for distinct inputs.
         more = examples
         while plan.small is not None and not enough() and more < 8 * max(examples, self.job.min_inputs):

@@ -86,6 +86,7 @@ class InputPlan:
     defaulted: tuple[str, ...] = ()  # parameters always left to their default: nothing says how to vary them
     by_size: tuple[SearchStrategy[Call], ...] = ()  # one strategy per size in `sizes`: every size gets drawn
     strays: tuple[SearchStrategy[Call], ...] = ()  # one untyped parameter of another kind (None, 0, "", len...)
+    timed: SearchStrategy[Call] | None = None  # collections of the user's size: the inputs to time with
 
 
 class _Omitted:
@@ -1123,11 +1124,13 @@ def plan_inputs(function: Callable[..., Any], *, skip_first: Literal[None, "inst
         return InputPlan(None, None, sizes, _missing_sentence(missing), used)
     large = _strategies(knowns, replace(small, sizes=sizes, favoured=()), first)
     # A few draws from `large` may miss the one size past a threshold (251 for `> 250`): each size alone too.
-    by_size = tuple(_call_strategy(parameters, _strategies(knowns, replace(small, sizes=(one,), favoured=()), first))
-                    for one in sizes)
+    def sized(one: int) -> SearchStrategy[Call]:
+        return _call_strategy(parameters, _strategies(knowns, replace(small, sizes=(one,), favoured=()), first))
+
+    by_size = tuple(sized(one) for one in sizes)
     return InputPlan(_call_strategy(parameters, everyday), _call_strategy(parameters, large), sizes, None, used,
                      tuple(parameter.name for parameter in lacking), by_size,
-                     _stray_calls(parameters, knowns, everyday, first))
+                     _stray_calls(parameters, knowns, everyday, first), sized(size or DEFAULT_SIZE))
 
 
 def _used(knowns: Sequence[_Parameter], hints: Mapping[str, Any], from_stub: set[str], observed: set[str],

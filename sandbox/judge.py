@@ -163,7 +163,7 @@ class Check:
         self.tests_arcs: set[tuple[int, int]] = set()  # of the calls captured from the project's tests
         self.checked: set[bytes] = set()
         self.sources: dict[str, int] = {}
-        self.passed: list[tuple[str, bytes]] = []  # inputs the original returned on, for timing
+        self.passed: list[tuple[str, bytes, float]] = []  # inputs the original returned on, its seconds: for timing
         self.mutates = False
 
     def run(self) -> contract.Verdict:
@@ -275,12 +275,12 @@ class Check:
                 raise Mismatch(problem, shown)
         self.checked.add(payload)
         self.sources[source] = self.sources.get(source, 0) + 1
-        ran = _arcs(expected if self.job.is_baseline else actual or {})
+        ran = _arcs(expected, cut=True) if self.job.is_baseline else _arcs(actual or {})
         (self.original_arcs if self.job.is_baseline else self.arcs).update(ran)
         if source in ("captured", "benchmark"):
             self.tests_arcs.update(ran)
         if expected.get("raised") is None and len(self.passed) < 400:
-            self.passed.append((source, payload))
+            self.passed.append((source, payload, float(expected.get("seconds") or 0.0)))
         self.mutates = self.mutates or bool(expected.get("mutated"))
 
     def _evidence(self, baseline: dict[str, Any]) -> contract.Verdict:
@@ -348,15 +348,36 @@ class Check:
         return verdict
 
     def _workloads(self, spec: contract.TimingSpec) -> list[bytes]:
-        """The project's benchmark inputs if any; else the given and captured ones, then the largest generated."""
-        count = 24
-        preferred = [payload for source, payload in self.passed if source == "benchmark"]
-        if preferred:
-            return preferred[:count]
-        given = [payload for source, payload in self.passed if source != "generated"]
-        generated = sorted((payload for source, payload in self.passed if source == "generated"), key=len,
-                           reverse=True)
-        return (given + generated)[:count]
+        return choose_workloads(self.passed, spec.min_round_s)
+
+
+WORKLOADS = 24  # inputs timed together in each loop of a round
+
+
+def choose_workloads(passed: list[tuple[str, bytes, float]], min_round: float) -> list[bytes]:
+    """The project's benchmark inputs if any; else the user's examples (whatever their cost: they
+    say what matters), then the others that kept the original busiest (tests' calls are often tiny:
+    timed alone they show call overhead, not the code), as many as fit in about two rounds of the
+    original's time: a quadratic original on the largest input could make every round last
+    minutes. When every input is slow, the quickest few."""
+    from .timing import FEW_WORKLOADS
+
+    preferred = [payload for source, payload, _ in passed if source == "benchmark"]
+    if preferred:
+        return preferred[:WORKLOADS]
+    chosen = [payload for source, payload, _ in passed if source == "example"][:WORKLOADS]
+    others = sorted((item for item in passed if item[0] != "example"), key=lambda item: item[2], reverse=True)
+    budget = 2 * min_round  # the original's seconds for one loop (in a fresh process: an overestimate)
+    affordable = [item for item in others if item[2] <= budget / FEW_WORKLOADS]
+    if len(affordable) < FEW_WORKLOADS:
+        affordable = sorted(others, key=lambda item: item[2])[:FEW_WORKLOADS]
+    spent = sum(seconds for source, _, seconds in passed if source == "example")
+    for _, payload, seconds in affordable:
+        if len(chosen) >= FEW_WORKLOADS and (len(chosen) == WORKLOADS or spent + seconds > budget):
+            break
+        chosen.append(payload)
+        spent += seconds
+    return chosen
 
 
 def measure_both(original: Worker, candidate: Worker, spec: contract.TimingSpec, workloads: int) -> contract.Timing:
@@ -382,13 +403,14 @@ def measure_both(original: Worker, candidate: Worker, spec: contract.TimingSpec,
 
     def one(seed: int, rounds: int) -> Any:
         return timing.measure(run, rounds=rounds, max_rounds=spec.max_rounds, min_round=spec.min_round_s,
-                              deadline=deadline, workloads=workloads, seed=seed, precision=precision)
+                              deadline=deadline, workloads=workloads, seed=seed, precision=precision,
+                              threshold=spec.threshold)
 
     first = one(spec.seed, spec.rounds)
     # The confirmation: a new calibration and a new order, half the rounds (more if its interval is wide).
     second = one(spec.seed + 1, max(8, spec.rounds // 2)) if first.interval()[0] > spec.threshold else None
     low, high = first.interval()
-    calls = first.loops * workloads
+    calls = workloads  # the measurements are per loop
     return contract.Timing(
         speedup=first.speedup,
         speedup_ci=(low, high),
@@ -444,15 +466,17 @@ def _outcome(answer: dict[str, Any]) -> str:
 
 def _answers(worker: Worker, count: int, limit: float) -> list[dict[str, Any]] | None:
     """A batch's answers, one per input; None when the batch's child died, hung or answered oddly."""
-    answers = worker.answer((limit + 1.0) * count + 15.0).get("answers")
+    answers = worker.answer(((1 + executor.TRACED_SHARE) * limit + 1.0) * count + 15.0).get("answers")
     if not isinstance(answers, list) or len(answers) != count or any(item.get("crashed") for item in answers):
         return None
     return answers
 
 
-def _arcs(answer: dict[str, Any]) -> set[tuple[int, int]]:
+def _arcs(answer: dict[str, Any], cut: bool = False) -> set[tuple[int, int]]:
+    """The arcs a call ran; with `cut`, also those of a traced run cut short (its result was not
+    compared: they tell which lines the original reaches, never that a new version agreed there)."""
     found = set()
-    for pair in answer.get("arcs") or []:
+    for pair in [*(answer.get("arcs") or []), *((answer.get("cut_arcs") or []) if cut else [])]:
         if isinstance(pair, list) and len(pair) == 2 and all(isinstance(n, int) for n in pair):
             found.add((pair[0], pair[1]))
     return found

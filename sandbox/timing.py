@@ -1,16 +1,18 @@
 """Timing statistics: interleaved rounds in random order, a bootstrap interval, and a confirmation.
 
-A round runs one version's workload `loops` times in that version's own
-process; the judge times it with its own clock. Each round pair runs both
-versions in an order drawn at random, so drift and warm-up favour neither.
-The ratio of a pair is original time / new time; the speedup is the median
-ratio with a bootstrap 95% interval. A wide interval or few workloads buy more
+A round runs one version's workload `loops` times (each version calibrated
+alone) in that version's own process; the judge times it with its own clock.
+Each round pair runs both versions in an order drawn at random, so drift and
+warm-up favour neither. The ratio of a pair is original time / new time, per
+loop; the speedup is the median ratio with a bootstrap 95% interval. Few
+workloads, or a wide interval that reaches above the threshold, buy more
 rounds, and a claim ("faster") must hold twice: in the first measurement and
 in a second, independent one with a new calibration and a new order.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import statistics
@@ -29,9 +31,11 @@ def bootstrap_median_ci(values: list[float], resamples: int = 2000, seed: int = 
 
 
 def calibrate(run: Callable[[int], float], min_round: float, precision: float) -> int:
-    """Loops per round so that a round lasts at least `min_round` (pytest-benchmark's way)."""
+    """Loops per round so that a round lasts at least `min_round` (pytest-benchmark's way), estimated
+    from the first duration long enough to trust: stepping by ten alone could make rounds ten
+    times longer than needed."""
     min_time = max(min_round, precision * 10)
-    estimate_from = min_time * 5 / 10
+    estimate_from = max(min_time / 20, precision * 1000)
     loops = 1
     while True:
         duration = min(run(loops), run(loops))  # the second run is the warm one
@@ -58,6 +62,7 @@ class Measurement:
     """The rounds of one measurement and what they say."""
 
     def __init__(self, ratios: list[float], original: list[float], candidate: list[float], loops: int) -> None:
+        # `original`, `candidate`: seconds per loop in each round; `loops`: the original's per round.
         self.ratios, self.original, self.candidate, self.loops = ratios, original, candidate, loops
 
     @property
@@ -69,32 +74,40 @@ class Measurement:
 
 
 def measure(run: RoundRunner, *, rounds: int, max_rounds: int, min_round: float, deadline: float,
-            workloads: int, seed: int, precision: float) -> Measurement:
-    """Interleaved rounds in random order, more of them while the interval is wide or workloads few."""
+            workloads: int, seed: int, precision: float, threshold: float = 1.05) -> Measurement:
+    """Interleaved rounds in random order, more of them while the workloads are few, or the interval
+    is wide and reaches above `threshold` (below it nothing is claimed, however wide it is)."""
     order = random.Random(seed)
     run("original", 1)  # warm both: first calls pay for caches and lazy imports
     run("candidate", 1)
-    loops = calibrate(lambda n: run("original", n), min_round, precision)
+    # Each version's own loops: a draft 100x faster timed with the original's would run rounds
+    # far below the timer's reach, and its ratios would be noise.
+    loops = {which: calibrate(functools.partial(run, which), min_round, precision)
+             for which in ("original", "candidate")}
+
+    def per_loop(which: str) -> float:
+        return run(which, loops[which]) / loops[which]
+
     ratios: list[float] = []
     original: list[float] = []
     candidate: list[float] = []
     target = rounds
     while len(ratios) < target:
         if order.random() < 0.5:
-            first, second = run("original", loops), run("candidate", loops)
+            first, second = per_loop("original"), per_loop("candidate")
         else:
-            second = run("candidate", loops)
-            first = run("original", loops)
+            second = per_loop("candidate")
+            first = per_loop("original")
         original.append(first)
         candidate.append(second)
         ratios.append(first / second if second > 0 else float("inf"))
         if len(ratios) == target and target < max_rounds and time.monotonic() < deadline:
             low, high = bootstrap_median_ci(ratios)
-            if high / max(low, 1e-12) > WIDE or workloads < FEW_WORKLOADS:
+            if (high / max(low, 1e-12) > WIDE and high > threshold) or workloads < FEW_WORKLOADS:
                 target = min(max_rounds, target + 10)
         if time.monotonic() > deadline and len(ratios) >= 5:
             break
-    return Measurement(ratios, original, candidate, loops)
+    return Measurement(ratios, original, candidate, loops["original"])
 
 
 def decide(first: Measurement, second: Measurement | None, threshold: float) -> bool:

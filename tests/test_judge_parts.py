@@ -5,13 +5,17 @@ from __future__ import annotations
 import json
 import os
 import random
+import time
+from pathlib import Path
 
 import pytest
 
 from tests.sandbox_modules import load
 
 contract = load("contract")
+compare = load("compare")
 covered = load("covered")
+judge = load("judge")
 timing = load("timing")
 wire = load("wire")
 
@@ -104,6 +108,22 @@ def test_measure_finds_a_real_speedup_and_a_claim_needs_both_measurements() -> N
     assert not timing.decide(same, same, 1.05)
 
 
+def test_each_version_is_calibrated_alone() -> None:
+    # 200x faster: with the original's loops, the draft's rounds would last 0.1 ms, below what the
+    # judge's clock (and the messages around a round) can tell apart.
+    asked: dict[str, set[int]] = {"original": set(), "candidate": set()}
+    fake = fake_runner(0.02, 0.0001, 0.01)
+
+    def run(which: str, loops: int) -> float:
+        asked[which].add(loops)
+        return fake(which, loops)
+
+    found = timing.measure(run, rounds=20, max_rounds=60, min_round=0.02, deadline=float("inf"), workloads=8,
+                           seed=0, precision=1e-7)
+    assert max(asked["candidate"]) >= 100 * max(asked["original"])
+    assert 190 < found.speedup < 210 and found.original[0] > 100 * found.candidate[0]
+
+
 def test_a_wide_interval_or_few_workloads_buy_more_rounds() -> None:
     def rounds(jitter: float, workloads: int) -> int:
         found = timing.measure(fake_runner(0.001, 0.001, jitter), rounds=20, max_rounds=60, min_round=0.02,
@@ -113,6 +133,62 @@ def test_a_wide_interval_or_few_workloads_buy_more_rounds() -> None:
     assert rounds(0.01, 8) == 20
     assert rounds(0.6, 8) > 20
     assert rounds(0.01, 2) == 60
+    # Clearly slower, however noisy: no claim is possible, no round more is spent on it.
+    slower = timing.measure(fake_runner(0.001, 0.003, 0.6), rounds=20, max_rounds=60, min_round=0.02,
+                            deadline=float("inf"), workloads=8, seed=0, precision=1e-7)
+    assert len(slower.ratios) == 20 and slower.interval()[1] < 1.05
+
+
+def test_calibration_makes_rounds_about_as_long_as_asked() -> None:
+    # 2 ms a loop: stepping by ten alone would give 100 loops, rounds of 0.2 s where 0.02 s is asked.
+    loops = timing.calibrate(lambda n: 0.002 * n, 0.02, 1e-7)
+    assert 0.02 <= 0.002 * loops <= 0.03
+    assert timing.calibrate(lambda n: 0.5 * n, 0.02, 1e-7) == 1
+
+
+def test_workloads_are_the_busiest_inputs_whose_loop_fits_the_budget() -> None:
+    tiny = [("captured", b"t%d" % index, 1e-6) for index in range(30)]
+    large = [("generated", b"L" * (100 + index), 0.0001 * (20 + index)) for index in range(10)]
+    huge = [("generated", b"H" * 10_000, 5.0)]  # one call of it takes seconds: never timed
+    chosen = judge.choose_workloads([*tiny, *large, *huge], min_round=0.02)
+    assert b"H" * 10_000 not in chosen
+    assert chosen[:10] == [payload for _, payload, _ in large[::-1]]
+    assert len(chosen) == judge.WORKLOADS  # then the tiny ones, whose time is next to nothing
+    examples = [("example", b"e", 0.001), ("example", b"E", 0.5)]
+    assert judge.choose_workloads([*large, *examples], 0.02)[:2] == [b"e", b"E"]  # the user's own, however slow
+    benchmark = [("benchmark", b"b", 0.5)]
+    assert judge.choose_workloads([*large, *benchmark], 0.02) == [b"b"]
+    slow = [("generated", b"s" * size, 0.1 * size) for size in range(1, 9)]
+    assert judge.choose_workloads(slow, 0.02) == [b"s" * size for size in range(1, 5)]  # the quickest few
+
+
+SLOW_UNDER_A_TRACER = """
+def crunch(n):
+    total = 0
+    for i in range(n):
+        total += i % 7
+    return total
+"""
+
+
+def test_a_call_too_slow_to_trace_is_compared_untraced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Traced, a loop runs ~20x slower: a slow original must not time out only because it is traced.
+    (tmp_path / "crunchmod.py").write_text(SLOW_UNDER_A_TRACER)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    executor = load("executor")
+    version = executor.Version(contract.TargetSpec("crunchmod", "crunch"), None)
+    payload = executor.dumps_with_refs(((200_000,), {}), version.refs())
+    started = time.perf_counter()
+    executor.run_call(version, payload, 1e9, False)
+    untraced = time.perf_counter() - started
+    limit = 3 * untraced / executor.TRACED_SHARE  # the call fits its limit, not its traced share
+    answer = executor.run_call(version, payload, limit, True)
+    assert "timeout" not in answer and answer["value"] == compare.encode(sum(i % 7 for i in range(200_000)))
+    assert "arcs" not in answer  # no line counts as run and agreed on: nobody compared that run's result
+    arcs = {tuple(arc) for arc in answer["cut_arcs"]}
+    assert {(3, 4), (4, 5), (5, 4)} <= arcs and (4, 6) not in arcs  # what ran before the cut, not after
+    quick = executor.run_call(version, executor.dumps_with_refs(((3,), {}), version.refs()), limit, True)
+    assert {tuple(arc) for arc in quick["arcs"]} >= {(3, 4), (4, 5), (5, 4), (4, 6), (6, -2)}
 
 
 def test_the_order_of_a_pair_is_drawn_at_random() -> None:
