@@ -19,6 +19,8 @@ hole in a project whose tests are weaker.
 
 Sources:
 - suite: benchmarks/slow_functions; the correct version is the known-good draft in fast.py;
+- untyped: the same with every type hint stripped from both (inputs then come from the
+  project's tests, the examples and what is widened from them);
 - toolz, boltons: real libraries (pinned below, see LIBRARIES), each downloaded as an sdist
   with its own tests. Their functions are untyped, several return iterators, lists or dicts,
   some have sentinel defaults; the correct version is the library's own source. There
@@ -128,7 +130,7 @@ LIBRARIES = {
         _BOLTONS_CONFTEST,
     ),
 }  # fmt: skip
-SOURCES = ("suite", *LIBRARIES)
+SOURCES = ("suite", "untyped", *LIBRARIES)
 SOURCE_GROUPS = {"library": tuple(LIBRARIES), "all": SOURCES}
 
 
@@ -351,7 +353,7 @@ def lets_through(verdict: Verdict) -> tuple[bool, str | None]:
 
 @dataclass(frozen=True)
 class Subject:
-    source: str  # "suite" or a library's name
+    source: str  # "suite", "untyped" or a library's name
     name: str
     file: str  # the function's file in the project
     module: str
@@ -520,6 +522,40 @@ def suite_subjects() -> list[Subject]:
     ]  # fmt: skip
 
 
+def untyped_subjects() -> list[Subject]:
+    """The suite with every type hint stripped, from the originals and the correct versions alike:
+    what most real code looks like. The oracle still draws from the typed suite's hints."""
+    return [
+        Subject("untyped", name, "slow.py", "slow", strip_hints(FAST[name].strip()) + "\n", "typed-twin",
+                ("test_slow.py",), tuple(EXAMPLES.get(name, ())))
+        for name in FAST
+    ]  # fmt: skip
+
+
+class _NoHints(ast.NodeTransformer):
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        node.returns = None
+        for argument in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs,
+                         node.args.vararg, node.args.kwarg]:  # fmt: skip
+            if argument is not None:
+                argument.annotation = None
+        self.generic_visit(node)
+        return node
+
+
+def strip_hints(source: str) -> str:
+    tree = _NoHints().visit(ast.parse(source))
+    return ast.unparse(ast.fix_missing_locations(tree))
+
+
+@contextmanager
+def untyped_copy() -> Iterator[Path]:
+    with project_copy() as project:
+        slow = project / "slow.py"
+        slow.write_text(strip_hints(slow.read_text(encoding="utf-8")) + "\n", encoding="utf-8")
+        yield project
+
+
 def library_subjects(library: Library, project: Path) -> list[Subject]:
     subjects = []
     for file, name in library.functions:
@@ -569,6 +605,9 @@ def source_project(source: str) -> Iterator[Path]:
     if source == "suite":
         with project_copy() as project:
             yield project
+    elif source == "untyped":
+        with untyped_copy() as project:
+            yield project
     else:
         with library_project(LIBRARIES[source]) as project:
             yield project
@@ -577,7 +616,8 @@ def source_project(source: str) -> Iterator[Path]:
 def run_source(source: str, only: set[str] | None, cap: int) -> list[FunctionRow]:
     rows: list[FunctionRow] = []
     with source_project(source) as project, tempfile.TemporaryDirectory() as scratch_root:
-        subjects = suite_subjects() if source == "suite" else library_subjects(LIBRARIES[source], project)
+        subjects = {"suite": suite_subjects, "untyped": untyped_subjects}.get(
+            source, lambda: library_subjects(LIBRARIES[source], project))()
         subjects = [s for s in subjects if only is None or s.name in only]
         if not subjects:
             return rows
@@ -654,6 +694,8 @@ def _print_findings(row: FunctionRow) -> None:
 def _source_label(source: str) -> str:
     if source == "suite":
         return "benchmarks/slow_functions, correct version = fast.py's draft"
+    if source == "untyped":
+        return "benchmarks/slow_functions without type hints, correct version = fast.py's draft without them"
     library = LIBRARIES[source]
     return f"{library.name} {library.version} (sdist, its own tests), correct version = its own source"
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import collections
 import importlib
+import importlib.util
 import inspect
 import itertools
 import multiprocessing
@@ -258,10 +259,22 @@ def _arguments_text(arguments: Arguments) -> str:
 # -- inputs ----------------------------------------------------------------------------------
 
 
+TYPED_SUITE = Path(__file__).resolve().parent / "slow_functions" / "slow.py"
+
+
 def maker(inputs: str, original: Callable[..., Any], candidate: str) -> Maker:
-    """The input maker named `inputs`: "hints" builds one from the original's type hints."""
+    """The input maker named `inputs`: "hints" builds one from the original's type hints;
+    "typed-twin" from those of the function of the same name in the typed suite (for the
+    suite's copy with its hints stripped)."""
     if inputs == "hints":
         return hinted(original, int_literals(inspect.getsource(original), candidate))
+    if inputs == "typed-twin":
+        spec = importlib.util.spec_from_file_location("typed_slow_functions", TYPED_SUITE)
+        assert spec is not None and spec.loader is not None
+        typed = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(typed)
+        twin = getattr(typed, original.__name__)
+        return hinted(twin, int_literals(inspect.getsource(twin), candidate))
     return LIBRARY_INPUTS[inputs]
 
 
