@@ -16,6 +16,7 @@ import inspect
 import io
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import contract, executor, inputs
@@ -107,7 +108,7 @@ class CallSource:
         for strategy in plan.by_size:
             yield strategy, 2
         for strategy in plan.strays:
-            yield strategy, inputs.STRAY_DRAWS
+            yield Strays(strategy), inputs.STRAY_DRAWS
         if self.job.timing is not None and plan.timed is not None:
             yield plan.timed, TIMED_DRAWS  # checked like the others before any of them is timed
         # Small domains repeat themselves: draw further (the same sequence, longer) for distinct inputs.
@@ -119,10 +120,11 @@ class CallSource:
     def collect(self, strategy: Any, count: int) -> list[tuple[str, bytes, str]]:
         """`count` draws of `strategy`, as (source, payload, shown), to be checked in batches."""
         found: list[tuple[str, bytes, str]] = []
+        source, strategy = _labelled(strategy)
 
         def keep(call: inputs.Call) -> None:
             with contextlib.suppress(Exception):  # an input that cannot travel is not checked
-                found.append(("generated", self.payload(call), self.shown(call)))
+                found.append((source, self.payload(call), self.shown(call)))
 
         _run(strategy, count, keep, shrink=False)
         return found
@@ -132,6 +134,7 @@ class CallSource:
         from . import judge
 
         failures: list[judge.Mismatch] = []
+        source, strategy = _labelled(strategy)
 
         def check(call: inputs.Call) -> None:
             try:
@@ -139,7 +142,7 @@ class CallSource:
             except Exception:
                 return
             try:
-                check_one(payload, self.shown(call), "generated")
+                check_one(payload, self.shown(call), source)
             except judge.Mismatch as mismatch:
                 failures.append(mismatch)  # the last one is the shrunk, smallest one
                 raise
@@ -156,6 +159,18 @@ class CallSource:
             return self.job.candidate, name, 0
         code = self.version.original.__code__
         return _source_of(self.version.original), name, code.co_firstlineno - 1
+
+
+@dataclass(frozen=True)
+class Strays:
+    """Calls where one untyped parameter gets a value of another kind (inputs.STRAYS): checked as
+    source "stray", which the judge leaves out where the original fails on it by accident."""
+
+    strategy: Any
+
+
+def _labelled(strategy: Any) -> tuple[str, Any]:
+    return ("stray", strategy.strategy) if isinstance(strategy, Strays) else ("generated", strategy)
 
 
 def _run(strategy: Any, count: int, test: Callable[[Any], None], *, shrink: bool) -> None:

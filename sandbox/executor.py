@@ -226,7 +226,8 @@ def _run_call(version: Version, payload: bytes, limit: float, trace: bool) -> di
     except CallTimeout:
         outcome = {"timeout": True}
     except BaseException as error:
-        outcome["raised"] = {"type": type(error).__qualname__, "message": _short(error)}
+        outcome["raised"] = {"type": type(error).__qualname__, "message": _short(error),
+                             "deliberate": _raised_by_own_code(error, version.filename)}
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
     outcome["seconds"] = time.perf_counter() - started
@@ -238,6 +239,21 @@ def _run_call(version: Version, payload: bytes, limit: float, trace: bool) -> di
     if trace:
         outcome["arcs"] = sorted(tracer.arcs)  # type: ignore[union-attr]
     return outcome
+
+
+def _raised_by_own_code(error: BaseException, filename: str) -> bool:
+    """Whether a `raise` statement of the version's own file raised it (`raise TypeError(...)`),
+    not a builtin it called (`len(None)`): the first means the code rejects such input on purpose."""
+    import linecache
+
+    last = None
+    traceback = error.__traceback__
+    while traceback is not None:
+        last = traceback
+        traceback = traceback.tb_next
+    if last is None or last.tb_frame.f_code.co_filename != filename:
+        return False
+    return linecache.getline(filename, last.tb_lineno).lstrip().startswith("raise")
 
 
 def _has_iterator(values: tuple[Any, ...]) -> bool:

@@ -883,6 +883,7 @@ class _Parameter:
     hint: Any  # None when there is none
     captured: tuple[Any, ...]
     seen: tuple[Any, ...]
+    iterated: bool = False  # the original only iterates it, once: an iterator is as good as a list to it
 
     @property
     def optional(self) -> bool:
@@ -894,15 +895,13 @@ _DEFAULT_TYPES = (bool, int, float, str, bytes, list, tuple, set, frozenset, dic
 
 
 # Values of other kinds for parameters without a hint: callers pass them too (None for "not given",
-# a name where a callable is expected), and the branches that reject them are code a draft must keep.
-# Only builtins whose results do not depend on the process (no id, hash or object addresses).
+# a name where a callable is expected), and the branches that reject them (`raise TypeError(...)`)
+# are code a draft must keep. Where the original fails on one by accident, not by a `raise` of its
+# own, the stray is outside what it accepts: the judge leaves that input out. Only builtins whose
+# results do not depend on the process (no id, hash or object addresses).
 _STRAYS = (None, 0, 1, -1, 2, "", "a", "0", (), [], {}, True, 1.5, len, str, bool, abs)
 
 STRAY_DRAWS = 2  # calls per (parameter, stray) pair
-
-
-def _strays() -> SearchStrategy[Any]:
-    return st.integers(min_value=0, max_value=len(_STRAYS) - 1).map(lambda index: _STRAYS[index])
 
 
 def _value_strategy(known: _Parameter, context: _Context, kin: _Element | None) -> SearchStrategy[Any] | None:
@@ -926,19 +925,75 @@ def _value_strategy(known: _Parameter, context: _Context, kin: _Element | None) 
             options.append(typed.strategy)  # never the default object itself: leaving it out passes that
     if options:
         return st.one_of(*options)
-    if known.hint is None and known.optional:  # `count=None`, `default=_marker`: given, they reach what they guard
-        return st.one_of(_strays(), kin.strategy) if kin is not None else _strays()
+    if known.hint is None and known.optional and kin is not None:
+        return kin.strategy  # `count=None`, `default=_marker`: given a value, they reach what they guard
     return None
 
 
 def _once_through(known: _Parameter, hinted: _Element | None, context: _Context) -> SearchStrategy[Any] | None:
-    """Where lists or tuples were seen, or an Iterable is hinted, a caller may as well pass an
-    iterator: a draft that reads its argument twice, or further than it needs, differs only then."""
+    """Where an Iterable is hinted, or the original only iterates a parameter seen as lists or
+    tuples, a caller may as well pass an iterator: a draft that reads its argument twice, or
+    further than it needs, differs only then."""
     if known.hint is not None:
         hint = typing.get_origin(known.hint) or known.hint
         return hinted.strategy.map(iter) if _abc(hint, "Iterable") and hinted is not None else None
     sequences = [value for value in known.seen if type(value) in (list, tuple)]
-    return _shape(sequences, context).strategy.map(iter) if sequences else None
+    return _shape(sequences, context).strategy.map(iter) if sequences and known.iterated else None
+
+
+# Calls that read an iterable once, in any order, and are as happy with an iterator as with a list.
+_ITERATING_CALLS = {"iter", "list", "tuple", "set", "frozenset", "dict", "sorted", "sum", "min", "max", "any",
+                    "all", "enumerate", "zip", "map", "filter", "islice", "chain", "groupby", "accumulate",
+                    "starmap", "takewhile", "dropwhile", "compress", "zip_longest", "Counter", "deque", "join"}
+
+
+def iterated_parameters(function: Callable[..., Any]) -> set[str]:
+    """The parameters the function's own code reads only by iterating them once: one use, as the
+    iterable of a `for` or a comprehension or as the argument of a call that iterates (`iter`,
+    `list`, `filter`, `islice`...), besides `is` tests and `isinstance`. `len(p)`, `p[0]`, `x in p`,
+    `p.attr` or a second loop make it a sequence: there, an iterator is outside what the
+    function accepts, and a draft is not to be judged by it."""
+    source = _source_of(function)
+    if source is None:
+        return set()
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except SyntaxError:
+        return set()
+    definition = next((node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if definition is None:
+        return set()
+    parents = {child: node for node in ast.walk(definition) for child in ast.iter_child_nodes(node)}
+    uses: dict[str, list[ast.Name]] = {}
+    for node in ast.walk(definition):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            uses.setdefault(node.id, []).append(node)
+    names = {argument.arg for argument in [*definition.args.posonlyargs, *definition.args.args,
+                                           *definition.args.kwonlyargs]}  # fmt: skip
+    return {name for name in names if _iterated_once(uses.get(name, []), parents)}
+
+
+def _iterated_once(uses: list[ast.Name], parents: Mapping[ast.AST, ast.AST]) -> bool:
+    consuming = [use for use in uses if not _inspects(use, parents.get(use))]
+    if len(consuming) != 1:
+        return False
+    use = consuming[0]
+    parent = parents.get(use)
+    if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)):
+        return parent.iter is use
+    if isinstance(parent, ast.Call) and use in parent.args:
+        function = parent.func
+        name = function.id if isinstance(function, ast.Name) else getattr(function, "attr", "")
+        return name in _ITERATING_CALLS
+    return False
+
+
+def _inspects(use: ast.Name, parent: ast.AST | None) -> bool:
+    """`p is None`, `p is not _marker`, `isinstance(p, ...)`: looks at the object, reads nothing of it."""
+    if isinstance(parent, ast.Compare):
+        return all(isinstance(op, (ast.Is, ast.IsNot)) for op in parent.ops)
+    return (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "isinstance"
+            and parent.args[:1] == [use])
 
 
 def _extra_positional(known: _Parameter, context: _Context) -> SearchStrategy[Any]:
@@ -1027,7 +1082,7 @@ def _stray_calls(parameters: Sequence[inspect.Parameter], knowns: Sequence[_Para
     plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     made: list[SearchStrategy[Call]] = []
     for index, known in enumerate(knowns):
-        if known.hint is None and known.parameter.kind in plain and everyday[index] is not None \
+        if known.hint is None and known.parameter.kind in plain and (everyday[index] is not None or known.optional) \
                 and not (index == 0 and first is not None):
             for stray in _STRAYS:
                 strayed = [*everyday[:index], st.just(stray), *everyday[index + 1:]]
@@ -1106,8 +1161,10 @@ def plan_inputs(function: Callable[..., Any], *, skip_first: Literal[None, "inst
     parameters = list(signature.parameters.values())
     positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
     first_name = parameters[0].name if skip_first and parameters and parameters[0].kind in positional else None
+    iterated = iterated_parameters(function)
     knowns = [_Parameter(parameter, None if parameter.name == first_name else hints.get(parameter.name),
-                         tuple(observed.captured.get(parameter.name, ())), tuple(observed.seen.get(parameter.name, ())))
+                         tuple(observed.captured.get(parameter.name, ())), tuple(observed.seen.get(parameter.name, ())),
+                         parameter.name in iterated)
               for parameter in parameters]
     literals, words = _raw_ints(texts), tuple(string_literals(*texts))
     sizes = _sizes(observed.lengths, literals, size or DEFAULT_SIZE)

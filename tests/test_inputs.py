@@ -116,6 +116,26 @@ def test_where_lists_were_seen_iterators_are_passed_too() -> None:
     assert {"list", "list_iterator"} <= kinds
 
 
+def test_iterators_only_where_the_original_reads_the_parameter_once_by_iterating() -> None:
+    def f(once, twice, measured, indexed, member, tested, called):  # type: ignore[no-untyped-def]
+        if tested is None or isinstance(tested, list):
+            return [x for x in tested]
+        total = sum(called)
+        for a in twice:
+            for b in twice:
+                total += a - b
+        for x in once:
+            total += x + len(measured) + indexed[0] + (1 in member)
+        return total
+
+    assert inputs.iterated_parameters(f) == {"once", "tested", "called"}
+    plan = inputs.plan_inputs(f, captured=[Call(([1], [2], [3], [4], [5], [6], [7]), {})])
+    kinds = {index: {type(call.args[index]).__name__ for call in draws(plan.small, iterators=True)}
+             for index in range(7)}
+    assert all("list_iterator" in kinds[index] for index in (0, 5, 6))
+    assert all("list_iterator" not in kinds[index] for index in (1, 2, 3, 4))
+
+
 def test_only_an_iterable_hint_lets_iterators_in() -> None:
     def typed(items: list[int]) -> list[int]:
         return items

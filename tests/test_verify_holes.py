@@ -70,9 +70,32 @@ def scale(values, factor=2):
     if not isinstance(factor, int):
         raise TypeError("factor must be an int")
     return [value * factor for value in values]
+
+
+def count_positive(numbers):
+    count = 0
+    for index in range(len(numbers)):
+        if numbers[index] > 0:
+            count += 1
+    return count
+
+
+def flatten(lists):
+    out = []
+    for part in lists:
+        out = out + part
+    return out
 '''
 TESTS = '''\
-from holes import apply_all, evens, first, only, scale, window_sums
+from holes import apply_all, count_positive, evens, first, flatten, only, scale, window_sums
+
+
+def test_count_positive():
+    assert count_positive([3, -1, 2]) == 2
+
+
+def test_flatten():
+    assert flatten([[1], [2, 3]]) == [1, 2, 3]
 
 
 def test_only():
@@ -237,3 +260,14 @@ def test_a_dropped_check_of_an_untyped_argument_is_seen(check: Checker) -> None:
     unchecked = "def scale(values, factor=2):\n    return [value * factor for value in values]\n"
     verdict = check("scale", unchecked)
     assert not verdict.correct and "TypeError" in (verdict.mismatch or "")
+
+
+def test_a_correct_draft_is_not_judged_by_what_the_original_does_not_accept(check: Checker) -> None:
+    # The original indexes `numbers`: an iterator is not something it accepts, so none is passed.
+    counted = "def count_positive(numbers):\n    return sum(1 for n in numbers if n > 0)\n"
+    assert check("count_positive", counted).verified
+    # flatten("a") fails in the original by accident (list + str), not by a raise of its own:
+    # that stray is left out, and the draft that would return ['a'] there is still verified.
+    right = "def flatten(lists):\n    return [item for part in lists for item in part]\n"
+    verdict = check("flatten", right)
+    assert verdict.verified and verdict.details["sources"].get("stray", 0) > 0
