@@ -32,7 +32,8 @@ def run_ci(args: argparse.Namespace, overrides: Mapping[str, Any]) -> int:
     shard = Shard.parse(args.shard) if args.shard else None
     base = git.resolve_base(root, args.base)
     settings = config.resolve(overrides, start=root)
-    functions, unreadable = touched(root, git.changed_since(root, base.commit), facts_store(settings))
+    functions, unreadable = touched(root, git.changed_since(root, base.commit), facts_store(settings),
+                                    include_tests=settings.include_tests)
     if shard is not None:
         functions = shard.take(functions)
     options = review_options(args, settings.time_budget)

@@ -62,6 +62,7 @@ def _code_options(parser: argparse.ArgumentParser, task: str) -> None:
     parser.add_argument("--sandbox", choices=("docker", "local"), help="where drafts run (default docker)")
     parser.add_argument("--apply", action="store_true", help="write the verified winner into the file")
     parser.add_argument("--task-file", type=Path, help=f"your own {task} task file")
+    parser.add_argument("--include-tests", action="store_const", const=True, help=_INCLUDE_TESTS_HELP)
 
 
 def _model_options(parser: argparse.ArgumentParser) -> None:
@@ -88,8 +89,9 @@ def _model_options(parser: argparse.ArgumentParser) -> None:
 _SETTING_FLAGS = (
     "model", "base_url", "model_path", "temperature", "max_tokens", "timeout", "retries", "seed",
     "cache", "cache_dir", "max_iterations", "plateau_patience", "plateau_margin", "budget_calls",
-    "budget_tokens", "sandbox", "speedup_threshold", "slowdown_tolerance", "time_budget",
+    "budget_tokens", "sandbox", "speedup_threshold", "slowdown_tolerance", "time_budget", "include_tests",
 )  # fmt: skip
+_INCLUDE_TESTS_HELP = "also work on test files (tests/, test_*.py, *_test.py, conftest.py, pytest's testpaths)"
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -160,6 +162,7 @@ def _review_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--slowdown-tolerance", type=float, help="readability: how much slower a draft may be")
     parser.add_argument("--progress", choices=MODES, default="auto",
                         help="live (terminal), plain (log lines) or quiet; auto picks")  # fmt: skip
+    parser.add_argument("--include-tests", action="store_const", const=True, help=_INCLUDE_TESTS_HELP)
     _model_options(parser)
 
 

@@ -36,6 +36,7 @@ from coderefine.guard import Guard
 from coderefine.llm import ChatModel
 from coderefine.sandbox import Limits, Sandbox, SandboxUnavailable, open_sandbox
 from coderefine.sandbox_image import default_image, sandbox_digest
+from coderefine.testfiles import TEST_FILE_REASON, is_test_file
 from coderefine.verify import Verdict, VerifyOptions, module_name, verify
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -218,7 +219,11 @@ def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None
         if request.apply and shown != "<source>":
             check_writable(path)  # before the run, not after it: a refused write wastes nothing
         run = _FileRun(request, job, resources, source, path, project)
-        results, error = _results(run, _targets(source, request, job), single=request.name is not None)
+        targets = _targets(source, request, job)
+        if request.name is None and not request.settings.include_tests and is_test_file(path, project):
+            results, error = [FunctionResult(t.name, t.source, None, TEST_FILE_REASON) for t in targets], None
+        else:
+            results, error = _results(run, targets, single=request.name is not None)
         report = CodeReport(
             task=job.name,
             file=shown,

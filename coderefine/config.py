@@ -45,6 +45,7 @@ class Settings:
     time_budget: float | None = None  # seconds per run of `ci` or `hook` (the hook's default: HOOK_TIME_BUDGET)
     guard_allow_imports: tuple[str, ...] = ()  # modules the static guard lets drafts import (see coderefine.guard)
     sandbox_exclude: tuple[str, ...] = ()  # more file name patterns the sandbox's copy of the project leaves out
+    include_tests: bool = False  # `ci`, the hook and file mode also work on the project's test files
 
     @property
     def has_endpoint(self) -> bool:
@@ -58,7 +59,7 @@ _TYPES: Mapping[str, type] = {
     "cache": bool, "cache_dir": Path, "max_iterations": int, "plateau_margin": float,
     "plateau_patience": int, "budget_calls": int, "budget_tokens": int, "sandbox": str,
     "speedup_threshold": float, "slowdown_tolerance": float, "time_budget": float, "guard_allow_imports": tuple,
-    "sandbox_exclude": list,
+    "sandbox_exclude": list, "include_tests": bool,
 }  # fmt: skip
 _NOT_IN_FILES = {"api_key"}  # secrets belong in the environment, not in a committed file
 

@@ -33,7 +33,7 @@ def run_hook(args: argparse.Namespace, overrides: Mapping[str, Any]) -> int:
     if args.files and not paths:
         return 0
     settings = config.resolve(overrides, start=root)
-    functions, _ = touched(root, git.staged(root, paths), facts_store(settings))
+    functions, _ = touched(root, git.staged(root, paths), facts_store(settings), include_tests=settings.include_tests)
     if not functions:
         return 0
     budget = settings.time_budget if settings.time_budget is not None else HOOK_TIME_BUDGET

@@ -40,6 +40,7 @@ from coderefine.readability import readability_job
 from coderefine.reports import SCHEMA_VERSION, function_summary, function_to_dict
 from coderefine.result_cache import result_store
 from coderefine.scores import measure
+from coderefine.testfiles import TEST_FILE_REASON, is_test_file
 from coderefine.verify import VerifyOptions
 
 KINDS = ("optimize", "readability")
@@ -73,13 +74,17 @@ class Shard:
 
 
 def touched(
-    root: Path, changes: Mapping[Path, Sequence[Span]], store: JsonCache | None
+    root: Path, changes: Mapping[Path, Sequence[Span]], store: JsonCache | None, *, include_tests: bool = False
 ) -> tuple[list[Changed], list[dict[str, str]]]:
-    """The functions (and methods) whose lines the changes touch; files that cannot be read are listed."""
+    """The functions (and methods) whose lines the changes touch; files that cannot be read, and
+    test files unless `include_tests`, are listed as skipped."""
     found: list[Changed] = []
     unreadable: list[dict[str, str]] = []
     for path, spans in sorted(changes.items()):
         file = path.relative_to(root).as_posix()
+        if not include_tests and is_test_file(path, root):
+            unreadable.append({"file": file, "target": "", "reason": TEST_FILE_REASON})
+            continue
         try:
             facts = read_facts(path, store)
         except UsageError as problem:

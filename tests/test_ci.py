@@ -14,6 +14,7 @@ import pytest
 
 from coderefine.cli import main
 from coderefine.git import Span, parse_diff
+from coderefine.testfiles import TEST_FILE_REASON
 from tests.scripted_llm import ScriptedLLM
 
 Start = Callable[..., ScriptedLLM]
@@ -291,3 +292,30 @@ def test_a_spent_time_budget_starts_nothing_and_keeps_nothing(
     assert "not started: the time budget was spent" in report(repo, "coderefine.md")
     assert ci(server, repo) == 0  # nothing of the cut-short run was kept
     assert [r["cached"] for r in report(repo)["results"]] == [False, False, False]
+
+
+def test_test_files_are_left_out_unless_asked(scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    git(repo, "checkout", "-qb", "tests-only", "main")
+    (repo / "tests").mkdir()
+    (repo / "tests" / "test_nums.py").write_text("from nums import squares\n\n\ndef test_squares():\n"
+                                                 "    assert squares([2]) == [4]\n")  # fmt: skip
+    (repo / "conftest.py").write_text("def pytest_configure(config):\n    return None\n")
+    (repo / "checks").mkdir()
+    (repo / "checks" / "squares_check.py").write_text("def answer():\n    return 42\n")
+    (repo / "pyproject.toml").write_text("[project]\nname = 'nums'\n\n[tool.pytest.ini_options]\n"
+                                         "testpaths = ['checks']\n")  # fmt: skip
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "tests")
+    server = scripted(answer)
+    monkeypatch.chdir(repo)
+    assert ci(server, repo) == 0
+    document = report(repo)
+    assert document["results"] == []
+    skipped = {s["file"]: s["reason"] for s in document["skipped"]}
+    assert skipped == dict.fromkeys(["checks/squares_check.py", "conftest.py", "tests/test_nums.py"],
+                                    TEST_FILE_REASON)  # fmt: skip
+    assert server.requests == []
+    # Asked, they are worked on like any file (these functions return nothing or a constant).
+    assert ci(server, repo, "--include-tests") == 0
+    worked_on = {s["target"] for s in report(repo)["skipped"]} | {r["target"] for r in report(repo)["results"]}
+    assert {"test_squares", "pytest_configure", "answer"} <= worked_on

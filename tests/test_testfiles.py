@@ -1,0 +1,55 @@
+"""coderefine/testfiles.py: which files are a project's tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from coderefine.cli import main
+from coderefine.testfiles import TEST_FILE_REASON, is_test_file, pytest_testpaths
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("pkg/core.py", False), ("tests/helpers.py", True), ("pkg/test/util.py", True), ("pkg/test_core.py", True),
+     ("pkg/core_test.py", True), ("conftest.py", True), ("pkg/contest.py", False), ("pkg/testing.py", False),
+     ("pkg/attest_core.py", False)],
+)  # fmt: skip
+def test_names_and_folders(tmp_path: Path, name: str, expected: bool) -> None:
+    assert is_test_file(tmp_path / name, tmp_path) is expected
+
+
+@pytest.mark.parametrize(
+    ("file", "text"),
+    [("pyproject.toml", "[tool.pytest.ini_options]\ntestpaths = ['checks', 'more/']\n"),
+     ("pytest.ini", "[pytest]\ntestpaths = checks more\n"),
+     ("tox.ini", "[pytest]\ntestpaths =\n    checks\n    more\n"),
+     ("setup.cfg", "[tool:pytest]\ntestpaths = checks more\n")],
+)  # fmt: skip
+def test_pytest_testpaths_from_each_configuration_file(tmp_path: Path, file: str, text: str) -> None:
+    (tmp_path / file).write_text(text)
+    assert pytest_testpaths(tmp_path) == ("checks", "more")
+    assert is_test_file(tmp_path / "checks" / "deep" / "sample.py", tmp_path)
+    assert not is_test_file(tmp_path / "checksum.py", tmp_path)
+
+
+def test_a_broken_configuration_file_says_nothing(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.pytest.ini_options\n")
+    assert pytest_testpaths(tmp_path) == ()
+    assert not is_test_file(tmp_path / "pkg" / "core.py", tmp_path)
+
+
+def test_file_mode_leaves_a_test_file_alone_unless_asked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project = tmp_path / "project"
+    (project / "tests").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    test_file = project / "tests" / "test_core.py"
+    test_file.write_text("def helper(xs: list[int]) -> int:\n    return sum(xs)\n\n\ndef test_helper():\n"
+                         "    assert helper([1]) == 1\n")  # fmt: skip
+    assert main(["optimize", str(test_file), "--json", "--quiet", "--sandbox", "local"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert {s["target"]: s["reason"] for s in document["skipped"]} == dict.fromkeys(
+        ["helper", "test_helper"], TEST_FILE_REASON)
+    assert document["status"] == "no_improvement" and test_file.read_text().startswith("def helper")
