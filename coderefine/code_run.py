@@ -56,6 +56,7 @@ class FunctionResult:
     unchanged: Mapping[str, Any] = field(default_factory=dict)  # the metrics when nothing is offered
     metric_keys: tuple[str, ...] = ()  # what `metrics` shows of the winner's
     cached: bool = False  # taken from the result cache, not run now
+    baseline_seconds: float = 0.0  # the original's own check, before the first draft
 
     @property
     def final_result(self) -> bool:
@@ -81,7 +82,13 @@ class FunctionResult:
             skipped=data["skipped"],
             unchanged=data["unchanged"],
             metric_keys=tuple(data["metric_keys"]),
+            baseline_seconds=float(data.get("baseline_seconds") or 0.0),
         )
+
+    @property
+    def seconds(self) -> float:
+        """The whole function's time: the original's check and the drafts'."""
+        return self.baseline_seconds + (self.refine.seconds if self.refine is not None else 0.0)
 
     @property
     def improved(self) -> bool:
@@ -348,6 +355,7 @@ def _checker(sandbox: Sandbox, module: str, target: Target, options: VerifyOptio
 def _refine_one(
     job: CodeJob, source: SourceFile, target: Target, check: Check, resources: Resources, request: RunRequest
 ) -> FunctionResult:
+    started = time.monotonic()
     try:
         baseline = check(None)  # the original against itself: it loads, it has inputs
         if not baseline.correct:
@@ -360,6 +368,7 @@ def _refine_one(
         if request.name:
             raise
         return FunctionResult(target.name, target.source, None, str(problem))
+    baseline_seconds = time.monotonic() - started
     task = job.task_for(source, target, check, baseline)
     options = refine_options(request.settings)
     options = replace(options, budget=replace(options.budget, deadline=request.deadline))
@@ -370,6 +379,7 @@ def _refine_one(
         result,
         unchanged=job.unchanged_metrics(target, baseline),
         metric_keys=job.metric_keys,
+        baseline_seconds=baseline_seconds,
     )
 
 

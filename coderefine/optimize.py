@@ -18,7 +18,7 @@ from coderefine.code_task import CodeTaskSpec, OptimizationTask, load_code_task
 from coderefine.engine import ProgressCallback, Task
 from coderefine.errors import UsageError
 from coderefine.tasks import builtin_tasks_dir
-from coderefine.verify import Verdict, VerifyOptions, examples_from
+from coderefine.verify import Verdict, VerifyOptions, examples_from, unoffered_metrics
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class SpeedJob:
         )
 
     def unchanged_metrics(self, target: Target, baseline: Verdict) -> dict[str, Any]:
-        return {"speedup": None, "speedup_ci": None, "correct": True}
+        return unoffered_metrics(baseline)
 
 
 def optimize(

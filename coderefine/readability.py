@@ -20,7 +20,7 @@ from coderefine.engine import ProgressCallback, Task
 from coderefine.optimize import checks
 from coderefine.scores import Measures, file_score, measure
 from coderefine.tasks import builtin_tasks_dir
-from coderefine.verify import Verdict, VerifyOptions
+from coderefine.verify import Verdict, VerifyOptions, unoffered_metrics
 
 MIN_GAIN = 1.0  # score points a draft must gain over the original to be offered
 
@@ -55,8 +55,8 @@ class ReadabilityJob:
 
     def unchanged_metrics(self, target: Target, baseline: Verdict) -> dict[str, Any]:
         before = measure(target.source)
-        return {"score": before.score, "score_before": before.score, "radon": before.to_dict(), "correct": True,
-                "speedup": None, "speedup_ci": None}  # fmt: skip
+        return {"score": before.score, "score_before": before.score, "radon": before.to_dict(),
+                **unoffered_metrics(baseline)}  # fmt: skip
 
 
 def file_measures(source: SourceFile) -> dict[str, Measures]:

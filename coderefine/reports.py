@@ -138,6 +138,8 @@ def function_to_dict(result: FunctionResult, *, trace: bool = False) -> dict[str
         original=result.original,
         final=result.final,
         metrics=result.metrics,
+        seconds=round(result.seconds, 3),  # the original's check included
+        baseline_seconds=round(result.baseline_seconds, 3),
     )
     return document
 
@@ -190,7 +192,8 @@ def function_summary(where: str, task: str, sandbox: str, result: FunctionResult
         return f"{where}: {outcome}; from the result cache"
     usage = refine.usage
     return (f"{where}: {outcome}; stopped by {refine.stop_reason}; {usage.llm_calls} LLM call(s), "
-            f"{usage.cached_calls} cached; {sandbox} sandbox; {refine.seconds:.1f}s")  # fmt: skip
+            f"{usage.cached_calls} cached; {sandbox} sandbox; {result.seconds:.1f}s "
+            f"({result.baseline_seconds:.1f}s checking the original)")  # fmt: skip
 
 
 def _speed_outcome(metrics: dict[str, Any]) -> str:

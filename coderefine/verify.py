@@ -242,3 +242,10 @@ def examples_from(texts: Sequence[str]) -> tuple[str, ...]:
         except ValueError:
             raise problem from None
     return tuple(texts)
+
+
+def unoffered_metrics(baseline: Verdict) -> dict[str, Any]:
+    """A function's metrics when no draft is offered: nothing is claimed (`correct` is about an
+    offered draft), and the evidence is the original's own check."""
+    return {"speedup": None, "speedup_ci": None, "correct": False, "checked_inputs": baseline.checked,
+            "input_sources": baseline.details.get("sources", {}), "coverage": baseline.details.get("coverage")}

@@ -118,6 +118,10 @@ def test_apply_without_a_winner_writes_nothing(scripted: Start, project: Path) -
     report = run(server, path, apply=True, max_iterations=2)
     assert not report.applied
     assert path.read_bytes() == before
+    # Nothing offered, nothing claimed: the metrics are the original's own check.
+    metrics = report.results[0].metrics
+    assert metrics["correct"] is False and metrics["speedup"] is None
+    assert metrics["checked_inputs"] >= 50 and metrics["input_sources"]
 
 
 def test_cli_json_has_the_contract_fields(scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -137,6 +141,10 @@ def test_cli_json_has_the_contract_fields(scripted: Start, project: Path, capsys
     assert {"output", "feedback", "metrics", "accepted"} <= set(document["iterations"][0])
     assert "+    return list(dict.fromkeys(items))" in document["diff"]
     assert document["sandbox"] == "docker"
+    # The whole function's time, the original's check included and also shown alone.
+    drafts = sum(iteration["seconds"] for iteration in document["iterations"])
+    assert 0 < document["baseline_seconds"] < document["seconds"]
+    assert document["seconds"] >= document["baseline_seconds"] + drafts - 0.01
 
 
 def test_cli_prints_a_diff_and_a_summary(scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
