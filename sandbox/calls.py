@@ -77,6 +77,17 @@ class CallSource:
         except Exception:
             return []
 
+    @property
+    def untyped(self) -> bool:
+        """Whether a parameter (self and cls aside) has no hint of its own: strays may come."""
+        try:
+            parameters = list(inspect.signature(self.version.original).parameters.values())
+        except (TypeError, ValueError):
+            return False
+        target = self.job.target
+        skip = 1 if target.is_classmethod or (target.class_name and not target.is_static) else 0
+        return any(parameter.annotation is parameter.empty for parameter in parameters[skip:])
+
     def plan(self) -> Any:
         target = self.job.target
         skip = "class" if target.is_classmethod else "instance" if target.class_name and not target.is_static else None
@@ -163,8 +174,9 @@ class CallSource:
 
 @dataclass(frozen=True)
 class Strays:
-    """Calls where one untyped parameter gets a value of another kind (inputs.STRAYS): checked as
-    source "stray", which the judge leaves out where the original fails on it by accident."""
+    """Calls where one untyped parameter gets a value of another kind (inputs._STRAYS): checked
+    as source "stray", which the judge compares only where the original does something of its
+    own with it (Check._stray_counts)."""
 
     strategy: Any
 

@@ -896,9 +896,10 @@ _DEFAULT_TYPES = (bool, int, float, str, bytes, list, tuple, set, frozenset, dic
 
 # Values of other kinds for parameters without a hint: callers pass them too (None for "not given",
 # a name where a callable is expected), and the branches that reject them (`raise TypeError(...)`)
-# are code a draft must keep. Where the original fails on one by accident, not by a `raise` of its
-# own, the stray is outside what it accepts: the judge leaves that input out. Only builtins whose
-# results do not depend on the process (no id, hash or object addresses).
+# are code a draft must keep. Where the original fails on one by accident (not by a `raise` of its
+# own) or treats it like the usual values, the stray is outside what it is meant for: the judge
+# leaves that input out. Only builtins whose results do not depend on the process (no id, hash or
+# object addresses).
 _STRAYS = (None, 0, 1, -1, 2, "", "a", "0", (), [], {}, True, 1.5, len, str, bool, abs)
 
 STRAY_DRAWS = 2  # calls per (parameter, stray) pair

@@ -160,6 +160,7 @@ class Check:
         self.job, self.original, self.candidate = job, original, candidate
         self.arcs: set[tuple[int, int]] = set()
         self.original_arcs: set[tuple[int, int]] = set()
+        self.usual_arcs: set[tuple[int, int]] = set()  # the original's, on every input but the strays
         self.tests_arcs: set[tuple[int, int]] = set()  # of the calls captured from the project's tests
         self.checked: set[bytes] = set()
         self.sources: dict[str, int] = {}
@@ -234,7 +235,7 @@ class Check:
         limit = self.job.per_call_timeout
         payloads = [payload for _, payload, _ in chunk]
         twice = self._compared()
-        self.original.send({"kind": "calls", "payloads": payloads, "limit": limit, "trace": self.job.is_baseline})
+        self.original.send({"kind": "calls", "payloads": payloads, "limit": limit, "trace": self._trace_original()})
         if twice:
             self.candidate.send({"kind": "calls", "payloads": payloads, "limit": 2 * limit, "trace": True})
         expected = _answers(self.original, len(chunk), limit)
@@ -252,12 +253,28 @@ class Check:
             return
         limit = self.job.per_call_timeout
         twice = self._compared()
-        self.original.send({"kind": "call", "payload": payload, "limit": limit, "trace": self.job.is_baseline})
+        self.original.send({"kind": "call", "payload": payload, "limit": limit, "trace": self._trace_original()})
         if twice:
             self.candidate.send({"kind": "call", "payload": payload, "limit": 2 * limit, "trace": True})
         expected = self.original.answer(limit + 10.0)
         actual = self.candidate.answer(2 * limit + 10.0) if twice else None
         self._record(payload, shown, source, expected, actual)
+
+    def _trace_original(self) -> bool:
+        """The baseline's coverage is the original's; a draft's check traces the original too where
+        strays will come (untyped parameters): a stray counts only where it takes the original
+        somewhere the usual inputs do not."""
+        return self.job.is_baseline or self.plan.untyped
+
+    def _stray_counts(self, expected: dict[str, Any]) -> bool:
+        """Whether a stray input (a value of another kind for an untyped parameter) is compared:
+        where the original rejects it with a `raise` of its own, or handles it along lines and
+        branches no usual input took (`if x is None: ...`, `if isinstance(x, str): ...`). One it
+        fails on by accident, or treats like any other value, is outside what it is meant for."""
+        raised = expected.get("raised")
+        if raised:
+            return bool(raised.get("deliberate"))
+        return not _arcs(expected, cut=True) <= self.usual_arcs
 
     def _compared(self) -> bool:
         """Whether the second process answers too: always for a draft; for a baseline (the original's
@@ -269,9 +286,10 @@ class Check:
         # The new version gets twice the limit: a slow original is skipped anyway.
         if expected.get("timeout") or expected.get("crashed"):
             return  # the original cannot be compared on this input: not the new version's fault
-        raised = expected.get("raised")
-        if source == "stray" and raised and not raised.get("deliberate"):
-            return  # a value of another kind the original fails on by accident: outside what it accepts
+        if source == "stray" and not self._stray_counts(expected):
+            return  # left out: not counted, not compared
+        if source != "stray":
+            self.usual_arcs.update(_arcs(expected, cut=True))
         if actual is not None:
             problem = differs(expected, actual, 2 * self.job.per_call_timeout)
             if problem:

@@ -85,9 +85,31 @@ def flatten(lists):
     for part in lists:
         out = out + part
     return out
+
+
+def sums_to(xs, target):
+    for i in range(len(xs)):
+        for j in range(i + 1, len(xs)):
+            if xs[i] + xs[j] == target:
+                return True
+    return False
+
+
+def labels(items):
+    if items is None:
+        return []
+    return [str(item) for item in items]
 '''
 TESTS = '''\
-from holes import apply_all, count_positive, evens, first, flatten, only, scale, window_sums
+from holes import apply_all, count_positive, evens, first, flatten, labels, only, scale, sums_to, window_sums
+
+
+def test_sums_to():
+    assert sums_to([1, 4, 2], 6) and not sums_to([1, 4, 2], 9)
+
+
+def test_labels():
+    assert labels([1, 2]) == ["1", "2"]
 
 
 def test_count_positive():
@@ -270,4 +292,21 @@ def test_a_correct_draft_is_not_judged_by_what_the_original_does_not_accept(chec
     # that stray is left out, and the draft that would return ['a'] there is still verified.
     right = "def flatten(lists):\n    return [item for part in lists for item in part]\n"
     verdict = check("flatten", right)
-    assert verdict.verified and verdict.details["sources"].get("stray", 0) > 0
+    assert verdict.verified and "stray" not in verdict.details["sources"]
+
+
+def test_a_stray_counts_only_where_the_original_does_something_of_its_own_with_it(check: Checker) -> None:
+    # sums_to(xs, "a") is False in the original by the usual path, and a TypeError in this draft:
+    # a value the original is not meant for, so it does not decide.
+    seen = ("def sums_to(xs, target):\n"
+            "    seen = set()\n"
+            "    for x in xs:\n"
+            "        if target - x in seen:\n"
+            "            return True\n"
+            "        seen.add(x)\n"
+            "    return False\n")  # fmt: skip
+    assert check("sums_to", seen).verified
+    # labels(None) takes a branch of its own in the original: a draft that drops it is refused.
+    assert check("labels").details["sources"].get("stray", 0) >= 1
+    verdict = check("labels", "def labels(items):\n    return [str(item) for item in items]\n")
+    assert not verdict.correct and "None" in (verdict.counterexample or "")
