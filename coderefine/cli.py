@@ -63,6 +63,7 @@ def _code_options(parser: argparse.ArgumentParser, task: str) -> None:
     parser.add_argument("--apply", action="store_true", help="write the verified winner into the file")
     parser.add_argument("--task-file", type=Path, help=f"your own {task} task file")
     parser.add_argument("--include-tests", action="store_const", const=True, help=_INCLUDE_TESTS_HELP)
+    parser.add_argument("--check-timeout", type=float, metavar="SECONDS", help=_CHECK_TIMEOUT_HELP)
 
 
 def _model_options(parser: argparse.ArgumentParser) -> None:
@@ -90,7 +91,9 @@ _SETTING_FLAGS = (
     "model", "base_url", "model_path", "temperature", "max_tokens", "timeout", "retries", "seed",
     "cache", "cache_dir", "max_iterations", "plateau_patience", "plateau_margin", "budget_calls",
     "budget_tokens", "sandbox", "speedup_threshold", "slowdown_tolerance", "time_budget", "include_tests",
+    "check_timeout",
 )  # fmt: skip
+_CHECK_TIMEOUT_HELP = "seconds for the check of the original, its project's tests included (default 180)"
 _INCLUDE_TESTS_HELP = "also work on test files (tests/, test_*.py, *_test.py, conftest.py, pytest's testpaths)"
 
 
@@ -163,6 +166,7 @@ def _review_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--progress", choices=MODES, default="auto",
                         help="live (terminal), plain (log lines) or quiet; auto picks")  # fmt: skip
     parser.add_argument("--include-tests", action="store_const", const=True, help=_INCLUDE_TESTS_HELP)
+    parser.add_argument("--check-timeout", type=float, metavar="SECONDS", help=_CHECK_TIMEOUT_HELP)
     _model_options(parser)
 
 

@@ -43,6 +43,7 @@ PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 
 Check = Callable[[str | None], Verdict]
 FunctionCallback = Callable[[Target], None]
+DRAFT_LIMIT_FACTOR = 2.0  # a draft's check may take this many times as long as the original's
 NOT_STARTED = "not started: the time budget was spent"
 NOT_REACHED = "not reached: "  # the endpoint or the sandbox failed for good before this function
 
@@ -337,6 +338,7 @@ def _checker(sandbox: Sandbox, module: str, target: Target, options: VerifyOptio
     A draft the static guard refuses never reaches the sandbox.
     """
     verdicts: dict[str | None, Verdict] = {}
+    limits = {"draft": options}
 
     def check(candidate: str | None) -> Verdict:
         # A model often repeats a draft: its verdict is already known.
@@ -345,8 +347,15 @@ def _checker(sandbox: Sandbox, module: str, target: Target, options: VerifyOptio
             if refusal is not None:
                 verdicts[candidate] = Verdict(correct=False, mismatch=refusal.message, details={"guard": refusal.rule})
                 return verdicts[candidate]
-            baseline = verdicts[None].baseline if None in verdicts else None
-            verdicts[candidate] = verify(sandbox, module, target, candidate, options, baseline=baseline)
+            if candidate is None:
+                started = time.monotonic()
+                verdicts[None] = verify(sandbox, module, target, None, options)
+                # A project whose check took long gets that long again per draft, however its limit was set.
+                limits["draft"] = replace(options, timeout=max(options.timeout, DRAFT_LIMIT_FACTOR *
+                                                               (time.monotonic() - started)))
+            else:
+                baseline = verdicts[None].baseline if None in verdicts else None
+                verdicts[candidate] = verify(sandbox, module, target, candidate, limits["draft"], baseline=baseline)
         return verdicts[candidate]
 
     return check

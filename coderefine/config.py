@@ -46,6 +46,7 @@ class Settings:
     guard_allow_imports: tuple[str, ...] = ()  # modules the static guard lets drafts import (see coderefine.guard)
     sandbox_exclude: tuple[str, ...] = ()  # more file name patterns the sandbox's copy of the project leaves out
     include_tests: bool = False  # `ci`, the hook and file mode also work on the project's test files
+    check_timeout: float = 180.0  # seconds for a check; the original's includes its project's tests
 
     @property
     def has_endpoint(self) -> bool:
@@ -59,7 +60,7 @@ _TYPES: Mapping[str, type] = {
     "cache": bool, "cache_dir": Path, "max_iterations": int, "plateau_margin": float,
     "plateau_patience": int, "budget_calls": int, "budget_tokens": int, "sandbox": str,
     "speedup_threshold": float, "slowdown_tolerance": float, "time_budget": float, "guard_allow_imports": tuple,
-    "sandbox_exclude": list, "include_tests": bool,
+    "sandbox_exclude": list, "include_tests": bool, "check_timeout": float,
 }  # fmt: skip
 _NOT_IN_FILES = {"api_key"}  # secrets belong in the environment, not in a committed file
 
@@ -185,7 +186,7 @@ def _check_ranges(values: Mapping[str, Any]) -> None:
         if isinstance(value, float) and not math.isfinite(value):
             raise UsageError(f"{key} must be a finite number, got {value}")
     positive = ("max_tokens", "timeout", "time_budget", "max_iterations", "plateau_patience", "budget_calls",
-                "budget_tokens")  # fmt: skip
+                "budget_tokens", "check_timeout")  # fmt: skip
     for key in positive:
         if key in values and values[key] <= 0:
             raise UsageError(f"{key} must be positive, got {values[key]}")

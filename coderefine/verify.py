@@ -174,6 +174,11 @@ def verify(
         tests=tuple(baseline.tests) if baseline and candidate is not None else (),
     )
     run = sandbox.check(contract.to_data(job), timeout=options.timeout)
+    if candidate is None and run.killed_by == "timeout":
+        # No draft exists yet: the project (its tests, the original's inputs) needs more time.
+        raise EnvironmentProblem(f"the check of the original {target.name} (the project's tests included) did not "
+                                 f"finish in {options.timeout:g}s in the sandbox; raise check_timeout "
+                                 "(--check-timeout)")
     if run.killed_by == "runner_killed":
         # The container went away (killed, the engine restarted): not the draft's doing, since
         # code under test cannot reach the runner. Once more, then it is the environment's problem.

@@ -52,6 +52,7 @@ def test_relative_paths_in_pyproject_are_relative_to_it(isolated: Path) -> None:
         ('max_iterations = "many"\n', {}, "[tool.coderefine].max_iterations: expected int, got 'many'"),
         ("", {"CODEREFINE_CACHE": "maybe"}, "CODEREFINE_CACHE: expected bool, got 'maybe'"),
         ("", {"CODEREFINE_BUDGET_CALLS": "-1"}, "budget_calls must be positive, got -1"),
+        ("check_timeout = 0\n", {}, "check_timeout must be positive, got 0.0"),
     ],
 )
 def test_bad_settings_name_their_source(isolated: Path, body: str, environ: dict[str, str], message: str) -> None:

@@ -352,3 +352,15 @@ def test_methods_and_classmethods_are_optimized_in_place(scripted: Start, projec
     assert f"{decorator}    def {method}({first}, items: list[int]) -> list[int]:\n" in written
     assert written.count("return list(dict.fromkeys(items))") == 1
     assert written.count("        return result\n") == 1  # the other method untouched
+
+
+def test_an_original_whose_check_outlasts_check_timeout_is_an_environment_problem(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The project's tests take longer than the limit: no draft exists yet, none is blamed.
+    (project / "test_slow_suite.py").write_text("import time\nfrom slow import dedupe\n\n\ndef test_slowly():\n"
+                                                "    time.sleep(20)\n    assert dedupe([1, 1]) == [1]\n")  # fmt: skip
+    code = main(["optimize", f"{project / 'slow.py'}::dedupe", "--check-timeout", "3"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 3 and len(err) == 1
+    assert "did not finish in 3s in the sandbox; raise check_timeout (--check-timeout)" in err[0]
