@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import shlex
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -47,10 +48,15 @@ class Settings:
     sandbox_exclude: tuple[str, ...] = ()  # more file name patterns the sandbox's copy of the project leaves out
     include_tests: bool = False  # `ci`, the hook and file mode also work on the project's test files
     check_timeout: float = 180.0  # seconds for a check; the original's includes its project's tests
+    baseline_tests: tuple[str, ...] = ()  # pytest arguments selecting the tests the original's check runs
 
     @property
     def has_endpoint(self) -> bool:
         return bool(self.base_url or self.api_key)
+
+
+class _Arguments:
+    """The kind of a setting made of pytest arguments: a list, or one string split as a shell would."""
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
@@ -60,7 +66,7 @@ _TYPES: Mapping[str, type] = {
     "cache": bool, "cache_dir": Path, "max_iterations": int, "plateau_margin": float,
     "plateau_patience": int, "budget_calls": int, "budget_tokens": int, "sandbox": str,
     "speedup_threshold": float, "slowdown_tolerance": float, "time_budget": float, "guard_allow_imports": tuple,
-    "sandbox_exclude": list, "include_tests": bool, "check_timeout": float,
+    "sandbox_exclude": list, "include_tests": bool, "check_timeout": float, "baseline_tests": _Arguments,
 }  # fmt: skip
 _NOT_IN_FILES = {"api_key"}  # secrets belong in the environment, not in a committed file
 
@@ -138,11 +144,14 @@ def _convert(key: str, value: Any, source: str) -> Any:
             return _to_names(value)
         if kind is list:
             return _to_patterns(value)
+        if kind is _Arguments:
+            return _to_arguments(value)
         if kind is int and (isinstance(value, bool) or (isinstance(value, float) and not value.is_integer())):
             raise ValueError(value)
         return kind(value)
     except (TypeError, ValueError):
-        names: dict[type, str] = {tuple: "a list of module names", list: "a list of file name patterns"}
+        names: dict[type, str] = {tuple: "a list of module names", list: "a list of file name patterns",
+                                  _Arguments: "pytest arguments"}  # fmt: skip
         expected = names.get(kind, kind.__name__)
         raise UsageError(f"{source}: expected {expected}, got {value!r}") from None
 
@@ -167,6 +176,13 @@ def _to_patterns(value: Any) -> tuple[str, ...]:
     if any("/" in item for item in cleaned):
         raise ValueError(value)  # names, not paths: a pattern is matched against each file's name
     return cleaned
+
+
+def _to_arguments(value: Any) -> tuple[str, ...]:
+    arguments = shlex.split(value) if isinstance(value, str) else value
+    if not isinstance(arguments, (list, tuple)) or not all(isinstance(item, str) for item in arguments):
+        raise ValueError(value)
+    return tuple(arguments)
 
 
 def _to_bool(value: Any) -> bool:

@@ -72,16 +72,15 @@ def speed_job(
     settings: config.Settings, task_file: Path | None, examples: Sequence[str], size: int | None, max_examples: int
 ) -> tuple[SpeedJob, VerifyOptions]:
     """The optimization job and its checks' options."""
-    verify_options = checks(examples, size, max_examples, threshold=settings.speedup_threshold,
-                            timeout=settings.check_timeout)
+    verify_options = checks(examples, size, max_examples, threshold=settings.speedup_threshold, settings=settings)
     spec = load_code_task(task_file or builtin_tasks_dir() / "code_optimization.toml", "code_optimization")
     return SpeedJob(spec, settings.speedup_threshold), verify_options
 
 
 def checks(examples: Sequence[str], size: int | None, max_examples: int, *, threshold: float,
-           timeout: float) -> VerifyOptions:
+           settings: config.Settings) -> VerifyOptions:
     """The sandbox checks' options, from what a caller may set."""
     if max_examples < 1 or (size is not None and size < 1):
         raise UsageError("max_examples and size must be positive")
     return VerifyOptions(examples=examples_from(examples), size=size, max_examples=max_examples, threshold=threshold,
-                         timeout=timeout)
+                         timeout=settings.check_timeout, baseline_tests=settings.baseline_tests)

@@ -120,6 +120,6 @@ def readability_job(
     """The readability job and its checks' options."""
     # The timing's threshold becomes "no more than the tolerance slower".
     verify_options = checks(examples, size, max_examples, threshold=1.0 / (1.0 + settings.slowdown_tolerance),
-                            timeout=settings.check_timeout)
+                            settings=settings)
     spec = load_code_task(task_file or builtin_tasks_dir() / "code_readability.toml", "code_readability")
     return ReadabilityJob(spec, settings.slowdown_tolerance), verify_options

@@ -31,6 +31,7 @@ class VerifyOptions:
     threshold: float = 1.05  # the lower bound of the speedup's 95% CI must exceed this
     per_call_timeout: float = 2.0
     timeout: float = 180.0
+    baseline_tests: tuple[str, ...] = ()  # pytest arguments: the tests the baseline runs (all when empty)
     min_inputs: int = contract.MIN_DISTINCT_INPUTS
 
 
@@ -172,13 +173,14 @@ def verify(
         project=sandbox.project_path,
         captured=baseline.captured if baseline else None,
         tests=tuple(baseline.tests) if baseline and candidate is not None else (),
+        baseline_tests=tuple(options.baseline_tests) if candidate is None else (),
     )
     run = sandbox.check(contract.to_data(job), timeout=options.timeout)
     if candidate is None and run.killed_by == "timeout":
         # No draft exists yet: the project (its tests, the original's inputs) needs more time.
         raise EnvironmentProblem(f"the check of the original {target.name} (the project's tests included) did not "
                                  f"finish in {options.timeout:g}s in the sandbox; raise check_timeout "
-                                 "(--check-timeout)")
+                                 "(--check-timeout) or select the tests to run with baseline_tests (--baseline-tests)")
     if run.killed_by == "runner_killed":
         # The container went away (killed, the engine restarted): not the draft's doing, since
         # code under test cannot reach the runner. Once more, then it is the environment's problem.

@@ -58,6 +58,7 @@ class CheckJob:
     project: str | None = None  # where the project is, as the sandbox sees it
     captured: str | None = None  # the baseline's captured calls, opaque to the host
     tests: tuple[str, ...] = ()  # the project's tests that call the target and passed with the original
+    baseline_tests: tuple[str, ...] = ()  # pytest arguments that select the baseline's tests (all when empty)
     version: int = CONTRACT_VERSION
 
     @property
@@ -127,7 +128,8 @@ def job_from_data(data: Any) -> CheckJob:
     timing = data.get("timing")
     return CheckJob(**{**data, "target": _build(TargetSpec, data["target"]),
                        "timing": _build(TimingSpec, timing) if timing is not None else None,
-                       "examples": tuple(data.get("examples", ())), "tests": tuple(data.get("tests", ()))})
+                       "examples": tuple(data.get("examples", ())), "tests": tuple(data.get("tests", ())),
+                       "baseline_tests": tuple(str(a) for a in data.get("baseline_tests", ()))})
 
 
 def verdict_from_data(data: Any) -> Verdict:

@@ -206,7 +206,7 @@ class Check:
         """The project's tests, run once with the original: captured calls and the tests that call it."""
         if self.job.project is None:
             return {}
-        answer = self.original.ask({"kind": "capture"}, 3600.0)
+        answer = self.original.ask({"kind": "capture", "tests": list(self.job.baseline_tests)}, 3600.0)
         calls = answer.get("calls") if isinstance(answer.get("calls"), list) else []
         self.plan.add_captured(calls, answer.get("benchmark") or [])
         note = answer.get("collection_error") or answer.get("crashed")

@@ -114,8 +114,9 @@ def _pickled(call: Any, refs: dict[int, str]) -> bytes | None:
         return None
 
 
-def capture(version: executor.Version, project: str) -> dict[str, Any]:
-    """Run every test with the original: the calls it gets, and the tests that call it and pass."""
+def capture(version: executor.Version, project: str, selection: list[str]) -> dict[str, Any]:
+    """Run the tests (every one, or those the pytest arguments `selection` select) with the
+    original: the calls it gets, and the tests that call it and pass."""
     target_code = version.original.__code__
     refs = version.refs()
     outcomes = Outcomes()
@@ -141,7 +142,7 @@ def capture(version: executor.Version, project: str) -> dict[str, Any]:
         if data in seen and current in outcomes.benchmarked:
             benchmarked.add(seen[data])
 
-    run_pytest(project, [], hook, outcomes)
+    run_pytest(project, selection, hook, outcomes)
     return {
         "calls": [base64.b64encode(call).decode("ascii") for call in calls],
         "benchmark": sorted(benchmarked),
@@ -173,10 +174,10 @@ def _in_child(work: Any) -> dict[str, Any]:
     return answer if isinstance(answer, dict) else {"crashed": "an answer that is not an object"}
 
 
-def capture_in_child(version: executor.Version, project: str | None) -> dict[str, Any]:
+def capture_in_child(version: executor.Version, project: str | None, selection: list[str]) -> dict[str, Any]:
     if project is None:
         return {"calls": [], "benchmark": [], "covering": [], "failing": [], "dropped": 0, "collection_error": None}
-    return _in_child(lambda: capture(version, project))
+    return _in_child(lambda: capture(version, project, selection))
 
 
 def run_in_child(version: executor.Version, project: str | None, tests: list[str]) -> dict[str, Any]:

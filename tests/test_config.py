@@ -31,6 +31,15 @@ def test_layers_in_order(isolated: Path) -> None:
     assert settings.temperature == 0.9  # flag over env
 
 
+def test_baseline_tests_are_pytest_arguments_in_every_layer(isolated: Path) -> None:
+    write_pyproject(isolated, 'baseline_tests = ["tests/unit", "-k", "not slow"]\n')
+    assert resolve(environ={}).baseline_tests == ("tests/unit", "-k", "not slow")
+    from_env = resolve(environ={"CODEREFINE_BASELINE_TESTS": "tests/fast -k 'not db'"})
+    assert from_env.baseline_tests == ("tests/fast", "-k", "not db")
+    with pytest.raises(UsageError, match="expected pytest arguments"):
+        resolve({"baseline_tests": 3}, environ={})
+
+
 def test_openai_variables_select_an_endpoint(isolated: Path) -> None:
     settings = resolve(environ={"OPENAI_BASE_URL": "http://127.0.0.1:8000/v1", "OPENAI_API_KEY": "k"})
     assert settings.base_url == "http://127.0.0.1:8000/v1"

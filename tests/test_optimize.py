@@ -363,4 +363,19 @@ def test_an_original_whose_check_outlasts_check_timeout_is_an_environment_proble
     code = main(["optimize", f"{project / 'slow.py'}::dedupe", "--check-timeout", "3"])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 3 and len(err) == 1
-    assert "did not finish in 3s in the sandbox; raise check_timeout (--check-timeout)" in err[0]
+    assert "did not finish in 3s in the sandbox; raise check_timeout (--check-timeout) or select" in err[0]
+
+
+def test_baseline_tests_select_what_the_original_check_runs(
+    scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "test_slow_suite.py").write_text("import time\n\n\ndef test_slowly():\n    time.sleep(30)\n")
+    (project / "test_quick.py").write_text("from slow import dedupe\n\n\ndef test_dedupe():\n"
+                                           "    assert dedupe([2, 1, 2]) == [2, 1]\n")  # fmt: skip
+    server = scripted([FAST, DONE])
+    code = main(["optimize", f"{project / 'slow.py'}::dedupe", "--json", "--max-examples", "60",
+                 "--check-timeout", "15", "--baseline-tests", "test_quick.py -k dedupe",
+                 "--base-url", server.url, "--model", "scripted-model"])  # fmt: skip
+    document = json.loads(capsys.readouterr().out)
+    assert code == 0 and document["status"] == "improved"
+    assert document["metrics"]["input_sources"].get("captured") == 1  # from test_quick.py, the one test run
