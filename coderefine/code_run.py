@@ -338,9 +338,10 @@ def _checker(sandbox: Sandbox, module: str, target: Target, options: VerifyOptio
     A draft the static guard refuses never reaches the sandbox.
     """
     verdicts: dict[str | None, Verdict] = {}
-    limits = {"draft": options}
+    draft_options = options
 
     def check(candidate: str | None) -> Verdict:
+        nonlocal draft_options
         # A model often repeats a draft: its verdict is already known.
         if candidate not in verdicts:
             refusal = guard.check(candidate) if candidate is not None else None
@@ -351,11 +352,11 @@ def _checker(sandbox: Sandbox, module: str, target: Target, options: VerifyOptio
                 started = time.monotonic()
                 verdicts[None] = verify(sandbox, module, target, None, options)
                 # A project whose check took long gets that long again per draft, however its limit was set.
-                limits["draft"] = replace(options, timeout=max(options.timeout, DRAFT_LIMIT_FACTOR *
-                                                               (time.monotonic() - started)))
+                draft_options = replace(options, timeout=max(options.timeout, DRAFT_LIMIT_FACTOR *
+                                                             (time.monotonic() - started)))
             else:
                 baseline = verdicts[None].baseline if None in verdicts else None
-                verdicts[candidate] = verify(sandbox, module, target, candidate, limits["draft"], baseline=baseline)
+                verdicts[candidate] = verify(sandbox, module, target, candidate, draft_options, baseline=baseline)
         return verdicts[candidate]
 
     return check

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import functools
 import inspect
 import io
 import json
@@ -61,7 +62,7 @@ class CallSource:
         """(source, payload, shown) for the examples, doctests and captured calls."""
         groups: list[tuple[str, list[inputs.Call]]] = [
             ("example", [inputs.parse_example(text) for text in self.job.examples]),
-            ("doctest", self.doctests()),
+            ("doctest", self.doctests),
         ]
         for index, call in enumerate(self.captured):
             groups.append(("benchmark" if index in self.benchmark else "captured", [call]))
@@ -71,13 +72,15 @@ class CallSource:
                     payload = self.payload(call)
                     yield source, payload, self.shown(call)
 
+    @functools.cached_property
     def doctests(self) -> list[inputs.Call]:
+        """The docstring's calls, evaluated once: their arguments may run the user's code."""
         try:
             return list(inputs.doctest_calls(self.version.original))
         except Exception:
             return []
 
-    @property
+    @functools.cached_property
     def untyped(self) -> bool:
         """Whether a parameter (self and cls aside) has no hint of its own: strays may come."""
         try:
@@ -97,10 +100,11 @@ class CallSource:
             self.version.original,
             skip_first=skip,
             owner=self.version.owner if target.class_name else None,
-            captured=[*self.captured, *self.doctests()],
+            captured=[*self.captured, *self.doctests],
+            doctests=self.doctests,
             examples=[inputs.parse_example(text) for text in self.job.examples],
             stub_hints=stub,
-            sources=[_source_of(self.version.original) or "", self.job.candidate or ""],
+            sources=[inputs.source_of(self.version.original) or "", self.job.candidate or ""],
             size=self.job.size,
         )
 
@@ -169,7 +173,7 @@ class CallSource:
         if not baseline:
             return self.job.candidate, name, 0
         code = self.version.original.__code__
-        return _source_of(self.version.original), name, code.co_firstlineno - 1
+        return inputs.source_of(self.version.original), name, code.co_firstlineno - 1
 
 
 @dataclass(frozen=True)
@@ -214,13 +218,6 @@ def _skip_constants_of_the_checker() -> None:
     if isinstance(seen, set):
         package = __package__ or ""
         seen.update(id(module) for name, module in list(sys.modules.items()) if name.startswith(package))
-
-
-def _source_of(function: Any) -> str | None:
-    try:
-        return inspect.getsource(function)
-    except (OSError, TypeError):
-        return None
 
 
 _SEQUENCE_ITERATORS = (type(iter([])), type(iter(())))

@@ -954,7 +954,7 @@ def iterated_parameters(function: Callable[..., Any]) -> set[str]:
     `list`, `filter`, `islice`...), besides `is` tests and `isinstance`. `len(p)`, `p[0]`, `x in p`,
     `p.attr` or a second loop make it a sequence: there, an iterator is outside what the
     function accepts, and a draft is not to be judged by it."""
-    source = _source_of(function)
+    source = source_of(function)
     if source is None:
         return set()
     try:
@@ -1124,7 +1124,7 @@ def _type_hints(function: Callable[..., Any], stub: Mapping[str, Any]) -> tuple[
     return hints, from_stub
 
 
-def _source_of(function: Callable[..., Any]) -> str | None:
+def source_of(function: Callable[..., Any]) -> str | None:
     try:
         return inspect.getsource(function)
     except (OSError, TypeError):
@@ -1141,12 +1141,13 @@ def _missing_sentence(names: Sequence[str]) -> str:
 def plan_inputs(function: Callable[..., Any], *, skip_first: Literal[None, "instance", "class"] = None,
                 owner: type | None = None, captured: Sequence[Call] = (), examples: Sequence[Call] = (),
                 stub_hints: Mapping[str, Any] | None = None, sources: Sequence[str] = (),
-                size: int | None = None) -> InputPlan:
+                size: int | None = None, doctests: Sequence[Call] | None = None) -> InputPlan:
     """Strategies of calls for `function` from all that is known of its parameters.
 
     `skip_first`: the first parameter is self ("instance": a captured instance or `st.builds(owner)`)
     or cls ("class": `owner`). `captured`, `examples`: calls whose values are observed (the captured
-    ones are also sampled as they are); the function's doctest calls count as examples. `sources`:
+    ones are also sampled as they are); the function's doctest calls count as examples (`doctests`:
+    those calls when the caller has them already; evaluating them runs the user's code). `sources`:
     the source texts of the original and the new version (the function's own when none is given).
     `size`: the user's collection size for large inputs (DEFAULT_SIZE without one).
     """
@@ -1155,8 +1156,9 @@ def plan_inputs(function: Callable[..., Any], *, skip_first: Literal[None, "inst
         signature = inspect.signature(function)
     except (TypeError, ValueError):
         return InputPlan(None, None, (), f"no inputs could be generated: the signature of `{name}` cannot be read", ())
-    texts: list[str | None] = [*sources] or [_source_of(function)]
-    groups = {"captured": captured, "examples": examples, "doctest": doctest_calls(function)}
+    texts: list[str | None] = [*sources] or [source_of(function)]
+    found = doctest_calls(function) if doctests is None else doctests
+    groups = {"captured": captured, "examples": examples, "doctest": found}
     observed = _observe(signature, groups, skip_first, owner)
     hints, from_stub = _type_hints(function, stub_hints or {})
     parameters = list(signature.parameters.values())

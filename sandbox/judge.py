@@ -266,7 +266,7 @@ class Check:
         somewhere the usual inputs do not."""
         return self.job.is_baseline or self.plan.untyped
 
-    def _stray_counts(self, expected: dict[str, Any]) -> bool:
+    def _stray_counts(self, expected: dict[str, Any], reached: set[tuple[int, int]]) -> bool:
         """Whether a stray input (a value of another kind for an untyped parameter) is compared:
         where the original rejects it with a `raise` of its own, or handles it along lines and
         branches no usual input took (`if x is None: ...`, `if isinstance(x, str): ...`). One it
@@ -274,7 +274,7 @@ class Check:
         raised = expected.get("raised")
         if raised:
             return bool(raised.get("deliberate"))
-        return not _arcs(expected, cut=True) <= self.usual_arcs
+        return not reached <= self.usual_arcs
 
     def _compared(self) -> bool:
         """Whether the second process answers too: always for a draft; for a baseline (the original's
@@ -286,17 +286,18 @@ class Check:
         # The new version gets twice the limit: a slow original is skipped anyway.
         if expected.get("timeout") or expected.get("crashed"):
             return  # the original cannot be compared on this input: not the new version's fault
-        if source == "stray" and not self._stray_counts(expected):
+        reached = _arcs(expected, cut=True)  # the original's (empty where it ran untraced)
+        if source == "stray" and not self._stray_counts(expected, reached):
             return  # left out: not counted, not compared
         if source != "stray":
-            self.usual_arcs.update(_arcs(expected, cut=True))
+            self.usual_arcs.update(reached)
         if actual is not None:
             problem = differs(expected, actual, 2 * self.job.per_call_timeout)
             if problem:
                 raise Mismatch(problem, shown)
         self.checked.add(payload)
         self.sources[source] = self.sources.get(source, 0) + 1
-        ran = _arcs(expected, cut=True) if self.job.is_baseline else _arcs(actual or {})
+        ran = reached if self.job.is_baseline else _arcs(actual or {})
         (self.original_arcs if self.job.is_baseline else self.arcs).update(ran)
         if source in ("captured", "benchmark"):
             self.tests_arcs.update(ran)
