@@ -58,12 +58,13 @@ import mutation_oracle as oracle  # noqa: E402
 from fast import EXAMPLES, FAST  # noqa: E402
 from optimize_suite import project_copy  # noqa: E402
 
+from coderefine.baseline_cache import BaselineCache  # noqa: E402
 from coderefine.code import SourceFile, Target  # noqa: E402
 from coderefine.code_run import limits_for  # noqa: E402
 from coderefine.errors import CoderefineError, EnvironmentProblem, UsageError  # noqa: E402
 from coderefine.sandbox import Sandbox, open_sandbox  # noqa: E402
 from coderefine.sandbox_image import default_image  # noqa: E402
-from coderefine.verify import Verdict, VerifyOptions, verify  # noqa: E402
+from coderefine.verify import Baseline, Verdict, VerifyOptions, verify  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -313,15 +314,17 @@ def check(
     candidate: str | None,
     baseline: Verdict | None,
     examples: Sequence[str],
+    tests: Baseline | None = None,
 ) -> Verdict:
     """coderefine's verdict on `candidate`, reached as `coderefine optimize` reaches it: the
-    options it sets by default, the baseline run's findings (captured arguments, covering tests)
-    passed to every later check. The only call into the checker in this benchmark."""
+    options it sets by default, what the project's tests showed (`tests`, for the baseline run)
+    and the baseline run's findings passed to every later check. The only call into the checker
+    in this benchmark."""
     options = VerifyOptions(examples=tuple(examples))
     for attempt in (1, 2):
         try:
             verdict = verify(
-                sandbox, module, target, candidate, options, baseline=baseline.baseline if baseline else None
+                sandbox, module, target, candidate, options, baseline=baseline.baseline if baseline else tests
             )
         except EnvironmentProblem:
             raise
@@ -429,7 +432,8 @@ def judge(subject: Subject, project: Path, scratch: Path, candidate: str) -> Kil
     )
 
 
-def run_function(subject: Subject, project: Path, scratch: Path, sandbox: Sandbox, cap: int) -> FunctionRow:
+def run_function(subject: Subject, project: Path, scratch: Path, sandbox: Sandbox, cap: int,
+                 tests: Baseline) -> FunctionRow:  # fmt: skip
     started = time.monotonic()
     target = find_target(project, subject)
     sites, mutants = generate(subject.correct, subject.name, cap, subject.first_line)
@@ -445,7 +449,7 @@ def run_function(subject: Subject, project: Path, scratch: Path, sandbox: Sandbo
     print(f"  {len(rows)} mutants of {sites} sites; {kept} really wrong, {len(rows) - kept} equivalent", flush=True)
     verified, faster, reason = None, False, None
     if target.eligible:
-        baseline = check(sandbox, subject.module, target, None, None, subject.examples)
+        baseline = check(sandbox, subject.module, target, None, None, subject.examples, tests)
         usable, problem = lets_through(baseline)
         if usable:
             verdict = check(sandbox, subject.module, target, subject.correct, baseline, subject.examples)
@@ -627,9 +631,13 @@ def run_source(source: str, only: set[str] | None, cap: int) -> list[FunctionRow
         if failure:
             raise EnvironmentProblem(f"the {source}'s own tests fail without any mutant: {failure}")
         with open_sandbox("docker", project=project, limits=limits_for(VerifyOptions())) as sandbox:
+            # The project's tests, once, as a review runs them (see coderefine.baseline_cache).
+            cache = BaselineCache(None, checker="mutation", baseline_tests=(), exclude=(), timeout=600.0)
+            tests, _ = cache.tests_of(project, sandbox)
             for number, subject in enumerate(subjects, 1):
                 print(f"[{source} {number}/{len(subjects)}] {subject.name}", flush=True)
-                rows.append(run_function(subject, project, scratch, sandbox, cap))
+                found = tests.baseline_for(subject.module, subject.name)
+                rows.append(run_function(subject, project, scratch, sandbox, cap, found))
     return rows
 
 

@@ -67,7 +67,8 @@ def review_options(args: argparse.Namespace, time_budget: float | None, *, fallb
 
 
 def observer(progress: Progress) -> Observer:
-    return Observer(started=progress.started, iteration=progress.iteration, finished=progress.finished)
+    return Observer(started=progress.started, iteration=progress.iteration, finished=progress.finished,
+                    note=progress.note)
 
 
 def merge_command(args: argparse.Namespace) -> int:

@@ -65,6 +65,7 @@ def _code_options(parser: argparse.ArgumentParser, task: str) -> None:
     parser.add_argument("--include-tests", action="store_const", const=True, help=_INCLUDE_TESTS_HELP)
     parser.add_argument("--check-timeout", type=float, metavar="SECONDS", help=_CHECK_TIMEOUT_HELP)
     parser.add_argument("--baseline-tests", metavar="ARGS", help=_BASELINE_TESTS_HELP)
+    parser.add_argument("--jobs", type=int, metavar="N", help=_JOBS_HELP)
 
 
 def _model_options(parser: argparse.ArgumentParser) -> None:
@@ -92,10 +93,11 @@ _SETTING_FLAGS = (
     "model", "base_url", "model_path", "temperature", "max_tokens", "timeout", "retries", "seed",
     "cache", "cache_dir", "max_iterations", "plateau_patience", "plateau_margin", "budget_calls",
     "budget_tokens", "sandbox", "speedup_threshold", "slowdown_tolerance", "time_budget", "include_tests",
-    "check_timeout", "baseline_tests",
+    "check_timeout", "baseline_tests", "jobs",
 )  # fmt: skip
-_CHECK_TIMEOUT_HELP = "seconds for the check of the original, its project's tests included (default 180)"
+_CHECK_TIMEOUT_HELP = "seconds for a run of the project's tests and for the check of the original (default 180)"
 _BASELINE_TESTS_HELP = "pytest arguments selecting the tests run with the original, e.g. 'tests/unit -k \"not slow\"'"
+_JOBS_HELP = "functions worked on at once (default: 4 with a model endpoint, 1 with the embedded model)"
 _INCLUDE_TESTS_HELP = "also work on test files (tests/, test_*.py, *_test.py, conftest.py, pytest's testpaths)"
 
 
@@ -170,6 +172,7 @@ def _review_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--include-tests", action="store_const", const=True, help=_INCLUDE_TESTS_HELP)
     parser.add_argument("--check-timeout", type=float, metavar="SECONDS", help=_CHECK_TIMEOUT_HELP)
     parser.add_argument("--baseline-tests", metavar="ARGS", help=_BASELINE_TESTS_HELP)
+    parser.add_argument("--jobs", type=int, metavar="N", help=_JOBS_HELP)
     _model_options(parser)
 
 

@@ -1,10 +1,13 @@
 """One code task over a file's functions: what `optimize` and `readability` share.
 
-For each target: a baseline run in the sandbox (the original loads, has
-inputs, matches itself); then Self-Refine with the job's task, every draft
-checked in the sandbox; then the best accepted draft is spliced into the
-file. The file is written only when asked (`apply`), atomically, and only if
-it has not changed meanwhile.
+The project's tests run once (see baseline_cache). Then for each target: a
+baseline run in the sandbox (the original loads, has inputs, matches itself);
+then Self-Refine with the job's task, every draft checked in the sandbox;
+then the best accepted draft is spliced into the file. `jobs` functions are
+worked on at once: their model calls overlap each other and the checks, and
+the sandbox checks one at a time (a timing must not share the cores). The
+file is written only when asked (`apply`), atomically, and only if it has
+not changed meanwhile.
 
 A function whose result is in the result cache (see `result_cache`) costs
 nothing: no sandbox, no model. Both are opened only when a function needs them.
@@ -18,8 +21,10 @@ import os
 import shutil
 import stat
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -28,6 +33,7 @@ from typing import Any, Protocol
 
 from coderefine import config, engine, result_cache
 from coderefine.api import open_model, refine_options
+from coderefine.baseline_cache import BaselineCache, ProjectTests
 from coderefine.code import Candidate, SourceFile, Target, parse_candidate
 from coderefine.engine import ProgressCallback, RefineResult, Task
 from coderefine.errors import EnvironmentProblem, UsageError
@@ -37,7 +43,7 @@ from coderefine.llm import ChatModel
 from coderefine.sandbox import Limits, Sandbox, SandboxUnavailable, open_sandbox
 from coderefine.sandbox_image import default_image, sandbox_digest
 from coderefine.testfiles import TEST_FILE_REASON, is_test_file
-from coderefine.verify import Verdict, VerifyOptions, module_name, verify
+from coderefine.verify import Baseline, Verdict, VerifyOptions, module_name, verify
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 
@@ -58,6 +64,8 @@ class FunctionResult:
     metric_keys: tuple[str, ...] = ()  # what `metrics` shows of the winner's
     cached: bool = False  # taken from the result cache, not run now
     baseline_seconds: float = 0.0  # the original's own check, before the first draft
+    tests_seconds: float = 0.0  # the project's tests, when this function's start ran them
+    tests_note: str | None = None  # what went wrong with the project's tests, for this function
 
     @property
     def final_result(self) -> bool:
@@ -84,12 +92,14 @@ class FunctionResult:
             unchanged=data["unchanged"],
             metric_keys=tuple(data["metric_keys"]),
             baseline_seconds=float(data.get("baseline_seconds") or 0.0),
+            tests_seconds=float(data.get("tests_seconds") or 0.0),
+            tests_note=data.get("tests_note"),
         )
 
     @property
     def seconds(self) -> float:
-        """The whole function's time: the original's check and the drafts'."""
-        return self.baseline_seconds + (self.refine.seconds if self.refine is not None else 0.0)
+        """The whole function's time: the project's tests (when it ran them), the original's check, the drafts'."""
+        return self.tests_seconds + self.baseline_seconds + (self.refine.seconds if self.refine is not None else 0.0)
 
     @property
     def improved(self) -> bool:
@@ -170,12 +180,18 @@ class Resources:
     `fallback_reason` says why.
     """
 
-    def __init__(self, settings: config.Settings, limits: Limits, *, fallback: bool = False) -> None:
+    def __init__(self, settings: config.Settings, limits: Limits, *, fallback: bool = False,
+                 on_note: Callable[[str], None] | None = None) -> None:  # fmt: skip
         self.settings, self.limits, self._may_fall_back = settings, limits, fallback
         self.fallback_reason: str | None = None
+        self.on_note = on_note
         self._stack = ExitStack()
         self._sandboxes: dict[Path, Sandbox] = {}
         self._model: ChatModel | None = None
+        self._opening = threading.Lock()  # functions side by side open one sandbox and one model
+        self.check_lock = threading.Lock()  # one check at a time: a timing must not share the cores
+        self.slots = threading.BoundedSemaphore(settings.concurrency)
+        self._baselines: BaselineCache | None = None
 
     @property
     def sandbox_kind(self) -> str:
@@ -186,6 +202,10 @@ class Resources:
         return result.final_result and self.fallback_reason is None
 
     def sandbox(self, project: Path) -> Sandbox:
+        with self._opening:
+            return self._open_sandbox(project)
+
+    def _open_sandbox(self, project: Path) -> Sandbox:
         if project not in self._sandboxes:
             try:
                 box = open_sandbox(self.sandbox_kind, project=project, limits=self.limits,
@@ -200,9 +220,31 @@ class Resources:
         return self._sandboxes[project]
 
     def model(self) -> ChatModel:
-        if self._model is None:
-            self._model = self._stack.enter_context(open_model(self.settings))
-        return self._model
+        with self._opening:
+            if self._model is None:
+                self._model = self._stack.enter_context(open_model(self.settings))
+            return self._model
+
+    def project_tests(self, project: Path) -> tuple[ProjectTests, bool]:
+        """The project's tests (run once per review, see baseline_cache), and whether this call ran them."""
+        sandbox = self.sandbox(project)
+        with self._opening:
+            if self._baselines is None:
+                checker = default_image() if self.sandbox_kind == "docker" else f"local:{sandbox_digest()}"
+                self._baselines = BaselineCache(
+                    result_cache.baseline_store(self.settings), checker=checker,
+                    baseline_tests=self.settings.baseline_tests, exclude=self.settings.sandbox_exclude,
+                    timeout=self.settings.check_timeout)
+            baselines = self._baselines
+        with self.check_lock:
+            tests, ran = baselines.tests_of(project, sandbox)
+        if ran and tests.note and self.on_note is not None:
+            self.on_note(tests.note)
+        if ran and tests.failed and self.on_note is not None:
+            shown = ", ".join(tests.failed[:3]) + (", ..." if len(tests.failed) > 3 else "")
+            self.on_note(f"{len(tests.failed)} of the project's tests fail already ({shown}): "
+                         "the functions they call are checked with the tests that pass")
+        return tests, ran
 
     def close(self) -> None:
         self._stack.close()
@@ -251,19 +293,34 @@ def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None
 
 
 def _results(run: _FileRun, targets: list[Target], *, single: bool) -> tuple[list[FunctionResult], str | None]:
-    """Each target's result. When the endpoint or the sandbox fails for good in file mode, what was
-    verified before stays (to report, and to write when asked) and the rest are not reached."""
-    results: list[FunctionResult] = []
-    for index, target in enumerate(targets):
-        try:
-            results.append(run.result_for(target))
-        except EnvironmentProblem as problem:
-            if single:
-                raise
-            reason = f"{NOT_REACHED}{problem}"
-            results += [FunctionResult(t.name, t.source, None, reason) for t in targets[index:]]
-            return results, str(problem)
-    return results, None
+    """Each target's result, in the file's order whatever order they finish in. When the endpoint or
+    the sandbox fails for good in file mode, what was verified before stays (to report, and to write
+    when asked) and the functions not yet done are not reached."""
+    failure: list[EnvironmentProblem] = []
+
+    def one(target: Target) -> FunctionResult | None:
+        with run.resources.slots:
+            if failure:
+                return None
+            try:
+                return run.result_for(target)
+            except EnvironmentProblem as problem:
+                if single:
+                    raise
+                failure.append(problem)
+                return None
+
+    jobs = min(run.resources.settings.concurrency, len(targets))
+    if jobs > 1:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            found = list(pool.map(one, targets))
+    else:
+        found = [one(target) for target in targets]
+    if not failure:
+        return [result for result in found if result is not None], None
+    reason = f"{NOT_REACHED}{failure[0]}"
+    return [r if r is not None else FunctionResult(t.name, t.source, None, reason)
+            for t, r in zip(targets, found, strict=True)], str(failure[0])  # fmt: skip
 
 
 def _targets(source: SourceFile, request: RunRequest, job: CodeJob) -> list[Target]:
@@ -284,6 +341,7 @@ class _FileRun:
         self.source, self.path, self.project = source, path, project
         self.store = result_cache.result_store(request.settings)
         self._keys: dict[str, str] | None = None
+        self._keys_lock = threading.Lock()
 
     def result_for(self, target: Target) -> FunctionResult:
         if not target.eligible:
@@ -303,18 +361,24 @@ class _FileRun:
         return result
 
     def _key(self, target: Target) -> str:
-        if self._keys is None:
-            facts = facts_of(self.source, self.path)
-            self._keys = result_keys(self.request, self.job, facts, self.project)
-        return self._keys[target.name]
+        with self._keys_lock:
+            if self._keys is None:
+                facts = facts_of(self.source, self.path)
+                self._keys = result_keys(self.request, self.job, facts, self.project)
+            return self._keys[target.name]
 
     def _refine(self, target: Target) -> FunctionResult:
         if self.request.on_function is not None:
             self.request.on_function(target)
-        sandbox = self.resources.sandbox(self.project)
+        module = module_name(self.path, self.project)
+        started = time.monotonic()
+        tests, ran = self.resources.project_tests(self.project)
+        tests_seconds = time.monotonic() - started if ran else 0.0
+        baseline = tests.baseline_for(module, target.name)
         guard = Guard.for_target(self.source, target, self.request.settings.guard_allow_imports)
-        check = _checker(sandbox, module_name(self.path, self.project), target, self.request.verify_options, guard)
-        return _refine_one(self.job, self.source, target, check, self.resources, self.request)
+        check = _checker(self.resources, self.project, module, target, self.request.verify_options, guard, baseline)
+        result = _refine_one(self.job, self.source, target, check, self.resources, self.request)
+        return replace(result, tests_seconds=tests_seconds, tests_note=baseline.note)
 
 
 def result_keys(request: RunRequest, job: CodeJob, facts: FileFacts, project: Path) -> dict[str, str]:
@@ -330,15 +394,18 @@ def result_keys(request: RunRequest, job: CodeJob, facts: FileFacts, project: Pa
     return {t.name: result_cache.result_key(base, t, facts.contexts[t.name]) for t in facts.targets if t.eligible}
 
 
-def _checker(sandbox: Sandbox, module: str, target: Target, options: VerifyOptions, guard: Guard) -> Check:
-    """Verification of candidates for one target, each distinct source checked once.
+def _checker(resources: Resources, project: Path, module: str, target: Target, options: VerifyOptions,
+             guard: Guard, tests: Baseline) -> Check:  # fmt: skip
+    """Verification of candidates for one target, each distinct source checked once, one check
+    in the sandbox at a time.
 
-    The first check must be the baseline (candidate None): what it learns from the
-    project's tests (captured arguments, the tests that call the target) joins every later one.
+    The first check must be the baseline (candidate None). `tests` (what the project's tests
+    showed: captured arguments, the tests that call the target) joins every check.
     A draft the static guard refuses never reaches the sandbox.
     """
     verdicts: dict[str | None, Verdict] = {}
     draft_options = options
+    sandbox = resources.sandbox(project)
 
     def check(candidate: str | None) -> Verdict:
         nonlocal draft_options
@@ -348,15 +415,17 @@ def _checker(sandbox: Sandbox, module: str, target: Target, options: VerifyOptio
             if refusal is not None:
                 verdicts[candidate] = Verdict(correct=False, mismatch=refusal.message, details={"guard": refusal.rule})
                 return verdicts[candidate]
-            if candidate is None:
-                started = time.monotonic()
-                verdicts[None] = verify(sandbox, module, target, None, options)
-                # A project whose check took long gets that long again per draft, however its limit was set.
-                draft_options = replace(options, timeout=max(options.timeout, DRAFT_LIMIT_FACTOR *
-                                                             (time.monotonic() - started)))
-            else:
-                baseline = verdicts[None].baseline if None in verdicts else None
-                verdicts[candidate] = verify(sandbox, module, target, candidate, draft_options, baseline=baseline)
+            with resources.check_lock:
+                if candidate is None:
+                    started = time.monotonic()
+                    verdicts[None] = verify(sandbox, module, target, None, options, baseline=tests)
+                    # A project whose check took long gets that long again per draft, however its limit was set.
+                    draft_options = replace(options, timeout=max(options.timeout, DRAFT_LIMIT_FACTOR *
+                                                                 (time.monotonic() - started)))
+                else:
+                    baseline = verdicts[None].baseline if None in verdicts else tests
+                    verdicts[candidate] = verify(sandbox, module, target, candidate, draft_options,
+                                                 baseline=baseline)
         return verdicts[candidate]
 
     return check

@@ -47,12 +47,24 @@ class Settings:
     guard_allow_imports: tuple[str, ...] = ()  # modules the static guard lets drafts import (see coderefine.guard)
     sandbox_exclude: tuple[str, ...] = ()  # more file name patterns the sandbox's copy of the project leaves out
     include_tests: bool = False  # `ci`, the hook and file mode also work on the project's test files
-    check_timeout: float = 180.0  # seconds for a check; the original's includes its project's tests
+    check_timeout: float = 180.0  # seconds for a run of the project's tests, and for a check
     baseline_tests: tuple[str, ...] = ()  # pytest arguments selecting the tests the original's check runs
+    jobs: int | None = None  # functions worked on at once (None: 1 with the embedded model, else JOBS_WITH_ENDPOINT)
 
     @property
     def has_endpoint(self) -> bool:
         return bool(self.base_url or self.api_key)
+
+    @property
+    def concurrency(self) -> int:
+        """Functions worked on at once: a remote model's calls wait on the network, so several fit;
+        the embedded model computes on this machine's cores, so one."""
+        if self.jobs is not None:
+            return self.jobs
+        return JOBS_WITH_ENDPOINT if self.has_endpoint else 1
+
+
+JOBS_WITH_ENDPOINT = 4
 
 
 class _Arguments:
@@ -67,6 +79,7 @@ _TYPES: Mapping[str, type] = {
     "plateau_patience": int, "budget_calls": int, "budget_tokens": int, "sandbox": str,
     "speedup_threshold": float, "slowdown_tolerance": float, "time_budget": float, "guard_allow_imports": tuple,
     "sandbox_exclude": list, "include_tests": bool, "check_timeout": float, "baseline_tests": _Arguments,
+    "jobs": int,
 }  # fmt: skip
 _NOT_IN_FILES = {"api_key"}  # secrets belong in the environment, not in a committed file
 
@@ -202,7 +215,7 @@ def _check_ranges(values: Mapping[str, Any]) -> None:
         if isinstance(value, float) and not math.isfinite(value):
             raise UsageError(f"{key} must be a finite number, got {value}")
     positive = ("max_tokens", "timeout", "time_budget", "max_iterations", "plateau_patience", "budget_calls",
-                "budget_tokens", "check_timeout")  # fmt: skip
+                "budget_tokens", "check_timeout", "jobs")  # fmt: skip
     for key in positive:
         if key in values and values[key] <= 0:
             raise UsageError(f"{key} must be positive, got {values[key]}")

@@ -29,22 +29,29 @@ def _load() -> ModuleType:
 
 
 __all__ = [
-    "CONTRACT_VERSION", "MIN_DISTINCT_INPUTS", "CheckJob", "ContractError", "Coverage", "TargetSpec", "Timing",
-    "TimingSpec", "Verdict", "job_from_data", "to_data", "verdict_from_data",
+    "CONTRACT_VERSION", "MIN_DISTINCT_INPUTS", "Capture", "CaptureJob", "CheckJob", "ContractError", "Coverage",
+    "FileTests", "TargetSpec", "Timing", "TimingSpec", "Verdict", "capture_from_data", "capture_job_from_data",
+    "job_from_data", "pack_calls", "to_data", "verdict_from_data",
 ]
 
 if TYPE_CHECKING:
     from sandbox.contract import (
         CONTRACT_VERSION,
         MIN_DISTINCT_INPUTS,
+        Capture,
+        CaptureJob,
         CheckJob,
         ContractError,
         Coverage,
+        FileTests,
         TargetSpec,
         Timing,
         TimingSpec,
         Verdict,
+        capture_from_data,
+        capture_job_from_data,
         job_from_data,
+        pack_calls,
         to_data,
         verdict_from_data,
     )

@@ -47,10 +47,28 @@ def run_hook(args: argparse.Namespace, overrides: Mapping[str, Any]) -> int:
     if done.fallback_reason:
         print(f"coderefine: {done.fallback_reason}; the local sandbox ran the checks instead "
               "(host processes under resource limits, no container isolation)", file=sys.stderr)  # fmt: skip
-    if done.unfinished:
-        print(f"coderefine: the time budget of {budget:g}s was spent: {done.unfinished} function(s) not checked "
-              "(raise it with --time-budget)", file=sys.stderr)  # fmt: skip
+    if done.unfinished or done.cut_short:
+        print(budget_line(done, budget), file=sys.stderr)
     return _apply(done, root) if args.fix else _suggest(done, args.strict)
+
+
+def budget_line(done: Review, budget: float) -> str:
+    """One line: which functions the budget left out, and why the next commit gets further."""
+    parts = []
+    if done.unfinished:
+        parts.append("not reached: " + _names(done.unfinished))
+    if done.cut_short:
+        parts.append("drafts cut short: " + _names(done.cut_short))
+    why = ""
+    if done.tests_seconds:
+        why = (f"; the project's tests took {done.tests_seconds:.0f}s of it and are kept, "
+               "so the next commit starts sooner")
+    return f"coderefine: the time budget of {budget:g}s was spent: {'; '.join(parts)}{why} (--time-budget raises it)"
+
+
+def _names(names: list[str]) -> str:
+    shown = ", ".join(names[:5])
+    return shown + (f" and {len(names) - 5} more" if len(names) > 5 else "")
 
 
 def _suggest(done: Review, strict: bool) -> int:

@@ -3,13 +3,15 @@
 `live` keeps one status line at the bottom, rewritten in place, and prints a
 line for each function as it finishes; `plain` prints every event as its own
 line (fit for CI logs, which do not understand carriage returns); `quiet`
-prints nothing (hooks: the result speaks, if there is one).
+prints nothing (hooks: the result speaks, if there is one). Functions worked
+on side by side (`--jobs`) report from several threads: one line at a time.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import threading
 from typing import TextIO
 
 from coderefine.engine import Iteration, StopRule
@@ -33,6 +35,7 @@ class Progress:
         self.done = 0
         self._current = ""
         self._status_shown = False
+        self._lock = threading.RLock()
 
     def begin(self, total: int, what: str) -> None:
         self.total = total
@@ -46,8 +49,13 @@ class Progress:
         self._status(f"{self._count()} {self._current}: {progress_line(iteration, rule)}")
 
     def finished(self, line: str) -> None:
-        self.done += 1
-        self._line(f"[{self.done}/{self.total}] {line}")
+        with self._lock:
+            self.done += 1
+            self._line(f"[{self.done}/{self.total}] {line}")
+
+    def note(self, text: str) -> None:
+        """A line about the run as a whole (the project's tests), shown in every mode but quiet."""
+        self._line(text)
 
     def close(self) -> None:
         self._clear()
@@ -56,6 +64,10 @@ class Progress:
         return f"[{self.done + 1}/{self.total}]"
 
     def _status(self, text: str) -> None:
+        with self._lock:
+            self._write_status(text)
+
+    def _write_status(self, text: str) -> None:
         if self.mode == "plain":
             self._line(text)
         elif self.mode == "live":
@@ -67,9 +79,10 @@ class Progress:
     def _line(self, text: str) -> None:
         if self.mode == "quiet":
             return
-        self._clear()
-        self.stream.write(f"coderefine: {text}\n")
-        self.stream.flush()
+        with self._lock:
+            self._clear()
+            self.stream.write(f"coderefine: {text}\n")
+            self.stream.flush()
 
     def _clear(self) -> None:
         if self._status_shown:

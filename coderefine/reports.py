@@ -138,8 +138,10 @@ def function_to_dict(result: FunctionResult, *, trace: bool = False) -> dict[str
         original=result.original,
         final=result.final,
         metrics=result.metrics,
-        seconds=round(result.seconds, 3),  # the original's check included
+        seconds=round(result.seconds, 3),  # the original's check (and the project's tests, if it ran them) included
         baseline_seconds=round(result.baseline_seconds, 3),
+        tests_seconds=round(result.tests_seconds, 3),  # the project's tests, when this function ran them
+        tests_note=result.tests_note,
     )
     return document
 
@@ -191,9 +193,10 @@ def function_summary(where: str, task: str, sandbox: str, result: FunctionResult
     if result.cached:
         return f"{where}: {outcome}; from the result cache"
     usage = refine.usage
+    tests = f", {result.tests_seconds:.1f}s running the project's tests" if result.tests_seconds else ""
     return (f"{where}: {outcome}; stopped by {refine.stop_reason}; {usage.llm_calls} LLM call(s), "
             f"{usage.cached_calls} cached; {sandbox} sandbox; {result.seconds:.1f}s "
-            f"({result.baseline_seconds:.1f}s checking the original)")  # fmt: skip
+            f"({result.baseline_seconds:.1f}s checking the original{tests})")  # fmt: skip
 
 
 def _speed_outcome(metrics: dict[str, Any]) -> str:

@@ -26,7 +26,7 @@ from coderefine.version import package_version
 
 RESULTS_FORMAT = 1
 # Settings that change how a result is reached, not what it is.
-_NOT_IN_KEY = {"api_key", "cache", "cache_dir", "timeout", "retries", "backoff", "time_budget"}
+_NOT_IN_KEY = {"api_key", "cache", "cache_dir", "timeout", "retries", "backoff", "time_budget", "jobs"}
 
 
 def result_store(settings: Settings) -> JsonCache | None:
@@ -36,6 +36,11 @@ def result_store(settings: Settings) -> JsonCache | None:
 def facts_store(settings: Settings) -> JsonCache | None:
     """Where `file_facts` remembers parsed files."""
     return _store(settings, "facts")
+
+
+def baseline_store(settings: Settings) -> JsonCache | None:
+    """Where `baseline_cache` keeps what the project's tests showed."""
+    return _store(settings, "baselines")
 
 
 def _store(settings: Settings, folder: str) -> JsonCache | None:
@@ -80,6 +85,12 @@ def imported_sources(imports: Sequence[Import], path: Path, project: Path) -> di
         if file is not None:
             found[name] = hashlib.sha256(file.read_bytes()).hexdigest()
     return found
+
+
+def module_files(imports: Sequence[Import], path: Path, project: Path) -> set[Path]:
+    """The files of `project` that the file at `path` imports."""
+    names = _imported_names(imports, _package_of(path, project))
+    return {file for file in (_module_file(name, project) for name in names) if file is not None}
 
 
 def _package_of(path: Path, project: Path) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -114,6 +115,7 @@ class Observer:
     started: Callable[[str], None] | None = None
     iteration: ProgressCallback | None = None
     finished: Callable[[str], None] | None = None
+    note: Callable[[str], None] | None = None  # about the run as a whole (the project's tests)
 
 
 @dataclass(frozen=True)
@@ -150,8 +152,19 @@ class Review:
         return [entry for outcome in self.files for entry in outcome.entries if entry["status"] == "improved"]
 
     @property
-    def unfinished(self) -> int:
-        return sum(1 for outcome in self.files for s in outcome.skipped if s["reason"] == NOT_STARTED)
+    def unfinished(self) -> list[str]:
+        """`file::name` of each function the time budget left unstarted."""
+        return [f"{o.file}::{s['target']}" for o in self.files for s in o.skipped if s["reason"] == NOT_STARTED]
+
+    @property
+    def cut_short(self) -> list[str]:
+        """`file::name` of each function whose drafts the time budget stopped."""
+        return [f"{o.file}::{e['target']}" for o in self.files for e in o.entries if e["stop_reason"] == "time_budget"]
+
+    @property
+    def tests_seconds(self) -> float:
+        """What running the project's tests took in this review (nothing when they were kept)."""
+        return sum(float(e.get("tests_seconds") or 0.0) for o in self.files for e in o.entries if not e["cached"])
 
 
 def job_for(options: ReviewOptions, settings: config.Settings) -> tuple[CodeJob, VerifyOptions]:
@@ -172,36 +185,55 @@ def review(functions: Sequence[Changed], options: ReviewOptions, settings: confi
     by_file: dict[str, list[Changed]] = {}
     for function in functions:
         by_file.setdefault(function.file, []).append(function)
-    store = result_store(settings)
-    outcomes: list[FileOutcome] = []
-    with Resources(settings, limits_for(verify_options), fallback=options.fallback) as resources:
-        for file, changed in by_file.items():
-            facts = changed[0].facts
-            request = RunRequest(
-                facts.path,
-                None,
-                verify_options,
-                settings,
-                on_iteration=observer.iteration,
-                on_function=_tell(observer.started, file),
-                on_result=_tell_result(observer.finished, file, job.name, resources),
-                only=frozenset(c.target.name for c in changed),
-                deadline=options.deadline,
-            )
-            key = _outcome_key(request, job, facts) if store is not None else None
-            stored = store.get(key) if store is not None and key is not None else None
-            if stored is not None:
-                outcome = FileOutcome.from_dict(stored, cached=True)
-            else:
-                report = run_code_task(request, job, resources)
-                outcome = _outcome(file, facts, report)
-                if store is not None and key is not None and all(resources.keeps(r) for r in report.results):
-                    store.put(key, outcome.to_dict())
-            if observer.finished is not None and stored is not None:
-                for line in outcome_lines(outcome, cached=True):
-                    observer.finished(line)
-            outcomes.append(outcome)
+    with Resources(settings, limits_for(verify_options), fallback=options.fallback, on_note=observer.note) as resources:
+        review_file = _FileReview(job, verify_options, settings, options, observer, resources)
+        jobs = min(settings.concurrency, len(by_file))
+        if jobs > 1:
+            with ThreadPoolExecutor(max_workers=jobs) as pool:  # the files' functions share `jobs` slots
+                outcomes = list(pool.map(review_file.outcome, by_file.values()))
+        else:
+            outcomes = [review_file.outcome(changed) for changed in by_file.values()]
         return Review(job.name, tuple(outcomes), resources.sandbox_kind, resources.fallback_reason)
+
+
+@dataclass(frozen=True)
+class _FileReview:
+    """One file's part of a review: read back whole from the cache, or worked on now (and kept)."""
+
+    job: CodeJob
+    verify_options: VerifyOptions
+    settings: config.Settings
+    options: ReviewOptions
+    observer: Observer
+    resources: Resources
+
+    def outcome(self, changed: Sequence[Changed]) -> FileOutcome:
+        facts, file = changed[0].facts, changed[0].file
+        request = RunRequest(
+            facts.path,
+            None,
+            self.verify_options,
+            self.settings,
+            on_iteration=self.observer.iteration,
+            on_function=_tell(self.observer.started, file),
+            on_result=_tell_result(self.observer.finished, file, self.job.name, self.resources),
+            only=frozenset(c.target.name for c in changed),
+            deadline=self.options.deadline,
+        )
+        store = result_store(self.settings)
+        key = _outcome_key(request, self.job, facts) if store is not None else None
+        stored = store.get(key) if store is not None and key is not None else None
+        if stored is not None:
+            outcome = FileOutcome.from_dict(stored, cached=True)
+            if self.observer.finished is not None:
+                for line in outcome_lines(outcome, cached=True):
+                    self.observer.finished(line)
+            return outcome
+        report = run_code_task(request, self.job, self.resources)
+        outcome = _outcome(file, facts, report)
+        if store is not None and key is not None and all(self.resources.keeps(r) for r in report.results):
+            store.put(key, outcome.to_dict())
+        return outcome
 
 
 def _outcome_key(request: RunRequest, job: CodeJob, facts: FileFacts) -> str:

@@ -58,6 +58,7 @@ class Verdict:
             captured=captured if isinstance(captured, str) else None,
             captured_count=int(self.details.get("captured_count", 0)),
             tests=tuple(str(test) for test in self.details.get("tests", [])),
+            note=self.details.get("tests_note") if isinstance(self.details.get("tests_note"), str) else None,
         )
 
     def metrics(self) -> dict[str, Any]:
@@ -140,6 +141,7 @@ class Baseline:
     captured: str | None = None
     captured_count: int = 0
     tests: tuple[str, ...] = ()
+    note: str | None = None  # what went wrong with the project's tests (failing ones, collection)
 
 
 def verify(
@@ -155,9 +157,9 @@ def verify(
     """Check `candidate` (source: imports and the function) against the original.
 
     With `candidate=None` the original is checked against itself: the baseline
-    run, which also runs the project's tests to capture the arguments the
-    function is called with and the tests that call it. Later checks get that
-    `baseline`: its arguments join the inputs, and its tests must pass.
+    run. `baseline` holds what the project's tests showed (see baseline_cache):
+    the arguments the function was called with join the inputs, and in a
+    draft's check the tests that call it must pass.
     """
     job = contract.CheckJob(
         target=contract.TargetSpec(module=module, function_name=target.function_name, class_name=target.class_name,
@@ -172,15 +174,14 @@ def verify(
                                    max_seconds=options.max_timing_s, threshold=options.threshold) if timing else None,
         project=sandbox.project_path,
         captured=baseline.captured if baseline else None,
-        tests=tuple(baseline.tests) if baseline and candidate is not None else (),
-        baseline_tests=tuple(options.baseline_tests) if candidate is None else (),
+        tests=tuple(baseline.tests) if baseline else (),
+        tests_note=baseline.note if baseline else None,
     )
     run = sandbox.check(contract.to_data(job), timeout=options.timeout)
     if candidate is None and run.killed_by == "timeout":
-        # No draft exists yet: the project (its tests, the original's inputs) needs more time.
-        raise EnvironmentProblem(f"the check of the original {target.name} (the project's tests included) did not "
-                                 f"finish in {options.timeout:g}s in the sandbox; raise check_timeout "
-                                 "(--check-timeout) or select the tests to run with baseline_tests (--baseline-tests)")
+        # No draft exists yet: the original's own inputs need more time.
+        raise EnvironmentProblem(f"the check of the original {target.name} did not finish in {options.timeout:g}s "
+                                 "in the sandbox; raise check_timeout (--check-timeout)")
     if run.killed_by == "runner_killed":
         # The container went away (killed, the engine restarted): not the draft's doing, since
         # code under test cannot reach the runner. Once more, then it is the environment's problem.

@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-CONTRACT_VERSION = 3
+CONTRACT_VERSION = 4
 MIN_DISTINCT_INPUTS = 50  # "verified" needs this many distinct checked inputs (or the project's tests covering all)
 
 
@@ -56,14 +56,47 @@ class CheckJob:
     timing: TimingSpec | None = None
     profile: bool = True
     project: str | None = None  # where the project is, as the sandbox sees it
-    captured: str | None = None  # the baseline's captured calls, opaque to the host
+    captured: str | None = None  # the calls captured from the project's tests (see pack_calls)
     tests: tuple[str, ...] = ()  # the project's tests that call the target and passed with the original
-    baseline_tests: tuple[str, ...] = ()  # pytest arguments that select the baseline's tests (all when empty)
+    tests_note: str | None = None  # what went wrong with the project's tests (failing ones, collection)
     version: int = CONTRACT_VERSION
 
     @property
     def is_baseline(self) -> bool:
         return self.candidate is None
+
+
+@dataclass(frozen=True)
+class CaptureJob:
+    """The project's tests, run once with the project as it is (see sandbox/project_tests.py)."""
+
+    project: str
+    baseline_tests: tuple[str, ...] = ()  # pytest arguments that select the tests (all when empty)
+    only_files: tuple[str, ...] | None = None  # of those, only the tests of these files
+    kind: str = "capture"
+    version: int = CONTRACT_VERSION
+
+
+@dataclass(frozen=True)
+class FileTests:
+    """What one test file's tests did: their outcomes, the project files whose functions they ran,
+    and per function (`module:qualname`) its calls ([base64 pickle, called by a benchmark]) and tests."""
+
+    passed: tuple[str, ...] = ()
+    failed: dict[str, str] = field(default_factory=dict)  # node id: the last line of its failure
+    touched: tuple[str, ...] = ()  # project files, relative to the project
+    calls: dict[str, tuple[tuple[str, bool], ...]] = field(default_factory=dict)
+    covering: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Capture:
+    """The answer to a CaptureJob: a record per test file whose tests ran."""
+
+    files: dict[str, FileTests] = field(default_factory=dict)
+    collection_error: str | None = None
+    error: str | None = None  # the tests gave no answer at all
+    version: int = CONTRACT_VERSION
 
 
 @dataclass(frozen=True)
@@ -128,8 +161,51 @@ def job_from_data(data: Any) -> CheckJob:
     timing = data.get("timing")
     return CheckJob(**{**data, "target": _build(TargetSpec, data["target"]),
                        "timing": _build(TimingSpec, timing) if timing is not None else None,
-                       "examples": tuple(data.get("examples", ())), "tests": tuple(data.get("tests", ())),
-                       "baseline_tests": tuple(str(a) for a in data.get("baseline_tests", ()))})
+                       "examples": tuple(data.get("examples", ())), "tests": tuple(data.get("tests", ()))})
+
+
+def capture_job_from_data(data: Any) -> CaptureJob:
+    data = _checked(data, CaptureJob)
+    only = data.get("only_files")
+    return CaptureJob(project=str(data["project"]),
+                      baseline_tests=tuple(str(a) for a in data.get("baseline_tests", ())),
+                      only_files=tuple(str(f) for f in only) if only is not None else None)
+
+
+def capture_from_data(data: Any) -> Capture:
+    """A Capture, every value of the type it claims (the tests' process is not trusted to get it right)."""
+    data = _checked(data, Capture)
+    files = data.get("files") or {}
+    if not isinstance(files, dict):
+        raise ContractError("a Capture's files must be an object")
+    try:
+        return Capture(files={str(name): _file_tests(record) for name, record in files.items()},
+                       collection_error=_text(data.get("collection_error")), error=_text(data.get("error")))
+    except (TypeError, ValueError, AttributeError) as problem:
+        raise ContractError(f"a Capture: {problem}") from None
+
+
+def _file_tests(data: Any) -> FileTests:
+    built = _build(FileTests, data)
+    return FileTests(
+        passed=tuple(str(n) for n in built.passed),
+        failed={str(k): str(v) for k, v in dict(built.failed).items()},
+        touched=tuple(str(f) for f in built.touched),
+        calls={str(k): tuple((str(c), bool(b)) for c, b in calls) for k, calls in dict(built.calls).items()},
+        covering={str(k): tuple(str(t) for t in tests) for k, tests in dict(built.covering).items()},
+    )
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def pack_calls(calls: list[str], benchmark: list[int]) -> str:
+    """A function's captured calls, as a CheckJob carries them (opaque to the host's checks)."""
+    import base64
+    import json
+
+    return base64.b64encode(json.dumps({"calls": calls, "benchmark": benchmark}).encode()).decode("ascii")
 
 
 def verdict_from_data(data: Any) -> Verdict:
@@ -187,6 +263,7 @@ def _build(kind: Any, data: Any) -> Any:
 
 
 __all__ = [
-    "CONTRACT_VERSION", "MIN_DISTINCT_INPUTS", "CheckJob", "ContractError", "Coverage", "TargetSpec", "Timing",
-    "TimingSpec", "Verdict", "job_from_data", "to_data", "verdict_from_data",
+    "CONTRACT_VERSION", "MIN_DISTINCT_INPUTS", "Capture", "CaptureJob", "CheckJob", "ContractError", "Coverage",
+    "FileTests", "TargetSpec", "Timing", "TimingSpec", "Verdict", "capture_from_data", "capture_job_from_data",
+    "job_from_data", "pack_calls", "to_data", "verdict_from_data",
 ]

@@ -423,8 +423,6 @@ def serve(requests: int, answers: int, target: Any, candidate: str | None, proje
 def _project_request(
     version: Version, request: dict[str, Any], project: str | None, project_tests: Any
 ) -> dict[str, Any]:
-    if request["kind"] == "capture":
-        return project_tests.capture_in_child(version, project, [str(a) for a in request.get("tests") or []])
     if request["kind"] == "tests":
         return project_tests.run_in_child(version, project, request["tests"])
     return {"crashed": "unknown request {!r}".format(request["kind"])}

@@ -20,7 +20,6 @@ A check, each step only if the one before succeeded:
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import ctypes
 import os
@@ -134,7 +133,10 @@ def _scratch() -> str:
 
 
 def main(job_data: Any, verdict_fd: int, uids: dict[str, int] | None) -> int:
-    """Run one check and write its verdict to `verdict_fd`. Called in a child of the runner."""
+    """Run one check (or the project's tests, for a CaptureJob) and write its verdict to `verdict_fd`.
+    Called in a child of the runner."""
+    if isinstance(job_data, dict) and job_data.get("kind") == "capture":
+        return capture_project(contract.capture_job_from_data(job_data), verdict_fd, uids)
     job = contract.job_from_data(job_data)
     draft_uid = uids.get("draft") if uids else None
     workers = [Worker(job.target, None, job.project, draft_uid)]
@@ -152,6 +154,44 @@ def main(job_data: Any, verdict_fd: int, uids: dict[str, int] | None) -> int:
         for worker in workers:
             worker.stop()
     wire.send_json(verdict_fd, contract.to_data(verdict))
+    return 0
+
+
+def capture_project(job: contract.CaptureJob, verdict_fd: int, uids: dict[str, int] | None) -> int:
+    """The project's tests, run once in a process of the versions' user (the project's code is not
+    trusted either); the judge only checks the shape of what it answers and passes it on."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+            _close_all_but({write_end})
+            become(uids.get("draft") if uids else None)
+            with contextlib.suppress(OSError):
+                os.chdir(_scratch())
+            from . import project_tests
+
+            only = list(job.only_files) if job.only_files is not None else None
+            wire.send_json(write_end, project_tests.capture_all(job.project, list(job.baseline_tests), only))
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    become(uids.get("judge") if uids else None)
+    try:
+        answer = wire.receive_json(read_end, None)  # the runner's timeout bounds it
+        capture = contract.capture_from_data({**answer, "version": contract.CONTRACT_VERSION}
+                                             if isinstance(answer, dict) else answer)
+    except (wire.ChannelClosed, contract.ContractError) as problem:
+        capture = contract.Capture(error=f"the project's tests stopped without an answer: {problem}")
+    finally:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+    wire.send_json(verdict_fd, contract.to_data(capture))
     return 0
 
 
@@ -203,23 +243,9 @@ class Check:
             raise Mismatch(f"the new version fails to load: {problem}", None)
 
     def _baseline(self) -> dict[str, Any]:
-        """The project's tests, run once with the original: captured calls and the tests that call it."""
-        if self.job.project is None:
-            return {}
-        answer = self.original.ask({"kind": "capture", "tests": list(self.job.baseline_tests)}, 3600.0)
-        calls = answer.get("calls") if isinstance(answer.get("calls"), list) else []
-        self.plan.add_captured(calls, answer.get("benchmark") or [])
-        note = answer.get("collection_error") or answer.get("crashed")
-        failing = answer.get("failing") or []
-        if failing:
-            failed = ", ".join(failing[:3])
-            note = ((note + "; ") if note else "") + f"tests that call it and fail already: {failed}"
-        return {
-            "captured": _pack(calls, answer.get("benchmark") or []),
-            "captured_count": len(calls),
-            "tests": tuple(str(t) for t in answer.get("covering") or []),
-            "tests_note": note,
-        }
+        """What the project's tests gave (captured by the host's CaptureJob): passed on to every draft."""
+        return {"captured": self.job.captured, "captured_count": len(self.plan.captured),
+                "tests": self.job.tests, "tests_note": self.job.tests_note}
 
     def check_batch(self, items: list[tuple[str, bytes, str]]) -> None:
         """Inputs through both versions, BATCH at a time; raises Mismatch at the first that differs."""
@@ -505,12 +531,6 @@ def _arcs(answer: dict[str, Any], cut: bool = False) -> set[tuple[int, int]]:
         if isinstance(pair, list) and len(pair) == 2 and all(isinstance(n, int) for n in pair):
             found.add((pair[0], pair[1]))
     return found
-
-
-def _pack(calls: list[str], benchmark: list[int]) -> str:
-    import json
-
-    return base64.b64encode(json.dumps({"calls": calls, "benchmark": benchmark}).encode()).decode("ascii")
 
 
 def _replace(verdict: contract.Verdict, **changes: Any) -> contract.Verdict:

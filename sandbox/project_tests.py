@@ -1,8 +1,10 @@
 """The project's own pytest tests, run in a child of a version's process.
 
-Two uses: the baseline runs them with the original, capturing the arguments
-the target is called with and which tests call it; a check runs those tests
-with the new version in the original's place, and they must pass again.
+Two uses: once per review they run with the project as it is, capturing the
+arguments every function of the project is called with and which tests call
+it (`capture_all`, per test file, so that the host can keep what a change
+does not touch); a check runs a function's tests with the new version in the
+original's place, and they must pass again.
 pytest is imported only in these children, never where the checked calls run.
 """
 
@@ -17,20 +19,35 @@ from typing import Any
 
 from . import executor
 
-CAPTURE_LIMIT = 100
+CAPTURE_LIMIT = 100  # distinct calls kept per function and test file
+ATTEMPT_LIMIT = 1000  # calls pickled per function and test file, at most
+CALL_BYTES_LIMIT = 64 << 10  # a call's arguments bigger than this are not kept
+BYTES_LIMIT = 24 << 20  # all calls kept, at most (the answer travels as JSON)
 
 
 class Outcomes:
     """A pytest plugin that notes what passed, what failed and why, and which tests benchmark."""
 
-    def __init__(self) -> None:
+    def __init__(self, only_files: list[str] | None = None) -> None:
         self.passed: set[str] = set()
         self.failures: dict[str, str] = {}
         self.benchmarked: set[str] = set()
+        self.collected: set[str] = set()  # the test files whose tests ran
         self.collection_error: str | None = None
+        self.only_files = set(only_files) if only_files is not None else None
 
-    def pytest_collection_modifyitems(self, items: list[Any]) -> None:
-        self.benchmarked = {item.nodeid for item in items if "benchmark" in getattr(item, "fixturenames", ())}
+    def pytest_collection_modifyitems(self, config: Any, items: list[Any]) -> None:
+        if self.only_files is not None:
+            kept = [item for item in items if item.nodeid.split("::", 1)[0] in self.only_files]
+            left = [item for item in items if item.nodeid.split("::", 1)[0] not in self.only_files]
+            if left:
+                config.hook.pytest_deselected(items=left)
+            items[:] = kept
+
+    def pytest_collection_finish(self, session: Any) -> None:
+        # After every plugin's selection (-k, -m, ours): what will really run.
+        self.benchmarked = {item.nodeid for item in session.items if "benchmark" in getattr(item, "fixturenames", ())}
+        self.collected = {item.nodeid.split("::", 1)[0] for item in session.items}
 
     def pytest_collectreport(self, report: Any) -> None:
         if report.failed and self.collection_error is None:
@@ -45,43 +62,46 @@ class Outcomes:
             self.failures[report.nodeid] = (lines[-1] if lines else "failed")[:300]
 
 
-def _profiled_plugin(pytest: Any, hook: Any) -> Any:
+def _profiled_plugin(pytest: Any, recorder: Recorder) -> Any:
     """Profiles the tests' own code only: pytest's machinery runs at full speed."""
 
     @contextlib.contextmanager
-    def profiled() -> Any:
-        sys.setprofile(hook)
+    def profiled(item: Any) -> Any:
+        recorder.current = item.nodeid
+        sys.setprofile(recorder.hook)
         try:
             yield
         finally:
             sys.setprofile(None)
+            recorder.current = None
 
     class Plugin:
         @pytest.hookimpl(hookwrapper=True)
         def pytest_runtest_setup(self, item: Any) -> Any:
-            with profiled():
+            with profiled(item):
                 yield
 
         @pytest.hookimpl(hookwrapper=True)
         def pytest_runtest_call(self, item: Any) -> Any:
-            with profiled():
+            with profiled(item):
                 yield
 
     return Plugin()
 
 
-def run_pytest(project: str, tests: list[str], hook: Any, outcomes: Outcomes) -> None:
+def run_pytest(project: str, tests: list[str], recorder: Recorder | None, outcomes: Outcomes) -> None:
     import importlib.util
 
     import pytest
 
     # Plain asserts: rewriting every plugin and test module costs seconds; only pass or fail counts here.
-    options = ["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--assert=plain", "--rootdir", project]
+    options = ["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--assert=plain", "--rootdir", project,
+               "--continue-on-collection-errors"]  # the other files' tests still count
     if importlib.util.find_spec("pytest_benchmark") is not None:
         options.append("--benchmark-disable")
     plugins: list[Any] = [outcomes]
-    if hook is not None:
-        plugins.append(_profiled_plugin(pytest, hook))
+    if recorder is not None:
+        plugins.append(_profiled_plugin(pytest, recorder))
     os.chdir(project)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         try:
@@ -114,43 +134,135 @@ def _pickled(call: Any, refs: dict[int, str]) -> bytes | None:
         return None
 
 
-def capture(version: executor.Version, project: str, selection: list[str]) -> dict[str, Any]:
-    """Run the tests (every one, or those the pytest arguments `selection` select) with the
-    original: the calls it gets, and the tests that call it and pass."""
-    target_code = version.original.__code__
-    refs = version.refs()
-    outcomes = Outcomes()
-    calls: list[bytes] = []
-    seen: dict[bytes, int] = {}
-    benchmarked: set[int] = set()
-    covering: set[str] = set()
-    dropped = [0]
+class _Function:
+    """A function of the project, as its calls are captured: its key and what pickles refer to by name."""
 
-    def hook(frame: Any, event: str, arg: Any) -> None:
-        if event != "call" or frame.f_code is not target_code:
+    def __init__(self, key: str, refs: dict[int, str]) -> None:
+        self.key, self.refs = key, refs
+
+
+class Recorder:
+    """Per test file: the calls each function of the project got, the tests that called it, and the
+    project's files whose functions its tests ran (what makes the file's record stale when one changes).
+
+    Functions are told apart by module and qualified name (`pkg.mod:Class.method`); a code object
+    that no module-level name reaches (a closure, a lambda) counts for its file only.
+    """
+
+    def __init__(self, project: str, outcomes: Outcomes) -> None:
+        self.project = os.path.realpath(project) + os.sep
+        self.outcomes = outcomes
+        self.current: str | None = None  # the running test's node id
+        self.files: dict[str, dict[str, Any]] = {}
+        self._codes: dict[Any, tuple[str, _Function | None] | None] = {}
+        self._modules: dict[str, Any] = {}
+        self._bytes = 0
+
+    def record(self, nodeid: str) -> dict[str, Any]:
+        name = nodeid.split("::", 1)[0]
+        if name not in self.files:
+            self.files[name] = {"touched": set(), "calls": {}, "seen": {}, "attempts": {}, "covering": {}}
+        return self.files[name]
+
+    def hook(self, frame: Any, event: str, arg: Any) -> None:
+        if event != "call" or self.current is None:
             return
-        current = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
-        if current:
-            covering.add(current)
-        data = _pickled(frame_arguments(frame), refs)  # type: ignore[arg-type]
-        if data is None:
-            dropped[0] += 1
+        code = frame.f_code
+        try:
+            known = self._codes[code]
+        except KeyError:
+            known = self._codes[code] = self._identify(code)
+        if known is None:
             return
-        if data not in seen and len(calls) < CAPTURE_LIMIT:
+        file, function = known
+        record = self.record(self.current)
+        record["touched"].add(file)
+        if function is not None:
+            self._capture(record, function, frame)
+
+    def _capture(self, record: dict[str, Any], function: _Function, frame: Any) -> None:
+        key = function.key
+        record["covering"].setdefault(key, set()).add(self.current)
+        attempts = record["attempts"].get(key, 0)
+        calls = record["calls"].setdefault(key, [])
+        if attempts >= ATTEMPT_LIMIT or len(calls) >= CAPTURE_LIMIT or self._bytes > BYTES_LIMIT:
+            return  # a hot function: pickling every call would cost more than the tests
+        record["attempts"][key] = attempts + 1
+        data = _pickled(frame_arguments(frame), function.refs)
+        if data is None or len(data) > CALL_BYTES_LIMIT:
+            return
+        seen = record["seen"].setdefault(key, {})
+        if data not in seen:
             seen[data] = len(calls)
-            calls.append(data)
-        if data in seen and current in outcomes.benchmarked:
-            benchmarked.add(seen[data])
+            calls.append([base64.b64encode(data).decode("ascii"), False])
+            self._bytes += len(data)
+        if self.current in self.outcomes.benchmarked:
+            calls[seen[data]][1] = True
 
-    run_pytest(project, selection, hook, outcomes)
-    return {
-        "calls": [base64.b64encode(call).decode("ascii") for call in calls],
-        "benchmark": sorted(benchmarked),
-        "covering": sorted(covering & outcomes.passed),
-        "failing": sorted(covering - outcomes.passed),
-        "dropped": dropped[0],
-        "collection_error": outcomes.collection_error,
-    }
+    def _identify(self, code: Any) -> tuple[str, _Function | None] | None:
+        if code.co_filename.startswith("<"):
+            return None  # frozen modules, code made by exec or compile
+        path = os.path.realpath(code.co_filename)
+        if not path.startswith(self.project) or "site-packages" in path:
+            return None
+        file = path[len(self.project):]
+        qualname = getattr(code, "co_qualname", code.co_name)
+        module = self._module(path)
+        if module is None or "<" in qualname or qualname.count(".") > 1:
+            return file, None
+        owner: Any = module
+        *classes, name = qualname.split(".")
+        if classes:
+            owner = vars(module).get(classes[0])
+        function = executor.static_function(owner, name) if owner is not None else None
+        if getattr(function, "__code__", None) is not code:
+            return file, None
+        refs = dict(executor.protected_objects(module))
+        for default, value in executor.defaults_of(function).items():  # type: ignore[arg-type]
+            if not executor.is_plain(value):
+                refs[id(value)] = "default:" + default
+        return file, _Function(f"{module.__name__}:{qualname}", refs)
+
+    def _module(self, path: str) -> Any:
+        if path not in self._modules:
+            self._modules[path] = None
+            for module in list(sys.modules.values()):
+                file = getattr(module, "__file__", None)
+                if isinstance(file, str) and os.path.realpath(file) == path:
+                    self._modules[path] = module
+                    break
+        return self._modules[path]
+
+    def result(self) -> dict[str, Any]:
+        """Per test file: its tests' outcomes, the files they ran, each function's calls and tests."""
+        files: dict[str, dict[str, Any]] = {}
+        for name in self.outcomes.collected:
+            files[name] = {"passed": [], "failed": {}, "touched": [], "calls": {}, "covering": {}}
+        for nodeid in self.outcomes.passed:
+            files.setdefault(nodeid.split("::", 1)[0], self._empty())["passed"].append(nodeid)
+        for nodeid, why in self.outcomes.failures.items():
+            files.setdefault(nodeid.split("::", 1)[0], self._empty())["failed"][nodeid] = why
+        for name, record in self.files.items():
+            entry = files.setdefault(name, self._empty())
+            entry["touched"] = sorted(record["touched"])
+            entry["calls"] = record["calls"]
+            entry["covering"] = {key: sorted(tests) for key, tests in record["covering"].items()}
+        for entry in files.values():
+            entry["passed"].sort()
+        return files
+
+    @staticmethod
+    def _empty() -> dict[str, Any]:
+        return {"passed": [], "failed": {}, "touched": [], "calls": {}, "covering": {}}
+
+
+def capture_all(project: str, selection: list[str], only_files: list[str] | None) -> dict[str, Any]:
+    """Run the project's tests (those the pytest arguments `selection` select; of those, only the
+    ones in `only_files` when given) once, capturing the calls of every function of the project."""
+    outcomes = Outcomes(only_files)
+    recorder = Recorder(project, outcomes)
+    run_pytest(project, selection, recorder, outcomes)
+    return {"files": recorder.result(), "collection_error": outcomes.collection_error}
 
 
 def run_with_version(version: executor.Version, project: str, tests: list[str]) -> dict[str, Any]:
@@ -172,12 +284,6 @@ def run_with_version(version: executor.Version, project: str, tests: list[str]) 
 def _in_child(work: Any) -> dict[str, Any]:
     answer = executor.in_child(work, None)  # no deadline of its own: the check's timeout bounds it
     return answer if isinstance(answer, dict) else {"crashed": "an answer that is not an object"}
-
-
-def capture_in_child(version: executor.Version, project: str | None, selection: list[str]) -> dict[str, Any]:
-    if project is None:
-        return {"calls": [], "benchmark": [], "covering": [], "failing": [], "dropped": 0, "collection_error": None}
-    return _in_child(lambda: capture(version, project, selection))
 
 
 def run_in_child(version: executor.Version, project: str | None, tests: list[str]) -> dict[str, Any]:

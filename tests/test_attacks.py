@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from coderefine.baseline_cache import BaselineCache
 from coderefine.code import SourceFile
 from coderefine.optimize import optimize
 from coderefine.sandbox import DockerSandbox, Limits
@@ -120,7 +121,9 @@ def check(box: DockerSandbox, project: Path, candidate: str | None, baseline: Ba
 
 @pytest.fixture
 def baseline(box: DockerSandbox, project: Path) -> Baseline:
-    verdict = check(box, project, None, None)
+    cache = BaselineCache(None, checker="attacks", baseline_tests=(), exclude=(), timeout=300.0)
+    tests, _ = cache.tests_of(project, box)
+    verdict = check(box, project, None, tests.baseline_for("sums", "total"))
     assert verdict.verified and verdict.baseline.tests == ("tests/test_sums.py::test_total",)
     return verdict.baseline
 

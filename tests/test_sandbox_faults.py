@@ -13,6 +13,7 @@ from pathlib import Path
 import docker
 import pytest
 
+from coderefine.baseline_cache import BaselineCache, ProjectTests
 from coderefine.code import SourceFile
 from coderefine.errors import EnvironmentProblem
 from coderefine.sandbox import OWNER_LABEL, DockerSandbox, Limits
@@ -155,23 +156,28 @@ def slow_tests(project: Path) -> None:
                                           "    time.sleep(3)\n    assert total([1, 2]) == 3\n")  # fmt: skip
 
 
-def test_a_container_killed_during_the_baseline_is_retried(project: Path) -> None:
+def project_tests(box: DockerSandbox, project: Path) -> ProjectTests:
+    cache = BaselineCache(None, checker="faults", baseline_tests=(), exclude=(), timeout=300.0)
+    return cache.tests_of(project, box)[0]
+
+
+def test_a_container_killed_during_the_project_tests_is_retried(project: Path) -> None:
     slow_tests(project)
     target = SourceFile.read(project / "sums.py").target("total")
     with DockerSandbox(project=project, limits=Limits(timeout=300, memory_mb=1024)) as box:
         killer = Killer(times=1)
-        baseline = verify(box, "sums", target, None, OPTIONS)
+        tests = project_tests(box, project)
         killer.done.set()
+        baseline = verify(box, "sums", target, None, OPTIONS, baseline=tests.baseline_for("sums", "total"))
     assert killer.killed == 1
     assert baseline.verified and baseline.baseline.tests == ("test_sums.py::test_total",)
 
 
 def test_a_container_killed_twice_is_an_environment_problem_not_bad_input(project: Path) -> None:
     slow_tests(project)
-    target = SourceFile.read(project / "sums.py").target("total")
     with DockerSandbox(project=project, limits=Limits(timeout=300, memory_mb=1024)) as box:
         killer = Killer(times=2)
-        with pytest.raises(EnvironmentProblem, match="the sandbox stopped during the check, twice") as caught:
-            verify(box, "sums", target, None, OPTIONS)
+        with pytest.raises(EnvironmentProblem, match="the sandbox stopped during the project's tests, twice") as caught:
+            project_tests(box, project)
         killer.done.set()
     assert caught.value.exit_code == 3

@@ -1,0 +1,252 @@
+"""What coderefine costs on a real repository: toolz 1.2.0 from PyPI, with its own test suite.
+
+    python benchmarks/real_repo.py                 # everything below, about 15 minutes on 2 cores
+    python benchmarks/real_repo.py --latency 0     # a model that answers at once
+
+The sdist is downloaded with pip, unpacked and made a git repository. A
+scripted model (a local HTTP server the `openai` client talks to) answers every
+request after `--latency` seconds, as a remote model would: each draft is the
+function it was given, a comment added (so every draft is checked in the
+sandbox), and the feedback never says stop; every run stops at
+`--max-iterations` drafts. Every command is the real `coderefine` CLI in a
+process of its own. Printed:
+
+1. the project's tests, run once in the sandbox with every function's calls
+   captured, and the 10 functions that most tests call;
+2. `optimize FILE::NAME` on each of them, one after another from a cold cache:
+   wall time, the project's tests, the original's check, the drafts;
+3. file mode (`optimize toolz/dicttoolz.py`);
+4. `ci` over a 3-commit range, then again over the unchanged project;
+5. `ci --jobs 1` against `--jobs 4` over a commit that touches the 10
+   functions, the project's tests already kept, with the same verdicts asked;
+6. the pre-commit hook on a first and a second commit, each changing one function.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent
+sys.path[:0] = [str(ROOT.parent), str(ROOT)]
+
+from mutation import LIBRARIES, library_project  # noqa: E402
+
+from coderefine.baseline_cache import BaselineCache  # noqa: E402
+from coderefine.code import SourceFile  # noqa: E402
+from coderefine.sandbox import Limits, open_sandbox  # noqa: E402
+from coderefine.verify import module_name  # noqa: E402
+from tests.scripted_llm import Reply, ScriptedLLM  # noqa: E402
+
+LIBRARY = LIBRARIES["toolz"]
+CODE_BLOCK = re.compile(r"(?:Function|Original):\n```python\n(.*?)```", re.S)
+
+
+def answer(latency: float) -> Any:
+    """The scripted model: the function it was given with a comment added, or feedback that never stops."""
+    count = [0]
+
+    def reply(request: dict[str, Any]) -> Reply:
+        messages = request.get("messages", [])
+        system = str(messages[0].get("content", "")) if messages else ""
+        prompt = str(messages[-1].get("content", "")) if messages else ""
+        if system.startswith("You review"):
+            return Reply("Correct, but not faster: the loop does the same work as before.", delay=latency)
+        found = CODE_BLOCK.search(prompt)
+        count[0] += 1
+        code = found.group(1) if found else "pass\n"
+        lines = code.splitlines()
+        body = next((i for i, line in enumerate(lines) if line.rstrip().endswith(":") and
+                     line.lstrip().startswith("def ")), 0) + 1  # fmt: skip
+        indent = re.match(r"\s*", lines[body] if body < len(lines) else "    ").group(0) or "    "  # type: ignore[union-attr]
+        lines.insert(body, f"{indent}# draft {count[0]}")
+        return Reply("```python\n" + "\n".join(lines) + "\n```", delay=latency)
+
+    return reply
+
+
+@contextmanager
+def repository() -> Iterator[Path]:
+    with library_project(LIBRARY) as project:
+        git(project, "init", "-q", "-b", "main")
+        git(project, "config", "user.email", "bench@example.com")
+        git(project, "config", "user.name", "bench")
+        git(project, "add", ".")
+        git(project, "commit", "-qm", "toolz 1.2.0")
+        yield project
+
+
+def git(folder: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True, text=True).stdout
+
+
+def touch(project: Path, file: str, name: str, note: str) -> None:
+    """A comment line in the body of `name`: the function counts as changed."""
+    path = project / file
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    node = next(n for n in ast.walk(ast.parse("".join(lines))) if isinstance(n, ast.FunctionDef) and n.name == name)
+    first = node.body[0]
+    indent = " " * first.col_offset
+    lines.insert(first.lineno - 1, f"{indent}# {note}\n")
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def most_called(project: Path, count: int) -> tuple[list[tuple[str, str, int]], float, int]:
+    """The `count` eligible functions that most of the project's tests call: (file, name, tests)."""
+    with tempfile.TemporaryDirectory() as scratch, open_sandbox("docker", project=project,
+                                                                limits=Limits(timeout=600)) as box:  # fmt: skip
+        cache = BaselineCache(None, checker="bench", baseline_tests=(), exclude=(), timeout=600.0)
+        del scratch
+        started = time.monotonic()
+        tests, _ = cache.tests_of(project, box)
+        seconds = time.monotonic() - started
+    found = []
+    for path in sorted((project / "toolz").glob("*.py")):
+        module = module_name(path, project)
+        for target in SourceFile.read(path).targets():
+            if target.eligible:
+                covering = len(tests.baseline_for(module, target.name).tests)
+                found.append((path.relative_to(project).as_posix(), target.name, covering))
+    found.sort(key=lambda item: (-item[2], item[0], item[1]))
+    return found[:count], seconds, len(tests.files)
+
+
+def coderefine(project: Path, env: dict[str, str], *args: str) -> tuple[float, dict[str, Any] | None, str]:
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "coderefine", *args], cwd=project, env=env, capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL, check=False)  # fmt: skip
+    seconds = time.monotonic() - started
+    if done.returncode not in (0, 1):
+        print(f"    coderefine {' '.join(args)}: exit {done.returncode}: {done.stderr.strip()[-300:]}", flush=True)
+    try:
+        document = json.loads(done.stdout) if "--json" in args else None
+    except ValueError:
+        document = None
+    return seconds, document, done.stderr
+
+
+def environment(server: ScriptedLLM, cache: Path, max_iterations: int) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODEREFINE_"))}
+    env.update(OPENAI_BASE_URL=server.url, OPENAI_API_KEY="scripted", CODEREFINE_MODEL="scripted-model",
+               CODEREFINE_CACHE_DIR=str(cache), CODEREFINE_MAX_ITERATIONS=str(max_iterations),
+               CODEREFINE_PLATEAU_PATIENCE="10", PYTHONPATH=str(ROOT.parent))  # fmt: skip
+    return env
+
+
+def per_function(project: Path, env: dict[str, str], functions: Sequence[tuple[str, str, int]]) -> None:
+    print("\n2. optimize FILE::NAME, one function after another, cold caches", flush=True)
+    print(f"   {'function':34} {'wall':>6} {'tests':>6} {'orig.':>6} {'drafts':>6} {'calls':>5}  verdict", flush=True)
+    for file, name, _ in functions:
+        wall, doc, _ = coderefine(project, env, "optimize", f"{file}::{name}", "--json", "--jobs", "1")
+        if doc is None:
+            print(f"   {name:34} {wall:6.1f}  (no JSON)", flush=True)
+            continue
+        tests, baseline = doc.get("tests_seconds", 0.0), doc.get("baseline_seconds", 0.0)
+        drafts = doc.get("seconds", 0.0) - tests - baseline
+        print(f"   {name:34} {wall:6.1f} {tests:6.1f} {baseline:6.1f} {drafts:6.1f} {doc['usage']['llm_calls']:5}  "
+              f"{doc['status']}, {doc['metrics'].get('checked_inputs')} inputs", flush=True)
+
+
+def review_summary(doc: dict[str, Any] | None) -> str:
+    if doc is None:
+        return "no report"
+    results = doc.get("results", [])
+    tests = sum(r.get("tests_seconds", 0.0) for r in results)
+    calls = sum(r["usage"]["llm_calls"] for r in results)
+    return (f"{len(results)} function(s) worked on, {len(doc.get('skipped', []))} skipped, {calls} LLM calls, "
+            f"{tests:.1f}s in the project's tests")
+
+
+def ci_run(project: Path, env: dict[str, str], base: str, out: Path, *extra: str
+           ) -> tuple[float, dict[str, Any] | None]:  # fmt: skip
+    wall, _, _ = coderefine(project, env, "ci", "--base", base, "--out", str(out), "--progress", "quiet", *extra)
+    report = out / "coderefine.json"
+    return wall, json.loads(report.read_text()) if report.is_file() else None
+
+
+def verdicts(doc: dict[str, Any] | None) -> list[tuple[str, str, bool]]:
+    return sorted((r["target"], r["status"], bool(r["metrics"].get("correct"))) for r in (doc or {}).get("results", []))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--latency", type=float, default=2.0, help="seconds before each model answer (default 2)")
+    parser.add_argument("--max-iterations", type=int, default=2, help="drafts per function (default 2)")
+    parser.add_argument("--functions", type=int, default=10)
+    args = parser.parse_args(argv)
+    with repository() as project, ScriptedLLM(answer(args.latency)) as server, \
+            tempfile.TemporaryDirectory(prefix="coderefine-real-") as scratch_name:  # fmt: skip
+        scratch = Path(scratch_name)
+        print(f"{LIBRARY.name} {LIBRARY.version} (sdist from PyPI), model latency {args.latency:g}s, "
+              f"{args.max_iterations} draft(s) per function", flush=True)
+        functions, seconds, files = most_called(project, args.functions)
+        print(f"\n1. the project's tests in the sandbox, every function's calls captured: {seconds:.1f}s "
+              f"({files} test files)", flush=True)
+        for file, name, covering in functions:
+            print(f"   {file}::{name}: called by {covering} tests", flush=True)
+
+        env = environment(server, scratch / "cache-functions", args.max_iterations)
+        per_function(project, env, functions)
+
+        print("\n3. file mode", flush=True)
+        env = environment(server, scratch / "cache-file", args.max_iterations)
+        wall, doc, _ = coderefine(project, env, "optimize", "toolz/dicttoolz.py", "--json")
+        done = [r for r in (doc or {}).get("results", [])]
+        print(f"   optimize toolz/dicttoolz.py: {wall:.1f}s wall, {len(done)} function(s) worked on, "
+              f"{len((doc or {}).get('skipped', []))} skipped", flush=True)
+
+        print("\n4. ci over a 3-commit range, then again unchanged", flush=True)
+        for number, (file, name, _) in enumerate(functions[:3], 1):
+            touch(project, file, name, f"commit {number}")
+            git(project, "commit", "-qam", f"change {name}")
+        env = environment(server, scratch / "cache-ci", args.max_iterations)
+        wall, doc = ci_run(project, env, "HEAD~3", scratch / "ci-1")
+        print(f"   first review: {wall:.1f}s wall; {review_summary(doc)}", flush=True)
+        env_more = {**env, "CODEREFINE_MAX_ITERATIONS": str(args.max_iterations + 1)}  # new results, same project
+        wall, doc = ci_run(project, env_more, "HEAD~3", scratch / "ci-2")
+        print(f"   second review, unchanged project (results not reusable: --max-iterations "
+              f"{args.max_iterations + 1}): {wall:.1f}s wall; {review_summary(doc)}", flush=True)
+
+        print("\n5. --jobs 1 against --jobs 4, the project's tests kept", flush=True)
+        for file, name, _ in functions:
+            touch(project, file, name, "jobs")
+        git(project, "commit", "-qam", "touch the functions")
+        walls, found = {}, {}
+        for jobs in (1, 4):
+            cache = scratch / f"cache-jobs-{jobs}"
+            shutil.copytree(scratch / "cache-ci" / "baselines", cache / "baselines")
+            env = environment(server, cache, args.max_iterations)
+            walls[jobs], doc = ci_run(project, env, "HEAD~1", scratch / f"jobs-{jobs}", "--jobs", str(jobs))
+            found[jobs] = verdicts(doc)
+            print(f"   --jobs {jobs}: {walls[jobs]:.1f}s wall; {review_summary(doc)}", flush=True)
+        print(f"   speedup {walls[1] / walls[4]:.2f}x; same verdicts: {found[1] == found[4]}", flush=True)
+
+        print("\n6. the pre-commit hook (budget 60s), a first and a second commit", flush=True)
+        env = environment(server, scratch / "cache-hook", args.max_iterations)
+        for number, (file, name, _) in enumerate(functions[3:5], 1):
+            touch(project, file, name, f"hook {number}")
+            git(project, "add", file)
+            asked = len(server.requests)
+            wall, _, err = coderefine(project, env, "hook", file)
+            reached = len(server.requests) - asked
+            said = " | ".join(line for line in err.splitlines() if line.strip())[:300]
+            print(f"   commit {number} ({name}): {wall:.1f}s wall, model reached: {reached > 0} ({reached} calls)"
+                  f"{'; it said: ' + said if said else ''}", flush=True)
+            git(project, "commit", "-qm", f"hook {number}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

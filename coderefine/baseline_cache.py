@@ -1,0 +1,223 @@
+"""The project's tests, run once per review and kept: what every function's baseline starts from.
+
+One run of the tests in the sandbox (see sandbox/project_tests.py) captures the
+arguments every function of the project is called with and which tests call
+it, per test file. The outcome is kept on disk under a key of the project's
+folder, the sandbox image and the pytest arguments, with the hash of each of the
+project's Python files. The next review re-runs only the test files that are
+stale: changed or new, importing a changed file, or whose tests ran a
+function of a changed file; an unchanged project runs no tests at all. A
+change to pytest's configuration (a `conftest.py`, `pyproject.toml`,
+`setup.cfg`, `setup.py`, `pytest.ini`, `tox.ini`) re-runs them all.
+
+Not seen: data files the tests read, and what a module does at import time for a
+test file that neither imports it directly nor calls its functions.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from coderefine import contract
+from coderefine.cache import JsonCache, cache_key
+from coderefine.errors import EnvironmentProblem
+from coderefine.result_cache import module_files
+from coderefine.sandbox import Sandbox, left_out
+from coderefine.testfiles import is_test_file
+from coderefine.verify import Baseline
+from coderefine.version import package_version
+
+BASELINE_FORMAT = 1
+CALLS_PER_FUNCTION = 100  # captured calls a function's checks start from, at most
+CONFIGURATION = frozenset({"conftest.py", "pyproject.toml", "setup.cfg", "setup.py", "pytest.ini", "tox.ini"})
+
+
+@dataclass(frozen=True)
+class ProjectTests:
+    """What the project's tests showed, per test file; `ran` and `seconds` say what this review paid."""
+
+    files: Mapping[str, contract.FileTests] = field(default_factory=dict)
+    collection_error: str | None = None
+    problem: str | None = None  # the tests gave no answer at all (the checks go on without them)
+    ran: tuple[str, ...] = ()  # test files run now; empty when everything came from the cache
+    seconds: float = 0.0  # spent running them now
+
+    def baseline_for(self, module: str, label: str) -> Baseline:
+        """A function's calls and covering tests, merged over the test files (in name order)."""
+        key = f"{module}:{label}"
+        calls: list[str] = []
+        benchmark: list[int] = []
+        passing: list[str] = []
+        failing: list[str] = []
+        for name in sorted(self.files):
+            record = self.files[name]
+            for text, benchmarked in record.calls.get(key, ()):
+                if len(calls) < CALLS_PER_FUNCTION and text not in calls:
+                    benchmark += [len(calls)] if benchmarked else []
+                    calls.append(text)
+            passed = set(record.passed)
+            for test in record.covering.get(key, ()):
+                (passing if test in passed else failing).append(test)
+        notes = [self.note] if self.note else []
+        if failing:
+            notes.append("tests that call it fail already (checked without them): " + ", ".join(failing[:3]))
+        return Baseline(captured=contract.pack_calls(calls, benchmark), captured_count=len(calls),
+                        tests=tuple(passing), note="; ".join(notes) or None)  # fmt: skip
+
+    @property
+    def note(self) -> str | None:
+        """What went wrong with the project's tests as a whole, in a line."""
+        if self.problem:
+            return self.problem
+        if self.collection_error:
+            return f"the project's tests could not all be collected ({self.collection_error})"
+        return None
+
+    @property
+    def failed(self) -> list[str]:
+        return sorted(test for record in self.files.values() for test in record.failed)
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """A kept run: the files' hashes then, each test file's record and its imports."""
+
+    hashes: dict[str, str]
+    files: dict[str, contract.FileTests]
+    collection_error: str | None
+    imports: dict[str, list[str]]
+
+
+class BaselineCache:
+    """The project's tests for one review: run (or read back) once, shared by every function."""
+
+    def __init__(self, store: JsonCache | None, *, checker: str, baseline_tests: tuple[str, ...],
+                 exclude: tuple[str, ...], timeout: float) -> None:  # fmt: skip
+        self.store, self.checker = store, checker
+        self.baseline_tests, self.exclude, self.timeout = baseline_tests, exclude, timeout
+        self._lock = threading.Lock()
+        self._known: dict[Path, ProjectTests] = {}
+
+    def tests_of(self, project: Path, sandbox: Sandbox) -> tuple[ProjectTests, bool]:
+        """The project's tests, and whether this call is the one that ran them (the others wait)."""
+        with self._lock:
+            if project in self._known:
+                return self._known[project], False
+            found = self._load_or_run(project, sandbox)
+            self._known[project] = found
+            return found, True
+
+    def _load_or_run(self, project: Path, sandbox: Sandbox) -> ProjectTests:
+        hashes = file_hashes(project, self.exclude)
+        key = cache_key({"format": BASELINE_FORMAT, "version": package_version(), "checker": self.checker,
+                         "project": str(project.resolve()), "baseline_tests": list(self.baseline_tests)})
+        stored = self.store.get(key) if self.store is not None else None
+        previous = _decode(stored) if stored is not None else None
+        stale = stale_test_files(previous, hashes, project) if previous is not None else None
+        kept: dict[str, contract.FileTests] = {}
+        if previous is not None and stale is not None:
+            kept = {name: record for name, record in previous.files.items() if name in hashes and name not in stale}
+            if not stale:
+                return ProjectTests(files=kept, collection_error=previous.collection_error)
+        started = time.monotonic()
+        capture = self._run(sandbox, sorted(stale) if stale is not None else None)
+        seconds = time.monotonic() - started
+        files = {**kept, **capture.files}
+        if capture.error is None and self.store is not None:
+            self.store.put(key, _encode(hashes, files, capture.collection_error, project))
+        ran = tuple(sorted(capture.files))
+        return ProjectTests(files=files, collection_error=capture.collection_error, problem=capture.error,
+                            ran=ran, seconds=seconds)  # fmt: skip
+
+    def _run(self, sandbox: Sandbox, only: list[str] | None) -> contract.Capture:
+        project = sandbox.project_path
+        if project is None:
+            return contract.Capture()
+        job = contract.CaptureJob(project=project, baseline_tests=self.baseline_tests,
+                                  only_files=tuple(only) if only is not None else None)
+        run = sandbox.check(contract.to_data(job), timeout=self.timeout)
+        if run.killed_by == "runner_killed":
+            # The container went away (killed, the engine restarted): once more, then it is the environment.
+            run = sandbox.check(contract.to_data(job), timeout=self.timeout)
+            if run.killed_by == "runner_killed":
+                raise EnvironmentProblem("the sandbox stopped during the project's tests, twice: "
+                                         f"{run.stderr.strip()[-200:]}")
+        if run.killed_by == "timeout":
+            raise EnvironmentProblem(
+                f"the project's tests did not finish in {self.timeout:g}s in the sandbox; raise check_timeout "
+                "(--check-timeout) or select the tests to run with baseline_tests (--baseline-tests, e.g. \"-k fast\")")
+        try:
+            return contract.capture_from_data(json.loads(run.verdict or ""))
+        except (ValueError, contract.ContractError):
+            why = run.killed_by or (run.stderr.strip().splitlines() or ["no answer"])[-1][:200]
+            return contract.Capture(error=f"the project's tests gave no answer ({why}): checked without them")
+
+
+def file_hashes(project: Path, exclude: tuple[str, ...] = ()) -> dict[str, str]:
+    """{path relative to the project: sha256} of its Python files and pytest's configuration files,
+    as the sandbox's copy of the project has them."""
+    found: dict[str, str] = {}
+    for folder, folders, files in os.walk(project):
+        folders[:] = sorted(name for name in folders if not left_out(name, exclude))
+        for name in files:
+            if (name.endswith(".py") or name in CONFIGURATION) and not left_out(name, exclude):
+                path = Path(folder, name)
+                try:
+                    found[path.relative_to(project).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
+                except OSError:
+                    continue
+    return found
+
+
+def stale_test_files(previous: _Stored, hashes: Mapping[str, str], project: Path) -> set[str] | None:
+    """The test files to run again (empty: none); None when all of them must run."""
+    old, records, imports = previous.hashes, previous.files, previous.imports
+    changed = {name for name in old.keys() | hashes.keys() if old.get(name) != hashes.get(name)}
+    if any(Path(name).name in CONFIGURATION for name in changed):
+        return None
+    stale = {name for name in changed if name in hashes and name not in records
+             and is_test_file(project / name, project)}  # fmt: skip
+    for name, record in records.items():
+        if name in changed or changed & set(record.touched) or changed & set(imports.get(name, ())):
+            stale.add(name)
+    return {name for name in stale if name in hashes}
+
+
+def imported_files(path: Path, project: Path) -> list[str]:
+    """The project's files that the test file at `path` imports (by its import statements)."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return []
+    imports: list[tuple[int, str, tuple[str, ...]]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imports += [(0, alias.name, ()) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            imports.append((node.level, node.module or "", tuple(alias.name for alias in node.names)))
+    return sorted({file.relative_to(project).as_posix() for file in module_files(imports, path, project)})
+
+
+def _encode(hashes: Mapping[str, str], files: Mapping[str, contract.FileTests], collection_error: str | None,
+            project: Path) -> dict[str, Any]:  # fmt: skip
+    return {"hashes": dict(hashes), "files": {name: contract.to_data(record) for name, record in files.items()},
+            "collection_error": collection_error,
+            "imports": {name: imported_files(project / name, project) for name in files}}
+
+
+def _decode(data: Mapping[str, Any]) -> _Stored | None:
+    try:
+        capture = contract.capture_from_data({"files": data["files"], "version": contract.CONTRACT_VERSION})
+        return _Stored(dict(data["hashes"]), dict(capture.files), capture.collection_error,
+                       {str(k): [str(f) for f in v] for k, v in dict(data.get("imports") or {}).items()})
+    except (KeyError, TypeError, ValueError, contract.ContractError):
+        return None  # a damaged or older entry: run the tests again

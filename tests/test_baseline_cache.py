@@ -1,0 +1,151 @@
+"""The project's tests run once per review and are kept (real Docker sandbox).
+
+Each test plays reviews of a small project: every review opens a sandbox of
+its own (a fresh copy of the project), as `ci` and the hook do.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from coderefine.baseline_cache import BaselineCache, ProjectTests
+from coderefine.cache import JsonCache
+from coderefine.errors import EnvironmentProblem
+from coderefine.sandbox import Limits, open_sandbox
+
+SHAPES = '''\
+def area(width, height):
+    return width * height
+
+
+class Box:
+    def volume(self, depth):
+        return area(self.width, self.height) * depth
+'''
+
+WORDS = '''\
+def shout(text):
+    return text.upper() + "!"
+'''
+
+TEST_SHAPES = '''\
+from shapes import Box, area
+
+
+def test_area():
+    assert area(2, 3) == 6
+    assert area(4, 5) == 20
+
+
+def test_volume():
+    box = Box()
+    box.width, box.height = 1, 2
+    assert box.volume(3) == 6
+'''
+
+TEST_WORDS = '''\
+from words import shout
+
+
+def test_shout():
+    assert shout("hi") == "HI!"
+'''
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    (root / "tests").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'proj'\n")
+    (root / "shapes.py").write_text(SHAPES)
+    (root / "words.py").write_text(WORDS)
+    (root / "tests" / "test_shapes.py").write_text(TEST_SHAPES)
+    (root / "tests" / "test_words.py").write_text(TEST_WORDS)
+    for path in (root, *root.rglob("*")):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return root
+
+
+def review(project: Path, store: JsonCache | None, *, timeout: float = 120.0, selection: tuple[str, ...] = ()
+           ) -> ProjectTests:  # fmt: skip
+    """One review's view of the project's tests, in a sandbox of its own."""
+    cache = BaselineCache(store, checker="test", baseline_tests=selection, exclude=(), timeout=timeout)
+    with open_sandbox("docker", project=project, limits=Limits(timeout=timeout)) as box:
+        tests, ran = cache.tests_of(project, box)
+        again, ran_again = cache.tests_of(project, box)
+    assert ran and not ran_again and again is tests  # one run per review, whatever asks next
+    return tests
+
+
+def test_one_run_captures_every_function_and_its_tests(project: Path) -> None:
+    tests = review(project, None)
+    assert tests.ran == ("tests/test_shapes.py", "tests/test_words.py") and tests.note is None
+    area = tests.baseline_for("shapes", "area")
+    assert area.captured_count == 3  # two calls of its own test, one from volume()
+    assert set(area.tests) == {"tests/test_shapes.py::test_area", "tests/test_shapes.py::test_volume"}
+    volume = tests.baseline_for("shapes", "Box.volume")
+    assert volume.captured_count == 1 and volume.tests == ("tests/test_shapes.py::test_volume",)
+    assert tests.baseline_for("words", "shout").tests == ("tests/test_words.py::test_shout",)
+    assert tests.baseline_for("words", "whisper").captured_count == 0
+
+
+def test_an_unchanged_project_runs_no_test_and_a_change_runs_only_the_tests_it_reaches(
+    project: Path, tmp_path: Path
+) -> None:
+    store = JsonCache(tmp_path / "kept")
+    first = review(project, store)
+    assert len(first.ran) == 2 and first.seconds > 0
+
+    second = review(project, store)
+    assert second.ran == () and second.seconds == 0.0
+    assert second.baseline_for("shapes", "area") == first.baseline_for("shapes", "area")
+
+    (project / "words.py").write_text(WORDS.replace('"!"', '"!!"'))
+    (project / "tests" / "test_words.py").write_text(TEST_WORDS.replace('"HI!"', '"HI!!"'))
+    third = review(project, store)
+    assert third.ran == ("tests/test_words.py",)  # test_shapes.py neither imports words.py nor runs it
+    assert third.baseline_for("shapes", "Box.volume") == first.baseline_for("shapes", "Box.volume")
+    assert third.baseline_for("words", "shout").tests == ("tests/test_words.py::test_shout",)
+
+    (project / "tests" / "test_more.py").write_text("from shapes import area\n\ndef test_one():\n"
+                                                     "    assert area(1, 1) == 1\n")  # fmt: skip
+    fourth = review(project, store)
+    assert fourth.ran == ("tests/test_more.py",)
+    assert "tests/test_more.py::test_one" in fourth.baseline_for("shapes", "area").tests
+
+    (project / "conftest.py").write_text("# pytest's configuration: every test may depend on it\n")
+    assert len(review(project, store).ran) == 3
+
+
+def test_tests_that_fail_already_are_left_out_and_named(project: Path) -> None:
+    (project / "tests" / "test_words.py").write_text(TEST_WORDS + "\n\ndef test_broken():\n"
+                                                     "    assert shout('a') == 'A'\n")  # fmt: skip
+    tests = review(project, None)
+    shout = tests.baseline_for("words", "shout")
+    assert shout.tests == ("tests/test_words.py::test_shout",)
+    assert shout.note is not None and "tests/test_words.py::test_broken" in shout.note
+    assert tests.failed == ["tests/test_words.py::test_broken"]
+    assert tests.baseline_for("shapes", "area").note is None
+
+
+def test_tests_that_cannot_be_collected_are_named_and_the_others_still_count(project: Path) -> None:
+    (project / "tests" / "test_words.py").write_text("import no_such_module\n" + TEST_WORDS)
+    tests = review(project, None)
+    assert tests.note is not None and "tests/test_words.py" in tests.note and "no_such_module" in tests.note
+    assert tests.baseline_for("shapes", "area").captured_count == 3
+
+
+def test_tests_that_do_not_finish_are_an_environment_problem(project: Path) -> None:
+    (project / "tests" / "test_words.py").write_text(TEST_WORDS + "\n\ndef test_slow():\n"
+                                                     "    import time\n    time.sleep(60)\n")  # fmt: skip
+    with pytest.raises(EnvironmentProblem, match=r"the project's tests did not finish in 5s in the sandbox; "
+                                                 r"raise check_timeout"):  # fmt: skip
+        review(project, None, timeout=5.0)
+
+
+def test_baseline_tests_select_what_runs(project: Path) -> None:
+    tests = review(project, None, selection=("-k", "shout"))
+    assert tests.ran == ("tests/test_words.py",)
+    assert tests.baseline_for("shapes", "area").captured_count == 0
