@@ -150,8 +150,8 @@ def per_function(project: Path, env: dict[str, str], functions: Sequence[tuple[s
     print(f"   {'function':34} {'wall':>6} {'tests':>6} {'orig.':>6} {'drafts':>6} {'calls':>5}  verdict", flush=True)
     for file, name, _ in functions:
         wall, doc, _ = coderefine(project, env, "optimize", f"{file}::{name}", "--json", "--jobs", "1")
-        if doc is None:
-            print(f"   {name:34} {wall:6.1f}  (no JSON)", flush=True)
+        if doc is None or "usage" not in doc:
+            print(f"   {name:34} {wall:6.1f}  {(doc or {}).get('error') or 'no report'}", flush=True)
             continue
         tests, baseline = doc.get("tests_seconds", 0.0), doc.get("baseline_seconds", 0.0)
         drafts = doc.get("seconds", 0.0) - tests - baseline

@@ -195,14 +195,26 @@ def _run(strategy: Any, count: int, test: Callable[[Any], None], *, shrink: bool
     _skip_constants_of_the_checker()
     phases = (Phase.explicit, Phase.generate, Phase.shrink) if shrink else (Phase.explicit, Phase.generate)
 
+    raised: list[BaseException] = []
+
     @settings(max_examples=count, derandomize=True, deadline=None, database=None,
               suppress_health_check=list(HealthCheck), phases=phases, report_multiple_bugs=False, print_blob=False)
     @given(strategy)
     def drawn(call: Any) -> None:
-        test(call)
+        try:
+            test(call)
+        except BaseException as error:
+            raised.append(error)
+            raise
 
     with contextlib.redirect_stdout(io.StringIO()):
-        drawn()
+        try:
+            drawn()
+        except Exception as error:
+            if any(error is seen for seen in raised):
+                raise
+            # The strategy itself failed: a value the project's code refuses to make (a class whose
+            # constructor wants arguments it was not given). What was drawn before it stays.
 
 
 def _skip_constants_of_the_checker() -> None:
