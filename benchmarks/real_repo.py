@@ -96,6 +96,7 @@ def touch(project: Path, file: str, name: str, note: str) -> None:
     """A comment line in the body of `name`: the function counts as changed."""
     path = project / file
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    name = name.rsplit(".", 1)[-1]  # a method: Class.name
     node = next(n for n in ast.walk(ast.parse("".join(lines))) if isinstance(n, ast.FunctionDef) and n.name == name)
     first = node.body[0]
     indent = " " * first.col_offset
@@ -185,6 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--latency", type=float, default=2.0, help="seconds before each model answer (default 2)")
     parser.add_argument("--max-iterations", type=int, default=2, help="drafts per function (default 2)")
     parser.add_argument("--functions", type=int, default=10)
+    parser.add_argument("--skip-per-function", action="store_true", help="leave out part 2 (the longest)")
     args = parser.parse_args(argv)
     with repository() as project, ScriptedLLM(answer(args.latency)) as server, \
             tempfile.TemporaryDirectory(prefix="coderefine-real-") as scratch_name:  # fmt: skip
@@ -197,8 +199,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for file, name, covering in functions:
             print(f"   {file}::{name}: called by {covering} tests", flush=True)
 
-        env = environment(server, scratch / "cache-functions", args.max_iterations)
-        per_function(project, env, functions)
+        if not args.skip_per_function:
+            per_function(project, environment(server, scratch / "cache-functions", args.max_iterations), functions)
 
         print("\n3. file mode", flush=True)
         env = environment(server, scratch / "cache-file", args.max_iterations)

@@ -98,7 +98,7 @@ _SETTING_FLAGS = (
 _CHECK_TIMEOUT_HELP = "seconds for a run of the project's tests and for the check of the original (default 180)"
 _BASELINE_TESTS_HELP = "pytest arguments selecting the tests run with the original, e.g. 'tests/unit -k \"not slow\"'"
 _JOBS_HELP = "functions worked on at once (default: 4 with a model endpoint, 1 with the embedded model)"
-_INCLUDE_TESTS_HELP = "also work on test files (tests/, test_*.py, *_test.py, conftest.py, pytest's testpaths)"
+_INCLUDE_TESTS_HELP = "also work on test files (tests/, test_*.py, *_test.py, conftest.py, pytest's python_files)"
 
 
 def _build_parser() -> argparse.ArgumentParser:

@@ -1,13 +1,15 @@
 """Which files of a project are its tests: `ci`, the hook and file mode leave them alone by default.
 
 A test file is one under a `tests/` or `test/` folder, one named `test_*.py`, `*_test.py` or
-`conftest.py`, or one under a folder pytest is configured to collect from (`testpaths` in
-`pyproject.toml`, `pytest.ini`, `tox.ini` or `setup.cfg`).
+`conftest.py`, or one named as pytest is configured to collect (`python_files` in
+`pyproject.toml`, `pytest.ini`, `tox.ini` or `setup.cfg`). pytest's `testpaths` says where
+tests are looked for, not what is one: `testpaths = ["pkg"]` leaves `pkg/core.py` a source file.
 """
 
 from __future__ import annotations
 
 import configparser
+import fnmatch
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -28,11 +30,11 @@ def is_test_file(path: Path, root: Path) -> bool:
     folders = relative.parts[:-1]
     if any(folder in TEST_FOLDERS for folder in folders):
         return True
-    return any(relative.is_relative_to(Path(configured)) for configured in pytest_testpaths(root))
+    return any(fnmatch.fnmatch(name, pattern) for pattern in pytest_python_files(root))
 
 
-def pytest_testpaths(root: Path) -> tuple[str, ...]:
-    """pytest's `testpaths`, from the first of its configuration files that sets them."""
+def pytest_python_files(root: Path) -> tuple[str, ...]:
+    """pytest's `python_files` patterns, from the first of its configuration files that sets them."""
     readers = (("pyproject.toml", _from_pyproject), ("pytest.ini", _from_ini("pytest")),
                ("tox.ini", _from_ini("pytest")), ("setup.cfg", _from_ini("tool:pytest")))  # fmt: skip
     for name, read in readers:
@@ -43,13 +45,13 @@ def pytest_testpaths(root: Path) -> tuple[str, ...]:
             except (OSError, UnicodeDecodeError, ValueError, configparser.Error):
                 continue  # a file pytest itself would complain about: not ours to judge
             if found:
-                return tuple(path.strip("/") for path in found if path.strip("/") not in ("", "."))
+                return tuple(found)
     return ()
 
 
 def _from_pyproject(file: Path) -> list[str]:
     options = tomllib.loads(file.read_text(encoding="utf-8")).get("tool", {}).get("pytest", {})
-    paths = options.get("ini_options", {}).get("testpaths", []) if isinstance(options, dict) else []
+    paths = options.get("ini_options", {}).get("python_files", []) if isinstance(options, dict) else []
     return [str(path) for path in paths] if isinstance(paths, list) else str(paths).split()
 
 
@@ -57,6 +59,6 @@ def _from_ini(section: str) -> Callable[[Path], list[str]]:
     def read(file: Path) -> list[str]:
         parser = configparser.ConfigParser()
         parser.read_string(file.read_text(encoding="utf-8"))
-        return parser.get(section, "testpaths", fallback="").split()
+        return parser.get(section, "python_files", fallback="").split()
 
     return read

@@ -303,7 +303,7 @@ def test_test_files_are_left_out_unless_asked(scripted: Start, repo: Path, monke
     (repo / "checks").mkdir()
     (repo / "checks" / "squares_check.py").write_text("def answer():\n    return 42\n")
     (repo / "pyproject.toml").write_text("[project]\nname = 'nums'\n\n[tool.pytest.ini_options]\n"
-                                         "testpaths = ['checks']\n")  # fmt: skip
+                                         "testpaths = ['checks']\npython_files = ['*_check.py']\n")  # fmt: skip
     git(repo, "add", ".")
     git(repo, "commit", "-qm", "tests")
     server = scripted(answer)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from coderefine.cli import main
 from coderefine.optimize import optimize
-from tests.scripted_llm import ScriptedLLM, prompt_text
+from tests.scripted_llm import Reply, ScriptedLLM, prompt_text
 
 Start = Callable[..., ScriptedLLM]
 
@@ -379,3 +380,54 @@ def test_baseline_tests_select_what_the_original_check_runs(
     document = json.loads(capsys.readouterr().out)
     assert code == 0 and document["status"] == "improved"
     assert document["metrics"]["input_sources"].get("captured") == 1  # from test_quick.py, the one test run
+
+
+SIDE_BY_SIDE = '''\
+def dedupe(items: list[int]) -> list[int]:
+    result = []
+    for item in items:
+        if item not in result:
+            result.append(item)
+    return result
+
+
+def total(items: list[int]) -> int:
+    result = 0
+    for item in items:
+        result += item
+    return result
+
+
+def largest(items: list[int]) -> int:
+    return max(items) if items else 0
+'''
+SIDE_BY_SIDE_DRAFTS = {
+    "dedupe": FAST,
+    "total": "```python\ndef total(items: list[int]) -> int:\n    return sum(items) + 1\n```",  # wrong
+    "largest": "```python\ndef largest(items: list[int]) -> int:\n    return max(items, default=0)\n```",
+}
+
+
+def answer_by_function(request: dict[str, Any]) -> Reply:
+    """The same answer for a function whichever order the requests come in: a draft, or stop."""
+    text = prompt_text(request)
+    if "You review" in str(request["messages"][0]["content"]):
+        return Reply(DONE, delay=0.3)
+    name = next(name for name in SIDE_BY_SIDE_DRAFTS if f"def {name}(" in text)
+    return Reply(SIDE_BY_SIDE_DRAFTS[name], delay=0.3)
+
+
+def test_functions_side_by_side_give_the_same_results_in_the_same_order(scripted: Start, tmp_path: Path) -> None:
+    reports = {}
+    for jobs in (1, 3):
+        root = tmp_path / f"jobs{jobs}"
+        root.mkdir(mode=0o755)
+        (root / "pyproject.toml").write_text("[project]\nname = 'proj'\n")
+        (root / "three.py").write_text(SIDE_BY_SIDE)
+        server = scripted(answer_by_function)
+        reports[jobs] = run(server, root / "three.py", None, jobs=jobs, max_iterations=1)
+    # The verdicts (timing aside: a speedup near the threshold may fall either way on a busy machine).
+    shown = {jobs: [(r.target, r.refine.iterations[0].facts.metrics["correct"]) for r in report.results if r.refine]
+             for jobs, report in reports.items()}  # fmt: skip
+    assert shown[1] == shown[3] == [("dedupe", True), ("total", False), ("largest", True)]
+    assert all(report.results[0].improved for report in reports.values())

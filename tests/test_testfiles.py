@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from coderefine.cli import main
-from coderefine.testfiles import TEST_FILE_REASON, is_test_file, pytest_testpaths
+from coderefine.testfiles import TEST_FILE_REASON, is_test_file, pytest_python_files
 
 
 @pytest.mark.parametrize(
@@ -23,21 +23,24 @@ def test_names_and_folders(tmp_path: Path, name: str, expected: bool) -> None:
 
 @pytest.mark.parametrize(
     ("file", "text"),
-    [("pyproject.toml", "[tool.pytest.ini_options]\ntestpaths = ['checks', 'more/']\n"),
-     ("pytest.ini", "[pytest]\ntestpaths = checks more\n"),
-     ("tox.ini", "[pytest]\ntestpaths =\n    checks\n    more\n"),
-     ("setup.cfg", "[tool:pytest]\ntestpaths = checks more\n")],
+    [("pyproject.toml", "[tool.pytest.ini_options]\ntestpaths = ['pkg']\npython_files = ['check_*.py', '*_spec.py']\n"),
+     ("pytest.ini", "[pytest]\ntestpaths = pkg\npython_files = check_*.py *_spec.py\n"),
+     ("tox.ini", "[pytest]\ntestpaths = pkg\npython_files =\n    check_*.py\n    *_spec.py\n"),
+     ("setup.cfg", "[tool:pytest]\ntestpaths = pkg\npython_files = check_*.py *_spec.py\n")],
 )  # fmt: skip
-def test_pytest_testpaths_from_each_configuration_file(tmp_path: Path, file: str, text: str) -> None:
+def test_pytest_python_files_from_each_configuration_file(tmp_path: Path, file: str, text: str) -> None:
     (tmp_path / file).write_text(text)
-    assert pytest_testpaths(tmp_path) == ("checks", "more")
-    assert is_test_file(tmp_path / "checks" / "deep" / "sample.py", tmp_path)
+    assert pytest_python_files(tmp_path) == ("check_*.py", "*_spec.py")
+    assert is_test_file(tmp_path / "pkg" / "deep" / "check_core.py", tmp_path)
+    assert is_test_file(tmp_path / "pkg" / "core_spec.py", tmp_path)
+    # testpaths says where tests are looked for: the package's own modules stay source (toolz: testpaths = toolz).
+    assert not is_test_file(tmp_path / "pkg" / "core.py", tmp_path)
     assert not is_test_file(tmp_path / "checksum.py", tmp_path)
 
 
 def test_a_broken_configuration_file_says_nothing(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("[tool.pytest.ini_options\n")
-    assert pytest_testpaths(tmp_path) == ()
+    assert pytest_python_files(tmp_path) == ()
     assert not is_test_file(tmp_path / "pkg" / "core.py", tmp_path)
 
 
