@@ -201,9 +201,9 @@ def test_missing_and_non_python_files(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_file_mode_skips_what_it_cannot_optimize(scripted: Start, project: Path) -> None:
     path = project / "slow.py"
     path.write_text(SLOW + "\n\ndef gen():\n    yield 1\n")
-    # dedupe gets the winning draft; `untouched` gets a draft that is no faster.
+    # dedupe gets the winning draft; `untouched` gets a draft that is no faster (answers in order: one job).
     server = scripted([FAST, DONE, "```python\ndef untouched(x: int) -> int:\n    return 1 + x\n```", DONE])
-    report = run(server, path, name=None)
+    report = run(server, path, name=None, jobs=1)
     outcome = {result.target: (result.improved, result.skipped) for result in report.results}
     assert outcome["dedupe"] == (True, None)
     assert outcome["untouched"] == (False, None)

@@ -191,8 +191,9 @@ def test_file_mode_works_on_each_function_and_lists_the_skipped(
 ) -> None:
     path = project / "grades.py"
     path.write_text(MESSY + "\n\ndef numbers():\n    yield 1\n")
-    server = scripted([CLEAR, "NOTHING LEFT TO IMPROVE", WORSE, "Flatten it."])
-    args = [str(path), "--json", "--base-url", server.url, "--model", "scripted-model", "--max-iterations", "1"]
+    server = scripted([CLEAR, "NOTHING LEFT TO IMPROVE", WORSE, "Flatten it."])  # in order: one job
+    args = [str(path), "--json", "--base-url", server.url, "--model", "scripted-model", "--max-iterations", "1",
+            "--jobs", "1"]
     assert main(["readability", *args, "--max-examples", "60", "--slowdown-tolerance", str(NOT_ABOUT_SPEED)]) == 0
     document = json.loads(capsys.readouterr().out)
     assert [(r["target"], r["status"]) for r in document["results"]] == [
