@@ -1,7 +1,8 @@
-"""What coderefine costs on a real repository: toolz 1.2.0 from PyPI, with its own test suite.
+"""What coderefine costs on a real repository: toolz 1.2.0 (or pyparsing 3.2.3) from PyPI, with its own tests.
 
     python benchmarks/real_repo.py                 # everything below, about 15 minutes on 2 cores
     python benchmarks/real_repo.py --latency 0     # a model that answers at once
+    python benchmarks/real_repo.py --library pyparsing --parts 1,6   # a 30 s suite: the hook
 
 The sdist is downloaded with pip, unpacked and made a git repository. A
 scripted model (a local HTTP server the `openai` client talks to) answers every
@@ -18,7 +19,7 @@ process of its own. Printed:
 3. file mode (`optimize toolz/dicttoolz.py`);
 4. `ci` over a 3-commit range, then again over the unchanged project;
 5. `ci --jobs 1` against `--jobs 4` over a commit that touches the 10
-   functions, the project's tests already kept, with the same verdicts asked;
+   functions, with the same verdicts asked;
 6. the pre-commit hook on a first and a second commit, each changing one function.
 """
 
@@ -29,20 +30,20 @@ import ast
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent
 sys.path[:0] = [str(ROOT.parent), str(ROOT)]
 
-from mutation import LIBRARIES, library_project  # noqa: E402
+from mutation import LIBRARIES, Library, library_project  # noqa: E402
 
 from coderefine.baseline_cache import BaselineCache  # noqa: E402
 from coderefine.code import SourceFile  # noqa: E402
@@ -50,7 +51,12 @@ from coderefine.sandbox import Limits, open_sandbox  # noqa: E402
 from coderefine.verify import module_name  # noqa: E402
 from tests.scripted_llm import Reply, ScriptedLLM  # noqa: E402
 
-LIBRARY = LIBRARIES["toolz"]
+# library, file for file mode. pyparsing: a suite of about 30 s on the host, one test file that
+# cannot be collected (test_diagram.py wants railroad-diagrams) and one test that fails already.
+REPOSITORIES = {
+    "toolz": (LIBRARIES["toolz"], "toolz/dicttoolz.py"),
+    "pyparsing": (Library("pyparsing", "3.2.3", ("tests",), "tests", ()), "pyparsing/util.py"),
+}
 CODE_BLOCK = re.compile(r"(?:Function|Original):\n```python\n(.*?)```", re.S)
 
 
@@ -78,13 +84,13 @@ def answer(latency: float) -> Any:
 
 
 @contextmanager
-def repository() -> Iterator[Path]:
-    with library_project(LIBRARY) as project:
+def repository(library: Library) -> Iterator[Path]:
+    with library_project(library) as project:
         git(project, "init", "-q", "-b", "main")
         git(project, "config", "user.email", "bench@example.com")
         git(project, "config", "user.name", "bench")
         git(project, "add", ".")
-        git(project, "commit", "-qm", "toolz 1.2.0")
+        git(project, "commit", "-qm", f"{library.name} {library.version}")
         yield project
 
 
@@ -104,7 +110,7 @@ def touch(project: Path, file: str, name: str, note: str) -> None:
     path.write_text("".join(lines), encoding="utf-8")
 
 
-def most_called(project: Path, count: int) -> tuple[list[tuple[str, str, int]], float, int]:
+def most_called(project: Path, package: str, count: int) -> tuple[list[tuple[str, str, int]], float, int]:
     """The `count` eligible functions that most of the project's tests call: (file, name, tests)."""
     with tempfile.TemporaryDirectory() as scratch, open_sandbox("docker", project=project,
                                                                 limits=Limits(timeout=600)) as box:  # fmt: skip
@@ -114,7 +120,7 @@ def most_called(project: Path, count: int) -> tuple[list[tuple[str, str, int]], 
         tests, _ = cache.tests_of(project, box)
         seconds = time.monotonic() - started
     found = []
-    for path in sorted((project / "toolz").glob("*.py")):
+    for path in sorted((project / package).glob("*.py")):
         module = module_name(path, project)
         for target in SourceFile.read(path).targets():
             if target.eligible:
@@ -183,71 +189,93 @@ def verdicts(doc: dict[str, Any] | None) -> list[tuple[str, str, bool]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--library", choices=sorted(REPOSITORIES), default="toolz")
     parser.add_argument("--latency", type=float, default=2.0, help="seconds before each model answer (default 2)")
     parser.add_argument("--max-iterations", type=int, default=2, help="drafts per function (default 2)")
     parser.add_argument("--functions", type=int, default=10)
-    parser.add_argument("--skip-per-function", action="store_true", help="leave out part 2 (the longest)")
+    parser.add_argument("--parts", default="1,2,3,4,5,6", help="which parts to run, e.g. 1,6 (1 always runs)")
     args = parser.parse_args(argv)
-    with repository() as project, ScriptedLLM(answer(args.latency)) as server, \
+    library, file_mode = REPOSITORIES[args.library]
+    parts = {int(part) for part in args.parts.split(",")}
+    with repository(library) as project, ScriptedLLM(answer(args.latency)) as server, \
             tempfile.TemporaryDirectory(prefix="coderefine-real-") as scratch_name:  # fmt: skip
-        scratch = Path(scratch_name)
-        print(f"{LIBRARY.name} {LIBRARY.version} (sdist from PyPI), model latency {args.latency:g}s, "
+        run = Run(project, server, Path(scratch_name), args.max_iterations)
+        print(f"{library.name} {library.version} (sdist from PyPI), model latency {args.latency:g}s, "
               f"{args.max_iterations} draft(s) per function", flush=True)
-        functions, seconds, files = most_called(project, args.functions)
+        functions, seconds, files = most_called(project, library.name, args.functions)
         print(f"\n1. the project's tests in the sandbox, every function's calls captured: {seconds:.1f}s "
               f"({files} test files)", flush=True)
         for file, name, covering in functions:
             print(f"   {file}::{name}: called by {covering} tests", flush=True)
+        if 2 in parts:
+            per_function(project, run.env("functions"), functions)
+        if 3 in parts:
+            run.file_mode(file_mode)
+        if 4 in parts:
+            run.ci_range(functions[:3])
+        if 5 in parts:
+            run.side_by_side(functions)
+        if 6 in parts:
+            run.hook(functions[3:5])
+    return 0
 
-        if not args.skip_per_function:
-            per_function(project, environment(server, scratch / "cache-functions", args.max_iterations), functions)
 
+@dataclass(frozen=True)
+class Run:
+    """Parts 3 to 6, each with a cache folder of its own under `scratch`."""
+
+    project: Path
+    server: ScriptedLLM
+    scratch: Path
+    max_iterations: int
+
+    def env(self, name: str, **more: str) -> dict[str, str]:
+        return {**environment(self.server, self.scratch / f"cache-{name}", self.max_iterations), **more}
+
+    def file_mode(self, file: str) -> None:
         print("\n3. file mode", flush=True)
-        env = environment(server, scratch / "cache-file", args.max_iterations)
-        wall, doc, _ = coderefine(project, env, "optimize", "toolz/dicttoolz.py", "--json")
-        done = [r for r in (doc or {}).get("results", [])]
-        print(f"   optimize toolz/dicttoolz.py: {wall:.1f}s wall, {len(done)} function(s) worked on, "
+        wall, doc, _ = coderefine(self.project, self.env("file"), "optimize", file, "--json")
+        print(f"   optimize {file}: {wall:.1f}s wall, {len((doc or {}).get('results', []))} function(s) worked on, "
               f"{len((doc or {}).get('skipped', []))} skipped", flush=True)
 
+    def ci_range(self, functions: Sequence[tuple[str, str, int]]) -> None:
         print("\n4. ci over a 3-commit range, then again unchanged", flush=True)
-        for number, (file, name, _) in enumerate(functions[:3], 1):
-            touch(project, file, name, f"commit {number}")
-            git(project, "commit", "-qam", f"change {name}")
-        env = environment(server, scratch / "cache-ci", args.max_iterations)
-        wall, doc = ci_run(project, env, "HEAD~3", scratch / "ci-1")
+        for number, (file, name, _) in enumerate(functions, 1):
+            touch(self.project, file, name, f"commit {number}")
+            git(self.project, "commit", "-qam", f"change {name}")
+        wall, doc = ci_run(self.project, self.env("ci"), "HEAD~3", self.scratch / "ci-1")
         print(f"   first review: {wall:.1f}s wall; {review_summary(doc)}", flush=True)
-        env_more = {**env, "CODEREFINE_MAX_ITERATIONS": str(args.max_iterations + 1)}  # new results, same project
-        wall, doc = ci_run(project, env_more, "HEAD~3", scratch / "ci-2")
-        print(f"   second review, unchanged project (results not reusable: --max-iterations "
-              f"{args.max_iterations + 1}): {wall:.1f}s wall; {review_summary(doc)}", flush=True)
+        more = str(self.max_iterations + 1)  # new results, the same project
+        env = self.env("ci", CODEREFINE_MAX_ITERATIONS=more)
+        wall, doc = ci_run(self.project, env, "HEAD~3", self.scratch / "ci-2")
+        print(f"   second review, unchanged project (results not reusable: --max-iterations {more}): "
+              f"{wall:.1f}s wall; {review_summary(doc)}", flush=True)
 
-        print("\n5. --jobs 1 against --jobs 4, the project's tests kept", flush=True)
+    def side_by_side(self, functions: Sequence[tuple[str, str, int]]) -> None:
+        print("\n5. --jobs 1 against --jobs 4", flush=True)
         for file, name, _ in functions:
-            touch(project, file, name, "jobs")
-        git(project, "commit", "-qam", "touch the functions")
+            touch(self.project, file, name, "jobs")
+        git(self.project, "commit", "-qam", "touch the functions")
         walls, found = {}, {}
         for jobs in (1, 4):
-            cache = scratch / f"cache-jobs-{jobs}"
-            shutil.copytree(scratch / "cache-ci" / "baselines", cache / "baselines")
-            env = environment(server, cache, args.max_iterations)
-            walls[jobs], doc = ci_run(project, env, "HEAD~1", scratch / f"jobs-{jobs}", "--jobs", str(jobs))
+            walls[jobs], doc = ci_run(self.project, self.env(f"jobs-{jobs}"), "HEAD~1", self.scratch / f"jobs-{jobs}",
+                                      "--jobs", str(jobs))  # fmt: skip
             found[jobs] = verdicts(doc)
             print(f"   --jobs {jobs}: {walls[jobs]:.1f}s wall; {review_summary(doc)}", flush=True)
         print(f"   speedup {walls[1] / walls[4]:.2f}x; same verdicts: {found[1] == found[4]}", flush=True)
 
+    def hook(self, functions: Sequence[tuple[str, str, int]]) -> None:
         print("\n6. the pre-commit hook (budget 60s), a first and a second commit", flush=True)
-        env = environment(server, scratch / "cache-hook", args.max_iterations)
-        for number, (file, name, _) in enumerate(functions[3:5], 1):
-            touch(project, file, name, f"hook {number}")
-            git(project, "add", file)
-            asked = len(server.requests)
-            wall, _, err = coderefine(project, env, "hook", file)
-            reached = len(server.requests) - asked
-            said = " | ".join(line for line in err.splitlines() if line.strip())[:300]
+        for number, (file, name, _) in enumerate(functions, 1):
+            touch(self.project, file, name, f"hook {number}")
+            git(self.project, "add", file)
+            asked = len(self.server.requests)
+            wall, _, err = coderefine(self.project, self.env("hook"), "hook", file)
+            reached = len(self.server.requests) - asked
+            said = " | ".join(line for line in err.splitlines() if line.strip())[:400]
             print(f"   commit {number} ({name}): {wall:.1f}s wall, model reached: {reached > 0} ({reached} calls)"
                   f"{'; it said: ' + said if said else ''}", flush=True)
-            git(project, "commit", "-qm", f"hook {number}")
-    return 0
+            git(self.project, "commit", "-qm", f"hook {number}")
 
 
 if __name__ == "__main__":

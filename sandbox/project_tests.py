@@ -20,7 +20,9 @@ from typing import Any
 from . import executor
 
 CAPTURE_LIMIT = 100  # distinct calls kept per function and test file
-ATTEMPT_LIMIT = 1000  # calls pickled per function and test file, at most
+ATTEMPT_LIMIT = 200  # calls pickled per function and test file, at most
+TRIES_PER_TEST = 3  # calls pickled per function and test, at most: the calls of many tests differ more
+FAILURE_LIMIT = 3  # calls per function and test file that cannot be kept (unpicklable, too big) before it stops
 CALL_BYTES_LIMIT = 64 << 10  # a call's arguments bigger than this are not kept
 BYTES_LIMIT = 24 << 20  # all calls kept, at most (the answer travels as JSON)
 
@@ -63,17 +65,19 @@ class Outcomes:
 
 
 def _profiled_plugin(pytest: Any, recorder: Recorder) -> Any:
-    """Profiles the tests' own code only: pytest's machinery runs at full speed."""
+    """Watches the tests' own code only: pytest's machinery runs at full speed. A trace function
+    that returns None sees each Python call once and no line of it (a profile function would also
+    see every return and every call into C)."""
 
     @contextlib.contextmanager
     def profiled(item: Any) -> Any:
-        recorder.current = item.nodeid
-        sys.setprofile(recorder.hook)
+        recorder.begin(item.nodeid)
+        sys.settrace(recorder.hook)
         try:
             yield
         finally:
-            sys.setprofile(None)
-            recorder.current = None
+            sys.settrace(None)
+            recorder.end()
 
     class Plugin:
         @pytest.hookimpl(hookwrapper=True)
@@ -141,12 +145,24 @@ class _Function:
         self.key, self.refs = key, refs
 
 
+class _Known:
+    """A code object of the project's files: its file, and the function it is when a name reaches it."""
+
+    def __init__(self, file: str, function: _Function | None) -> None:
+        self.file, self.function = file, function
+
+
+_UNSEEN = object()
+
+
 class Recorder:
     """Per test file: the calls each function of the project got, the tests that called it, and the
     project's files whose functions its tests ran (what makes the file's record stale when one changes).
 
     Functions are told apart by module and qualified name (`pkg.mod:Class.method`); a code object
-    that no module-level name reaches (a closure, a lambda) counts for its file only.
+    that no module-level name reaches (a closure, a lambda) counts for its file only. The hook runs
+    on every call the tests make: once a code object is noted for the running test (its file, its
+    test, a few pickled calls) it costs a lookup and nothing more until the next test.
     """
 
     def __init__(self, project: str, outcomes: Outcomes) -> None:
@@ -154,43 +170,64 @@ class Recorder:
         self.outcomes = outcomes
         self.current: str | None = None  # the running test's node id
         self.files: dict[str, dict[str, Any]] = {}
-        self._codes: dict[Any, tuple[str, _Function | None] | None] = {}
+        self._record: dict[str, Any] | None = None  # the running test's file's record
+        self._noted: set[_Known] = set()  # done with for the running test
+        self._tries: dict[_Known, int] = {}  # calls pickled in the running test
+        self._codes: dict[Any, _Known | None] = {}
         self._modules: dict[str, Any] = {}
         self._bytes = 0
 
-    def record(self, nodeid: str) -> dict[str, Any]:
+    def begin(self, nodeid: str) -> None:
         name = nodeid.split("::", 1)[0]
         if name not in self.files:
-            self.files[name] = {"touched": set(), "calls": {}, "seen": {}, "attempts": {}, "covering": {}}
-        return self.files[name]
+            self.files[name] = {"touched": set(), "calls": {}, "seen": {}, "attempts": {}, "failures": {},
+                                "covering": {}}  # fmt: skip
+        self.current, self._record = nodeid, self.files[name]
+        self._noted, self._tries = set(), {}
+
+    def end(self) -> None:
+        self.current, self._record = None, None
 
     def hook(self, frame: Any, event: str, arg: Any) -> None:
-        if event != "call" or self.current is None:
+        if event != "call":
             return
         code = frame.f_code
-        try:
-            known = self._codes[code]
-        except KeyError:
+        known = self._codes.get(code, _UNSEEN)
+        if known is _UNSEEN:
             known = self._codes[code] = self._identify(code)
-        if known is None:
+        if known is None or known in self._noted:
             return
-        file, function = known
-        record = self.record(self.current)
-        record["touched"].add(file)
-        if function is not None:
-            self._capture(record, function, frame)
+        self._note(known, frame)  # type: ignore[arg-type]
 
-    def _capture(self, record: dict[str, Any], function: _Function, frame: Any) -> None:
+    def _note(self, known: _Known, frame: Any) -> None:
+        record = self._record
+        if record is None:
+            return
+        record["touched"].add(known.file)
+        function = known.function
+        if function is None:
+            self._noted.add(known)
+            return
+        record["covering"].setdefault(function.key, set()).add(self.current)
+        tries = self._tries.get(known, 0) + 1
+        self._tries[known] = tries
+        if not self._capture(record, function, frame) or tries >= TRIES_PER_TEST:
+            self._noted.add(known)  # enough of this function's calls from this test
+
+    def _capture(self, record: dict[str, Any], function: _Function, frame: Any) -> bool:
+        """Pickle this call; False once the function's calls from this test file are complete."""
         key = function.key
-        record["covering"].setdefault(key, set()).add(self.current)
         attempts = record["attempts"].get(key, 0)
         calls = record["calls"].setdefault(key, [])
-        if attempts >= ATTEMPT_LIMIT or len(calls) >= CAPTURE_LIMIT or self._bytes > BYTES_LIMIT:
-            return  # a hot function: pickling every call would cost more than the tests
+        failures = record["failures"].get(key, 0)
+        if (attempts >= ATTEMPT_LIMIT or len(calls) >= CAPTURE_LIMIT or failures >= FAILURE_LIMIT
+                or self._bytes > BYTES_LIMIT):  # fmt: skip
+            return False  # a hot function: pickling every call would cost more than the tests
         record["attempts"][key] = attempts + 1
         data = _pickled(frame_arguments(frame), function.refs)
         if data is None or len(data) > CALL_BYTES_LIMIT:
-            return
+            record["failures"][key] = failures + 1  # e.g. a whole grammar or tree as `self`: rarely worth it
+            return True
         seen = record["seen"].setdefault(key, {})
         if data not in seen:
             seen[data] = len(calls)
@@ -198,8 +235,9 @@ class Recorder:
             self._bytes += len(data)
         if self.current in self.outcomes.benchmarked:
             calls[seen[data]][1] = True
+        return True
 
-    def _identify(self, code: Any) -> tuple[str, _Function | None] | None:
+    def _identify(self, code: Any) -> _Known | None:
         if code.co_filename.startswith("<"):
             return None  # frozen modules, code made by exec or compile
         path = os.path.realpath(code.co_filename)
@@ -209,19 +247,19 @@ class Recorder:
         qualname = getattr(code, "co_qualname", code.co_name)
         module = self._module(path)
         if module is None or "<" in qualname or qualname.count(".") > 1:
-            return file, None
+            return _Known(file, None)
         owner: Any = module
         *classes, name = qualname.split(".")
         if classes:
             owner = vars(module).get(classes[0])
         function = executor.static_function(owner, name) if owner is not None else None
         if getattr(function, "__code__", None) is not code:
-            return file, None
+            return _Known(file, None)
         refs = dict(executor.protected_objects(module))
         for default, value in executor.defaults_of(function).items():  # type: ignore[arg-type]
             if not executor.is_plain(value):
                 refs[id(value)] = "default:" + default
-        return file, _Function(f"{module.__name__}:{qualname}", refs)
+        return _Known(file, _Function(f"{module.__name__}:{qualname}", refs))
 
     def _module(self, path: str) -> Any:
         if path not in self._modules:
