@@ -83,4 +83,4 @@ def checks(examples: Sequence[str], size: int | None, max_examples: int, *, thre
     if max_examples < 1 or (size is not None and size < 1):
         raise UsageError("max_examples and size must be positive")
     return VerifyOptions(examples=examples_from(examples), size=size, max_examples=max_examples, threshold=threshold,
-                         timeout=settings.check_timeout, baseline_tests=settings.baseline_tests)
+                         timeout=settings.check_timeout)

@@ -31,7 +31,6 @@ class VerifyOptions:
     threshold: float = 1.05  # the lower bound of the speedup's 95% CI must exceed this
     per_call_timeout: float = 2.0
     timeout: float = 180.0
-    baseline_tests: tuple[str, ...] = ()  # pytest arguments: the tests the baseline runs (all when empty)
     min_inputs: int = contract.MIN_DISTINCT_INPUTS
 
 
