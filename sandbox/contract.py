@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-CONTRACT_VERSION = 4
+CONTRACT_VERSION = 5
 MIN_DISTINCT_INPUTS = 50  # "verified" needs this many distinct checked inputs (or the project's tests covering all)
 
 
@@ -73,6 +73,7 @@ class CaptureJob:
     project: str
     baseline_tests: tuple[str, ...] = ()  # pytest arguments that select the tests (all when empty)
     only_files: tuple[str, ...] | None = None  # of those, only the tests of these files
+    only_tests: tuple[str, ...] = ()  # and these tests (node ids) of other files
     kind: str = "capture"
     version: int = CONTRACT_VERSION
 
@@ -80,20 +81,26 @@ class CaptureJob:
 @dataclass(frozen=True)
 class FileTests:
     """What one test file's tests did: their outcomes, the project files whose functions they ran,
-    and per function (`module:qualname`) its calls ([base64 pickle, called by a benchmark]) and tests."""
+    and per function (`module:qualname`) its calls ([base64 pickle, called by a benchmark]) and tests.
+    `units` says which tests ran each piece of the project's code (`file:qualname` of a function
+    or method, closures counting for theirs; `file:<module>` for the rest), as indexes in `tests`."""
 
+    tests: tuple[str, ...] = ()  # every test that ran
     passed: tuple[str, ...] = ()
     failed: dict[str, str] = field(default_factory=dict)  # node id: the last line of its failure
     touched: tuple[str, ...] = ()  # project files, relative to the project
     calls: dict[str, tuple[tuple[str, bool], ...]] = field(default_factory=dict)
     covering: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    units: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class Capture:
-    """The answer to a CaptureJob: a record per test file whose tests ran."""
+    """The answer to a CaptureJob: a record per test file whose tests ran, and the pieces of the
+    project's code (as in `FileTests.units`) that ran before any test did, while modules were imported."""
 
     files: dict[str, FileTests] = field(default_factory=dict)
+    import_units: tuple[str, ...] = ()
     collection_error: str | None = None
     error: str | None = None  # the tests gave no answer at all
     version: int = CONTRACT_VERSION
@@ -169,7 +176,8 @@ def capture_job_from_data(data: Any) -> CaptureJob:
     only = data.get("only_files")
     return CaptureJob(project=str(data["project"]),
                       baseline_tests=tuple(str(a) for a in data.get("baseline_tests", ())),
-                      only_files=tuple(str(f) for f in only) if only is not None else None)
+                      only_files=tuple(str(f) for f in only) if only is not None else None,
+                      only_tests=tuple(str(t) for t in data.get("only_tests", ())))
 
 
 def capture_from_data(data: Any) -> Capture:
@@ -180,6 +188,7 @@ def capture_from_data(data: Any) -> Capture:
         raise ContractError("a Capture's files must be an object")
     try:
         return Capture(files={str(name): _file_tests(record) for name, record in files.items()},
+                       import_units=tuple(str(u) for u in data.get("import_units") or ()),
                        collection_error=_text(data.get("collection_error")), error=_text(data.get("error")))
     except (TypeError, ValueError, AttributeError) as problem:
         raise ContractError(f"a Capture: {problem}") from None
@@ -187,12 +196,18 @@ def capture_from_data(data: Any) -> Capture:
 
 def _file_tests(data: Any) -> FileTests:
     built = _build(FileTests, data)
+    tests = tuple(str(n) for n in built.tests)
+    units = {str(k): tuple(int(i) for i in indexes) for k, indexes in dict(built.units).items()}
+    if any(not 0 <= i < len(tests) for indexes in units.values() for i in indexes):
+        raise ValueError("a unit names a test that is not there")
     return FileTests(
+        tests=tests,
         passed=tuple(str(n) for n in built.passed),
         failed={str(k): str(v) for k, v in dict(built.failed).items()},
         touched=tuple(str(f) for f in built.touched),
         calls={str(k): tuple((str(c), bool(b)) for c, b in calls) for k, calls in dict(built.calls).items()},
         covering={str(k): tuple(str(t) for t in tests) for k, tests in dict(built.covering).items()},
+        units=units,
     )
 
 

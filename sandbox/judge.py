@@ -175,7 +175,8 @@ def capture_project(job: contract.CaptureJob, verdict_fd: int, uids: dict[str, i
             from . import project_tests
 
             only = list(job.only_files) if job.only_files is not None else None
-            wire.send_json(write_end, project_tests.capture_all(job.project, list(job.baseline_tests), only))
+            wire.send_json(write_end, project_tests.capture_all(job.project, list(job.baseline_tests), only,
+                                                                list(job.only_tests)))
         except BaseException:
             code = 1
         finally:

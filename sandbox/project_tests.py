@@ -30,18 +30,22 @@ BYTES_LIMIT = 24 << 20  # all calls kept, at most (the answer travels as JSON)
 class Outcomes:
     """A pytest plugin that notes what passed, what failed and why, and which tests benchmark."""
 
-    def __init__(self, only_files: list[str] | None = None) -> None:
+    def __init__(self, only_files: list[str] | None = None, only_tests: list[str] | None = None) -> None:
         self.passed: set[str] = set()
         self.failures: dict[str, str] = {}
         self.benchmarked: set[str] = set()
         self.collected: set[str] = set()  # the test files whose tests ran
         self.collection_error: str | None = None
         self.only_files = set(only_files) if only_files is not None else None
+        self.only_tests = set(only_tests or ())
+
+    def wanted(self, nodeid: str) -> bool:
+        return self.only_files is None or nodeid.split("::", 1)[0] in self.only_files or nodeid in self.only_tests
 
     def pytest_collection_modifyitems(self, config: Any, items: list[Any]) -> None:
         if self.only_files is not None:
-            kept = [item for item in items if item.nodeid.split("::", 1)[0] in self.only_files]
-            left = [item for item in items if item.nodeid.split("::", 1)[0] not in self.only_files]
+            kept = [item for item in items if self.wanted(item.nodeid)]
+            left = [item for item in items if not self.wanted(item.nodeid)]
             if left:
                 config.hook.pytest_deselected(items=left)
             items[:] = kept
@@ -109,9 +113,13 @@ def run_pytest(project: str, tests: list[str], recorder: Recorder | None, outcom
     os.chdir(project)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         try:
+            if recorder is not None:
+                sys.settrace(recorder.hook)  # the project's modules as they are imported, up to the first test
             pytest.main([*options, *tests], plugins=plugins)
         except BaseException as error:
             outcomes.collection_error = outcomes.collection_error or f"{type(error).__name__}: {error}"
+        finally:
+            sys.settrace(None)
 
 
 def frame_arguments(frame: Any) -> Any:
@@ -146,10 +154,18 @@ class _Function:
 
 
 class _Known:
-    """A code object of the project's files: its file, and the function it is when a name reaches it."""
+    """A code object of the project's files: its file, its unit (see `unit_of`), and the function it
+    is when a name reaches it."""
 
-    def __init__(self, file: str, function: _Function | None) -> None:
-        self.file, self.function = file, function
+    def __init__(self, file: str, unit: str, function: _Function | None) -> None:
+        self.file, self.unit, self.function = file, unit, function
+
+
+def unit_of(file: str, code: Any) -> str:
+    """`file:qualname` of the function or method whose source holds this code (a closure's is its
+    outermost function's); `file:<module>` for code outside any (a module, a class body, a lambda there)."""
+    outer = getattr(code, "co_qualname", "<module>").split(".<locals>", 1)[0]
+    return f"{file}:{'<module>' if '<' in outer else outer}"
 
 
 _UNSEEN = object()
@@ -171,18 +187,22 @@ class Recorder:
         self.current: str | None = None  # the running test's node id
         self.files: dict[str, dict[str, Any]] = {}
         self._record: dict[str, Any] | None = None  # the running test's file's record
+        self._index = 0  # the running test's, in its file's record
         self._noted: set[_Known] = set()  # done with for the running test
         self._tries: dict[_Known, int] = {}  # calls pickled in the running test
         self._codes: dict[Any, _Known | None] = {}
         self._modules: dict[str, Any] = {}
         self._bytes = 0
+        self.import_units: set[str] = set()  # what ran before the first test
+        self._import_codes: dict[Any, str | None] = {}
 
     def begin(self, nodeid: str) -> None:
         name = nodeid.split("::", 1)[0]
         if name not in self.files:
             self.files[name] = {"touched": set(), "calls": {}, "seen": {}, "attempts": {}, "failures": {},
-                                "covering": {}}  # fmt: skip
+                                "covering": {}, "tests": {}, "units": {}}  # fmt: skip
         self.current, self._record = nodeid, self.files[name]
+        self._index = self._record["tests"].setdefault(nodeid, len(self._record["tests"]))
         self._noted, self._tries = set(), {}
 
     def end(self) -> None:
@@ -192,6 +212,9 @@ class Recorder:
         if event != "call":
             return
         code = frame.f_code
+        if self._record is None:
+            self._imported(code)
+            return
         known = self._codes.get(code, _UNSEEN)
         if known is _UNSEEN:
             known = self._codes[code] = self._identify(code)
@@ -199,11 +222,22 @@ class Recorder:
             return
         self._note(known, frame)  # type: ignore[arg-type]
 
+    def _imported(self, code: Any) -> None:
+        # Modules are still being filled in: what a name reaches is not known yet, so nothing is cached
+        # for the tests' sake, only the unit.
+        unit = self._import_codes.get(code, "")
+        if unit == "":
+            file = self._where(code)
+            unit = self._import_codes[code] = unit_of(file, code) if file is not None else None
+        if unit is not None:
+            self.import_units.add(unit)
+
     def _note(self, known: _Known, frame: Any) -> None:
         record = self._record
         if record is None:
             return
         record["touched"].add(known.file)
+        record["units"].setdefault(known.unit, set()).add(self._index)
         function = known.function
         if function is None:
             self._noted.add(known)
@@ -237,29 +271,36 @@ class Recorder:
             calls[seen[data]][1] = True
         return True
 
-    def _identify(self, code: Any) -> _Known | None:
+    def _where(self, code: Any) -> str | None:
+        """The project file of this code, relative to the project; None for code outside it."""
         if code.co_filename.startswith("<"):
             return None  # frozen modules, code made by exec or compile
         path = os.path.realpath(code.co_filename)
         if not path.startswith(self.project) or "site-packages" in path:
             return None
-        file = path[len(self.project):]
+        return path[len(self.project):]
+
+    def _identify(self, code: Any) -> _Known | None:
+        file = self._where(code)
+        if file is None:
+            return None
+        unit = unit_of(file, code)
         qualname = getattr(code, "co_qualname", code.co_name)
-        module = self._module(path)
+        module = self._module(self.project + file)
         if module is None or "<" in qualname or qualname.count(".") > 1:
-            return _Known(file, None)
+            return _Known(file, unit, None)
         owner: Any = module
         *classes, name = qualname.split(".")
         if classes:
             owner = vars(module).get(classes[0])
         function = executor.static_function(owner, name) if owner is not None else None
         if getattr(function, "__code__", None) is not code:
-            return _Known(file, None)
+            return _Known(file, unit, None)
         refs = dict(executor.protected_objects(module))
         for default, value in executor.defaults_of(function).items():  # type: ignore[arg-type]
             if not executor.is_plain(value):
                 refs[id(value)] = "default:" + default
-        return _Known(file, _Function(f"{module.__name__}:{qualname}", refs))
+        return _Known(file, unit, _Function(f"{module.__name__}:{qualname}", refs))
 
     def _module(self, path: str) -> Any:
         if path not in self._modules:
@@ -275,7 +316,7 @@ class Recorder:
         """Per test file: its tests' outcomes, the files they ran, each function's calls and tests."""
         files: dict[str, dict[str, Any]] = {}
         for name in self.outcomes.collected:
-            files[name] = {"passed": [], "failed": {}, "touched": [], "calls": {}, "covering": {}}
+            files[name] = Recorder._empty()
         for nodeid in self.outcomes.passed:
             files.setdefault(nodeid.split("::", 1)[0], self._empty())["passed"].append(nodeid)
         for nodeid, why in self.outcomes.failures.items():
@@ -285,22 +326,27 @@ class Recorder:
             entry["touched"] = sorted(record["touched"])
             entry["calls"] = record["calls"]
             entry["covering"] = {key: sorted(tests) for key, tests in record["covering"].items()}
+            entry["tests"] = list(record["tests"])  # in the order they ran: the units' indexes
+            entry["units"] = {unit: sorted(indexes) for unit, indexes in record["units"].items()}
         for entry in files.values():
             entry["passed"].sort()
         return files
 
     @staticmethod
     def _empty() -> dict[str, Any]:
-        return {"passed": [], "failed": {}, "touched": [], "calls": {}, "covering": {}}
+        return {"tests": [], "passed": [], "failed": {}, "touched": [], "calls": {}, "covering": {}, "units": {}}
 
 
-def capture_all(project: str, selection: list[str], only_files: list[str] | None) -> dict[str, Any]:
+def capture_all(project: str, selection: list[str], only_files: list[str] | None,
+                only_tests: list[str] | None = None) -> dict[str, Any]:  # fmt: skip
     """Run the project's tests (those the pytest arguments `selection` select; of those, only the
-    ones in `only_files` when given) once, capturing the calls of every function of the project."""
-    outcomes = Outcomes(only_files)
+    ones in `only_files` or `only_tests` when `only_files` is given) once, capturing the calls of
+    every function of the project."""
+    outcomes = Outcomes(only_files, only_tests)
     recorder = Recorder(project, outcomes)
     run_pytest(project, selection, recorder, outcomes)
-    return {"files": recorder.result(), "collection_error": outcomes.collection_error}
+    return {"files": recorder.result(), "import_units": sorted(recorder.import_units),
+            "collection_error": outcomes.collection_error}
 
 
 def run_with_version(version: executor.Version, project: str, tests: list[str]) -> dict[str, Any]:

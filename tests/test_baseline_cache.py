@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from coderefine.baseline_cache import BaselineCache, ProjectTests
+from coderefine.baseline_cache import MODULE, BaselineCache, ProjectTests, unit_hashes
 from coderefine.cache import JsonCache
 from coderefine.errors import EnvironmentProblem
 from coderefine.sandbox import Limits, open_sandbox
@@ -117,6 +117,52 @@ def test_an_unchanged_project_runs_no_test_and_a_change_runs_only_the_tests_it_r
 
     (project / "conftest.py").write_text("# pytest's configuration: every test may depend on it\n")
     assert len(review(project, store).ran) == 3
+
+
+def test_a_changed_function_runs_again_only_the_tests_that_ran_it(project: Path, tmp_path: Path) -> None:
+    store = JsonCache(tmp_path / "kept")
+    first = review(project, store)
+    assert first.tests_ran == ("tests/test_shapes.py::test_area", "tests/test_shapes.py::test_volume",
+                               "tests/test_words.py::test_shout")  # fmt: skip
+
+    shapes = project / "shapes.py"
+    shapes.write_text("# shapes and their sizes\n" + SHAPES.replace("* depth", "* depth  # a box's"))
+    assert review(project, store).ran == ()  # comments and lines moved: nothing to run
+
+    shapes.write_text(SHAPES.replace("area(self.width, self.height) * depth", "depth * area(self.width, self.height)"))
+    changed = review(project, store)
+    assert changed.tests_ran == ("tests/test_shapes.py::test_volume",)
+    assert set(changed.baseline_for("shapes", "area").tests) == set(first.baseline_for("shapes", "area").tests)
+    assert changed.baseline_for("shapes", "area").captured_count == 3
+    assert changed.baseline_for("shapes", "Box.volume").tests == ("tests/test_shapes.py::test_volume",)
+
+    shapes.write_text(SHAPES + "\nUNIT = 'cm'\n")  # outside any function: every test file that runs shapes.py
+    assert review(project, store).tests_ran == first.tests_ran[:2]
+    (project / "words.py").write_text(WORDS + "\nGREETING = shout('hello')\n")
+    assert review(project, store).ran == ("tests/test_words.py",)
+    (project / "words.py").write_text(WORDS.replace("upper()", "upper().strip()") + "\nGREETING = shout('hello')\n")
+    assert review(project, store).tests_ran == first.tests_ran  # shout ran on import: anything may have seen it
+
+
+def test_a_file_is_hashed_function_by_function(tmp_path: Path) -> None:
+    path = tmp_path / "shapes.py"
+    path.write_text(SHAPES)
+    before = unit_hashes(path)
+    assert before is not None and set(before) == {"area", "Box.volume", MODULE}
+
+    def changed(text: str) -> set[str]:
+        path.write_text(text)
+        now = unit_hashes(path)
+        assert now is not None
+        return {name for name in before.keys() | now.keys() if before.get(name) != now.get(name)}
+
+    assert changed("\n\n# sizes\n" + SHAPES.replace("* depth", "* depth  # times depth")) == set()
+    assert changed(SHAPES.replace("* depth", "* depth * 1")) == {"Box.volume"}
+    assert changed(SHAPES.replace("class Box:", "class Box:\n    sides = 6\n")) == {MODULE}
+    assert changed(SHAPES + "\ndef perimeter(w, h):\n    return 2 * (w + h)\n") == {"perimeter"}
+    assert changed(SHAPES.replace("def area", "@staticmethod\ndef area")) == {"area"}
+    path.write_text("def broken(:\n")
+    assert unit_hashes(path) is None
 
 
 def test_tests_that_fail_already_are_left_out_and_named(project: Path) -> None:
