@@ -16,6 +16,8 @@ review re-runs only what is stale:
   pytest's configuration (a `conftest.py`, `pyproject.toml`, `setup.cfg`,
   `setup.py`, `pytest.ini`, `tox.ini`): everything.
 An unchanged project, or one whose changes are comments, runs no tests at all.
+A run that would not finish in its time stops starting tests near the end of it:
+what ran is kept and the next review runs the rest.
 
 Not seen: data files the tests read; what a module does at import time for a
 test file that neither imports it directly nor calls its functions; a module
@@ -46,6 +48,7 @@ from coderefine.version import package_version
 
 BASELINE_FORMAT = 2
 CALLS_PER_FUNCTION = 100  # captured calls a function's checks start from, at most
+ANSWER_MARGIN = 0.1  # of the time limit, left after the last test for the answer to come back (10 s at least)
 MODULE = "<module>"  # a file's code outside its functions, as sandbox/project_tests.py names it
 CONFIGURATION = frozenset({"conftest.py", "pyproject.toml", "setup.cfg", "setup.py", "pytest.ini", "tox.ini"})
 
@@ -108,6 +111,7 @@ class _Stored:
     imports: dict[str, list[str]]
     units: dict[str, dict[str, str]]
     import_units: frozenset[str]
+    pending: dict[str, frozenset[str]]  # tests a run's time limit left out, by file
 
 
 @dataclass(frozen=True)
@@ -160,19 +164,30 @@ class BaselineCache:
         seconds = time.monotonic() - started
         files = {**kept, **capture.files}
         for name, tests in (stale.tests if stale is not None else {}).items():
-            files[name] = merged(kept[name], capture.files.get(name, contract.FileTests()), tests)
+            files[name] = merged(kept.get(name, contract.FileTests()), capture.files.get(name, contract.FileTests()),
+                                 tests)  # fmt: skip
         if capture.error is None and self.store is not None:
             imported = import_units | set(capture.import_units)
-            self.store.put(key, _encode(hashes, files, capture.collection_error, imported, project))
+            self.store.put(key, _encode(hashes, files, capture.collection_error, imported, capture.unfinished, project))
+        if capture.unfinished:
+            done = sum(len(record.tests) for record in capture.files.values())
+            raise EnvironmentProblem(self._too_slow(f"; {done} of {done + len(capture.unfinished)} ran and are kept: "
+                                                    "the next run goes on with the rest"))  # fmt: skip
         tests_ran = tuple(sorted(test for record in capture.files.values() for test in record.tests))
         return ProjectTests(files=files, collection_error=capture.collection_error, problem=capture.error,
                             ran=tuple(sorted(capture.files)), tests_ran=tests_ran, seconds=seconds)  # fmt: skip
+
+    def _too_slow(self, kept: str) -> str:
+        return (f"the project's tests did not finish in {self.timeout:g}s in the sandbox; raise check_timeout "
+                "(--check-timeout) or select the tests to run with baseline_tests (--baseline-tests, e.g. \"-k fast\")"
+                + kept)  # fmt: skip
 
     def _run(self, sandbox: Sandbox, stale: Stale | None) -> contract.Capture:
         project = sandbox.project_path
         if project is None:
             return contract.Capture()
-        job = contract.CaptureJob(project=project, baseline_tests=self.baseline_tests,
+        deadline = max(self.timeout / 2, self.timeout - max(10.0, ANSWER_MARGIN * self.timeout))
+        job = contract.CaptureJob(project=project, baseline_tests=self.baseline_tests, deadline_s=deadline,
                                   only_files=tuple(sorted(stale.files)) if stale is not None else None,
                                   only_tests=tuple(sorted(t for tests in (stale.tests if stale else {}).values()
                                                           for t in tests)))  # fmt: skip
@@ -184,9 +199,7 @@ class BaselineCache:
                 raise EnvironmentProblem("the sandbox stopped during the project's tests, twice: "
                                          f"{run.stderr.strip()[-200:]}")
         if run.killed_by == "timeout":
-            raise EnvironmentProblem(
-                f"the project's tests did not finish in {self.timeout:g}s in the sandbox; raise check_timeout "
-                "(--check-timeout) or select the tests to run with baseline_tests (--baseline-tests, e.g. \"-k fast\")")
+            raise EnvironmentProblem(self._too_slow(""))
         try:
             return contract.capture_from_data(json.loads(run.verdict or ""))
         except (ValueError, contract.ContractError):
@@ -234,6 +247,9 @@ def stale_tests(previous: _Stored, hashes: Mapping[str, str], project: Path) -> 
             whole.add(name)
         elif ran := {record.tests[index] for unit in units for index in record.units.get(unit, ())}:
             tests[name] = frozenset(ran)
+    for name, pending in previous.pending.items():
+        if name not in whole and name in hashes:
+            tests[name] = tests.get(name, frozenset()) | pending
     return Stale(files=frozenset(name for name in whole if name in hashes), tests=tests)
 
 
@@ -316,14 +332,22 @@ def imported_files(path: Path, project: Path) -> list[str]:
 
 
 def _encode(hashes: Mapping[str, str], files: Mapping[str, contract.FileTests], collection_error: str | None,
-            import_units: set[str] | frozenset[str], project: Path) -> dict[str, Any]:  # fmt: skip
+            import_units: set[str] | frozenset[str], unfinished: tuple[str, ...], project: Path
+            ) -> dict[str, Any]:  # fmt: skip
     ran = {file for record in files.values() for file in record.touched}
     ran |= {unit.rsplit(":", 1)[0] for unit in import_units}
     units = {name: found for name in sorted(ran) if (found := unit_hashes(project / name)) is not None}
     return {"hashes": dict(hashes), "files": {name: contract.to_data(record) for name, record in files.items()},
             "collection_error": collection_error,
             "imports": {name: imported_files(project / name, project) for name in files},
-            "units": units, "import_units": sorted(import_units)}
+            "units": units, "import_units": sorted(import_units), "pending": sorted(unfinished)}
+
+
+def _by_file(tests: list[str]) -> dict[str, frozenset[str]]:
+    found: dict[str, set[str]] = {}
+    for test in tests:
+        found.setdefault(str(test).split("::", 1)[0], set()).add(str(test))
+    return {name: frozenset(them) for name, them in found.items()}
 
 
 def _decode(data: Mapping[str, Any]) -> _Stored | None:
@@ -332,6 +356,6 @@ def _decode(data: Mapping[str, Any]) -> _Stored | None:
         return _Stored(dict(data["hashes"]), dict(capture.files), capture.collection_error,
                        {str(k): [str(f) for f in v] for k, v in dict(data.get("imports") or {}).items()},
                        {str(k): {str(q): str(h) for q, h in dict(v).items()} for k, v in dict(data["units"]).items()},
-                       frozenset(str(u) for u in data["import_units"]))
+                       frozenset(str(u) for u in data["import_units"]), _by_file(data["pending"]))
     except (KeyError, TypeError, ValueError, contract.ContractError):
         return None  # a damaged or older entry: run the tests again

@@ -74,6 +74,7 @@ class CaptureJob:
     baseline_tests: tuple[str, ...] = ()  # pytest arguments that select the tests (all when empty)
     only_files: tuple[str, ...] | None = None  # of those, only the tests of these files
     only_tests: tuple[str, ...] = ()  # and these tests (node ids) of other files
+    deadline_s: float | None = None  # no test starts after this many seconds: the rest are left for later
     kind: str = "capture"
     version: int = CONTRACT_VERSION
 
@@ -101,6 +102,7 @@ class Capture:
 
     files: dict[str, FileTests] = field(default_factory=dict)
     import_units: tuple[str, ...] = ()
+    unfinished: tuple[str, ...] = ()  # tests the deadline left out
     collection_error: str | None = None
     error: str | None = None  # the tests gave no answer at all
     version: int = CONTRACT_VERSION
@@ -177,7 +179,8 @@ def capture_job_from_data(data: Any) -> CaptureJob:
     return CaptureJob(project=str(data["project"]),
                       baseline_tests=tuple(str(a) for a in data.get("baseline_tests", ())),
                       only_files=tuple(str(f) for f in only) if only is not None else None,
-                      only_tests=tuple(str(t) for t in data.get("only_tests", ())))
+                      only_tests=tuple(str(t) for t in data.get("only_tests", ())),
+                      deadline_s=float(data["deadline_s"]) if data.get("deadline_s") is not None else None)
 
 
 def capture_from_data(data: Any) -> Capture:
@@ -189,6 +192,7 @@ def capture_from_data(data: Any) -> Capture:
     try:
         return Capture(files={str(name): _file_tests(record) for name, record in files.items()},
                        import_units=tuple(str(u) for u in data.get("import_units") or ()),
+                       unfinished=tuple(str(t) for t in data.get("unfinished") or ()),
                        collection_error=_text(data.get("collection_error")), error=_text(data.get("error")))
     except (TypeError, ValueError, AttributeError) as problem:
         raise ContractError(f"a Capture: {problem}") from None

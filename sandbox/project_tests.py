@@ -15,6 +15,7 @@ import contextlib
 import io
 import os
 import sys
+import time
 from typing import Any
 
 from . import executor
@@ -30,7 +31,8 @@ BYTES_LIMIT = 24 << 20  # all calls kept, at most (the answer travels as JSON)
 class Outcomes:
     """A pytest plugin that notes what passed, what failed and why, and which tests benchmark."""
 
-    def __init__(self, only_files: list[str] | None = None, only_tests: list[str] | None = None) -> None:
+    def __init__(self, only_files: list[str] | None = None, only_tests: list[str] | None = None,
+                 deadline: float | None = None) -> None:  # fmt: skip
         self.passed: set[str] = set()
         self.failures: dict[str, str] = {}
         self.benchmarked: set[str] = set()
@@ -38,6 +40,10 @@ class Outcomes:
         self.collection_error: str | None = None
         self.only_files = set(only_files) if only_files is not None else None
         self.only_tests = set(only_tests or ())
+        self.deadline = deadline  # time.monotonic() after which no test starts
+        self.started: set[str] = set()
+        self.unfinished: list[str] = []
+        self.session: Any = None
 
     def wanted(self, nodeid: str) -> bool:
         return self.only_files is None or nodeid.split("::", 1)[0] in self.only_files or nodeid in self.only_tests
@@ -52,6 +58,7 @@ class Outcomes:
 
     def pytest_collection_finish(self, session: Any) -> None:
         # After every plugin's selection (-k, -m, ours): what will really run.
+        self.session = session
         self.benchmarked = {item.nodeid for item in session.items if "benchmark" in getattr(item, "fixturenames", ())}
         self.collected = {item.nodeid.split("::", 1)[0] for item in session.items}
 
@@ -59,6 +66,15 @@ class Outcomes:
         if report.failed and self.collection_error is None:
             lines = str(report.longreprtext).strip().splitlines()
             self.collection_error = "{}: {}".format(report.nodeid or "collection", (lines[-1] if lines else "")[:200])
+
+    def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
+        self.started.add(nodeid)
+
+    def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline and not self.unfinished:
+            self.unfinished = [item.nodeid for item in self.session.items if item.nodeid not in self.started]
+            if self.unfinished:
+                self.session.shouldstop = "the deadline"
 
     def pytest_runtest_logreport(self, report: Any) -> None:
         if report.when == "call" and report.passed:
@@ -338,15 +354,16 @@ class Recorder:
 
 
 def capture_all(project: str, selection: list[str], only_files: list[str] | None,
-                only_tests: list[str] | None = None) -> dict[str, Any]:  # fmt: skip
+                only_tests: list[str] | None = None, deadline_s: float | None = None) -> dict[str, Any]:  # fmt: skip
     """Run the project's tests (those the pytest arguments `selection` select; of those, only the
     ones in `only_files` or `only_tests` when `only_files` is given) once, capturing the calls of
-    every function of the project."""
-    outcomes = Outcomes(only_files, only_tests)
+    every function of the project; no test starts after `deadline_s` seconds."""
+    deadline = time.monotonic() + deadline_s if deadline_s is not None else None
+    outcomes = Outcomes(only_files, only_tests, deadline)
     recorder = Recorder(project, outcomes)
     run_pytest(project, selection, recorder, outcomes)
     return {"files": recorder.result(), "import_units": sorted(recorder.import_units),
-            "collection_error": outcomes.collection_error}
+            "unfinished": outcomes.unfinished, "collection_error": outcomes.collection_error}
 
 
 def run_with_version(version: executor.Version, project: str, tests: list[str]) -> dict[str, Any]:

@@ -191,6 +191,23 @@ def test_tests_that_do_not_finish_are_an_environment_problem(project: Path) -> N
         review(project, None, timeout=5.0)
 
 
+def test_tests_cut_by_the_time_limit_are_kept_and_the_next_run_goes_on(project: Path, tmp_path: Path) -> None:
+    slow = "".join(f"\n\ndef test_wait_{n}():\n    time.sleep(1.5)\n" for n in range(10))
+    (project / "tests" / "test_slow.py").write_text("import time" + slow)
+    store = JsonCache(tmp_path / "kept")
+    # 20 s: no test starts after 10 s, and the run answers well before the sandbox's limit.
+    with pytest.raises(EnvironmentProblem, match=r"did not finish in 20s .* of 13 ran and are kept: the next run"):
+        review(project, store, timeout=20.0)
+    rest = review(project, store)
+    waits = [test for test in rest.tests_ran if "test_wait_" in test]
+    assert 0 < len(waits) < 10 and "tests/test_shapes.py::test_area" not in rest.tests_ran
+    assert rest.tests_ran[-1] == "tests/test_words.py::test_shout"  # the last file had not started
+    assert rest.baseline_for("words", "shout").tests == ("tests/test_words.py::test_shout",)
+    assert set(rest.baseline_for("shapes", "area").tests) == {"tests/test_shapes.py::test_area",
+                                                              "tests/test_shapes.py::test_volume"}  # fmt: skip
+    assert review(project, store).ran == ()
+
+
 def test_baseline_tests_select_what_runs(project: Path) -> None:
     tests = review(project, None, selection=("-k", "shout"))
     assert tests.ran == ("tests/test_words.py",)
