@@ -13,14 +13,17 @@ sandbox), and the feedback never says stop; every run stops at
 process of its own. Printed:
 
 1. the project's tests, run once in the sandbox with every function's calls
-   captured, and the 10 functions that most tests call;
+   captured; how many tests a change to one function runs again; the 10
+   functions that most tests call;
 2. `optimize FILE::NAME` on each of them, one after another from a cold cache:
    wall time, the project's tests, the original's check, the drafts;
 3. file mode (`optimize toolz/dicttoolz.py`);
 4. `ci` over a 3-commit range, then again over the unchanged project;
 5. `ci --jobs 1` against `--jobs 4` over a commit that touches the 10
    functions, with the same verdicts asked;
-6. the pre-commit hook on a first and a second commit, each changing one function.
+6. the pre-commit hook on a first and a second commit, each changing one typical
+   function (what a change to it runs again is the median), then a third
+   changing the 4th most-called function.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ sys.path[:0] = [str(ROOT.parent), str(ROOT)]
 
 from mutation import LIBRARIES, Library, library_project  # noqa: E402
 
-from coderefine.baseline_cache import BaselineCache  # noqa: E402
+from coderefine.baseline_cache import BaselineCache, ProjectTests  # noqa: E402
 from coderefine.code import SourceFile  # noqa: E402
 from coderefine.sandbox import Limits, open_sandbox  # noqa: E402
 from coderefine.verify import module_name  # noqa: E402
@@ -103,8 +106,11 @@ def touch(project: Path, file: str, name: str, note: str) -> None:
     changes, so it counts as changed, as a real edit would (a comment alone changes nothing)."""
     path = project / file
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    name = name.rsplit(".", 1)[-1]  # a method: Class.name
-    node = next(n for n in ast.walk(ast.parse("".join(lines))) if isinstance(n, ast.FunctionDef) and n.name == name)
+    *owner, name = name.split(".")  # a method: Class.name
+    scope: list[ast.stmt] = ast.parse("".join(lines)).body
+    if owner:
+        scope = next(n for n in scope if isinstance(n, ast.ClassDef) and n.name == owner[0]).body
+    node = next(n for n in scope if isinstance(n, ast.FunctionDef) and n.name == name)
     first = node.body[0]
     docstring = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(
         first.value.value, str)  # fmt: skip
@@ -113,8 +119,28 @@ def touch(project: Path, file: str, name: str, note: str) -> None:
     path.write_text("".join(lines), encoding="utf-8")
 
 
-def most_called(project: Path, package: str, count: int) -> tuple[list[tuple[str, str, int]], float, int]:
-    """The `count` eligible functions that most of the project's tests call: (file, name, tests)."""
+def reach(tests: ProjectTests, file: str, name: str) -> int | None:
+    """How many tests a change to this function runs again; None: all (it ran on import)."""
+    unit = f"{file}:{name}"
+    if unit in tests.import_units:
+        return None
+    return sum(len(record.units.get(unit, ())) for record in tests.files.values())
+
+
+@dataclass(frozen=True)
+class Found:
+    """Part 1: the functions (file, name, tests calling it) most called, two typical ones, and costs."""
+
+    most_called: list[tuple[str, str, int]]
+    typical: list[tuple[str, str, int]]  # at the median of the tests a change to them runs again
+    seconds: float
+    test_files: int
+    reach: str  # what a change to one function runs again, in a line
+
+
+def most_called(project: Path, package: str, count: int) -> Found:
+    """The `count` eligible functions that most of the project's tests call, two typical ones (what a
+    change to them runs again is the median), and what the project's tests cost."""
     with tempfile.TemporaryDirectory() as scratch, open_sandbox("docker", project=project,
                                                                 limits=Limits(timeout=600)) as box:  # fmt: skip
         cache = BaselineCache(None, checker="bench", baseline_tests=(), exclude=(), timeout=600.0)
@@ -130,7 +156,17 @@ def most_called(project: Path, package: str, count: int) -> tuple[list[tuple[str
                 covering = len(tests.baseline_for(module, target.name).tests)
                 found.append((path.relative_to(project).as_posix(), target.name, covering))
     found.sort(key=lambda item: (-item[2], item[0], item[1]))
-    return found[:count], seconds, len(tests.files)
+    reaches = [(reach(tests, file, name), file, name, covering) for file, name, covering in found if covering]
+    some = sorted((runs, file, name, covering) for runs, file, name, covering in reaches if runs is not None)
+    everything = len(reaches) - len(some)
+    total = len({test for record in tests.files.values() for test in record.tests})
+    median = some[len(some) // 2][0] if some else 0
+    line = (f"a change to one of the {len(reaches)} eligible functions that tests call runs again all {total} tests "
+            f"for {everything} (they ran on import); for the others {median} tests at the median "
+            f"(fewest {some[0][0] if some else 0}, most {some[-1][0] if some else 0})")  # fmt: skip
+    middle = some[max(0, len(some) // 2 - 1) : len(some) // 2 + 1]
+    return Found(found[:count], [(file, name, covering) for _, file, name, covering in middle], seconds,
+                 len(tests.files), line)  # fmt: skip
 
 
 def coderefine(project: Path, env: dict[str, str], *args: str) -> tuple[float, dict[str, Any] | None, str]:
@@ -205,9 +241,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         run = Run(project, server, Path(scratch_name), args.max_iterations)
         print(f"{library.name} {library.version} (sdist from PyPI), model latency {args.latency:g}s, "
               f"{args.max_iterations} draft(s) per function", flush=True)
-        functions, seconds, files = most_called(project, library.name, args.functions)
-        print(f"\n1. the project's tests in the sandbox, every function's calls captured: {seconds:.1f}s "
-              f"({files} test files)", flush=True)
+        found = most_called(project, library.name, args.functions)
+        functions = found.most_called
+        print(f"\n1. the project's tests in the sandbox, every function's calls captured: {found.seconds:.1f}s "
+              f"({found.test_files} test files)\n   {found.reach}", flush=True)
         for file, name, covering in functions:
             print(f"   {file}::{name}: called by {covering} tests", flush=True)
         if 2 in parts:
@@ -219,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if 5 in parts:
             run.side_by_side(functions)
         if 6 in parts:
-            run.hook(functions[3:5])
+            run.hook([*found.typical, functions[3]])
     return 0
 
 
@@ -268,7 +305,8 @@ class Run:
         print(f"   speedup {walls[1] / walls[4]:.2f}x; same verdicts: {found[1] == found[4]}", flush=True)
 
     def hook(self, functions: Sequence[tuple[str, str, int]]) -> None:
-        print("\n6. the pre-commit hook (budget 60s), a first and a second commit", flush=True)
+        print("\n6. the pre-commit hook (budget 60s): a first and a second commit each changing a typical function,"
+              " then one changing a function that most tests run", flush=True)
         for number, (file, name, _) in enumerate(functions, 1):
             touch(self.project, file, name, f"hook {number}")
             git(self.project, "add", file)

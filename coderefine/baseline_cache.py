@@ -16,8 +16,9 @@ review re-runs only what is stale:
   pytest's configuration (a `conftest.py`, `pyproject.toml`, `setup.cfg`,
   `setup.py`, `pytest.ini`, `tox.ini`): everything.
 An unchanged project, or one whose changes are comments, runs no tests at all.
-A run that would not finish in its time stops starting tests near the end of it:
-what ran is kept and the next review runs the rest.
+A run that would not finish in its time limit, or in the time budget of a
+review that has one, stops starting tests near the end of it: what ran is kept
+and the next review runs the rest.
 
 Not seen: data files the tests read; what a module does at import time for a
 test file that neither imports it directly nor calls its functions; a module
@@ -62,6 +63,8 @@ class ProjectTests:
     problem: str | None = None  # the tests gave no answer at all (the checks go on without them)
     ran: tuple[str, ...] = ()  # test files run now (all their tests or some); empty when everything came from the cache
     tests_ran: tuple[str, ...] = ()  # the tests run now
+    import_units: frozenset[str] = frozenset()  # functions that ran while the modules were imported (`file:qualname`)
+    unfinished: int = 0  # tests the review's time budget left for the next review
     seconds: float = 0.0  # spent running them now
 
     def baseline_for(self, module: str, label: str) -> Baseline:
@@ -135,16 +138,17 @@ class BaselineCache:
         self._lock = threading.Lock()
         self._known: dict[Path, ProjectTests] = {}
 
-    def tests_of(self, project: Path, sandbox: Sandbox) -> tuple[ProjectTests, bool]:
-        """The project's tests, and whether this call is the one that ran them (the others wait)."""
+    def tests_of(self, project: Path, sandbox: Sandbox, deadline: float | None = None) -> tuple[ProjectTests, bool]:
+        """The project's tests, and whether this call is the one that ran them (the others wait).
+        No test starts after `deadline` (time.monotonic()), the review's time budget."""
         with self._lock:
             if project in self._known:
                 return self._known[project], False
-            found = self._load_or_run(project, sandbox)
+            found = self._load_or_run(project, sandbox, deadline)
             self._known[project] = found
             return found, True
 
-    def _load_or_run(self, project: Path, sandbox: Sandbox) -> ProjectTests:
+    def _load_or_run(self, project: Path, sandbox: Sandbox, deadline: float | None) -> ProjectTests:
         hashes = file_hashes(project, self.exclude)
         key = cache_key({"format": BASELINE_FORMAT, "version": package_version(), "checker": self.checker,
                          "project": str(project.resolve()), "baseline_tests": list(self.baseline_tests)})
@@ -158,35 +162,37 @@ class BaselineCache:
                     if name in hashes and name not in stale.files}  # fmt: skip
             import_units = previous.import_units
             if not stale:
-                return ProjectTests(files=kept, collection_error=previous.collection_error)
+                return ProjectTests(files=kept, collection_error=previous.collection_error, import_units=import_units)
         started = time.monotonic()
-        capture = self._run(sandbox, stale)
+        limit = max(self.timeout / 2, self.timeout - max(10.0, ANSWER_MARGIN * self.timeout))
+        budget = deadline - started if deadline is not None else None
+        capture = self._run(sandbox, stale, min(limit, budget) if budget is not None else limit)
         seconds = time.monotonic() - started
         files = {**kept, **capture.files}
         for name, tests in (stale.tests if stale is not None else {}).items():
             files[name] = merged(kept.get(name, contract.FileTests()), capture.files.get(name, contract.FileTests()),
                                  tests)  # fmt: skip
+        imported = import_units | set(capture.import_units)
         if capture.error is None and self.store is not None:
-            imported = import_units | set(capture.import_units)
             self.store.put(key, _encode(hashes, files, capture.collection_error, imported, capture.unfinished, project))
-        if capture.unfinished:
+        if capture.unfinished and (budget is None or budget >= limit):
             done = sum(len(record.tests) for record in capture.files.values())
             raise EnvironmentProblem(self._too_slow(f"; {done} of {done + len(capture.unfinished)} ran and are kept: "
                                                     "the next run goes on with the rest"))  # fmt: skip
         tests_ran = tuple(sorted(test for record in capture.files.values() for test in record.tests))
         return ProjectTests(files=files, collection_error=capture.collection_error, problem=capture.error,
-                            ran=tuple(sorted(capture.files)), tests_ran=tests_ran, seconds=seconds)  # fmt: skip
+                            ran=tuple(sorted(capture.files)), tests_ran=tests_ran, seconds=seconds,
+                            import_units=imported, unfinished=len(capture.unfinished))  # fmt: skip
 
     def _too_slow(self, kept: str) -> str:
         return (f"the project's tests did not finish in {self.timeout:g}s in the sandbox; raise check_timeout "
                 "(--check-timeout) or select the tests to run with baseline_tests (--baseline-tests, e.g. \"-k fast\")"
                 + kept)  # fmt: skip
 
-    def _run(self, sandbox: Sandbox, stale: Stale | None) -> contract.Capture:
+    def _run(self, sandbox: Sandbox, stale: Stale | None, deadline: float) -> contract.Capture:
         project = sandbox.project_path
         if project is None:
             return contract.Capture()
-        deadline = max(self.timeout / 2, self.timeout - max(10.0, ANSWER_MARGIN * self.timeout))
         job = contract.CaptureJob(project=project, baseline_tests=self.baseline_tests, deadline_s=deadline,
                                   only_files=tuple(sorted(stale.files)) if stale is not None else None,
                                   only_tests=tuple(sorted(t for tests in (stale.tests if stale else {}).values()

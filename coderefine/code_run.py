@@ -225,8 +225,9 @@ class Resources:
                 self._model = self._stack.enter_context(open_model(self.settings))
             return self._model
 
-    def project_tests(self, project: Path) -> tuple[ProjectTests, bool]:
-        """The project's tests (run once per review, see baseline_cache), and whether this call ran them."""
+    def project_tests(self, project: Path, deadline: float | None = None) -> tuple[ProjectTests, bool]:
+        """The project's tests (run once per review, see baseline_cache), and whether this call ran them;
+        none starts after `deadline`."""
         sandbox = self.sandbox(project)
         with self._opening:
             if self._baselines is None:
@@ -237,7 +238,7 @@ class Resources:
                     timeout=self.settings.check_timeout)
             baselines = self._baselines
         with self.check_lock:
-            tests, ran = baselines.tests_of(project, sandbox)
+            tests, ran = baselines.tests_of(project, sandbox, deadline)
         if ran and tests.note and self.on_note is not None:
             self.on_note(tests.note)
         if ran and tests.failed and self.on_note is not None:
@@ -372,8 +373,11 @@ class _FileRun:
             self.request.on_function(target)
         module = module_name(self.path, self.project)
         started = time.monotonic()
-        tests, ran = self.resources.project_tests(self.project)
+        tests, ran = self.resources.project_tests(self.project, self.request.deadline)
         spent = time.monotonic() - started if ran else 0.0
+        if tests.unfinished:  # the time budget is spent, and a function is not checked with part of its tests
+            note = f"{tests.unfinished} of the project's tests were left for the next run (kept)"
+            return FunctionResult(target.name, target.source, None, NOT_STARTED, tests_seconds=spent, tests_note=note)
         baseline = tests.baseline_for(module, target.name)
         guard = Guard.for_target(self.source, target, self.request.settings.guard_allow_imports)
         check = _checker(self.resources, self.project, module, target, self.request.verify_options, guard, baseline)

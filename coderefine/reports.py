@@ -129,6 +129,14 @@ def run_summary(result: RunResult) -> str:
     return f"{result.sandbox} sandbox: {outcome}{network}"
 
 
+def skipped_to_dict(result: FunctionResult) -> dict[str, Any]:
+    """A function not worked on; when its start ran the project's tests, what they took and showed."""
+    entry: dict[str, Any] = {"target": result.target, "reason": result.skipped}
+    if result.tests_seconds:
+        entry.update(tests_seconds=round(result.tests_seconds, 3), tests_note=result.tests_note)
+    return entry
+
+
 def function_to_dict(result: FunctionResult, *, trace: bool = False) -> dict[str, Any]:
     """One function of an optimize run: the refine result's fields, plus the code task's."""
     assert result.refine is not None
@@ -162,7 +170,7 @@ def code_report_to_dict(report: CodeReport, *, trace: bool = False) -> dict[str,
         # The endpoint failure that cut a run short (its verified winner, if any, is kept).
         "error": report.error or next((r.refine.error for r in done if r.refine and r.refine.error), None),
         "results": [function_to_dict(r, trace=trace) for r in done],
-        "skipped": [{"target": r.target, "reason": r.skipped} for r in report.results if r.refine is None],
+        "skipped": [skipped_to_dict(r) for r in report.results if r.refine is None],
     }
     if not report.results:
         document["note"] = f"no functions in {report.file}"

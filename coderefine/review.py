@@ -38,7 +38,7 @@ from coderefine.file_facts import FileFacts, read_facts
 from coderefine.git import Span
 from coderefine.optimize import speed_job
 from coderefine.readability import readability_job
-from coderefine.reports import SCHEMA_VERSION, function_summary, function_to_dict
+from coderefine.reports import SCHEMA_VERSION, function_summary, function_to_dict, skipped_to_dict
 from coderefine.result_cache import result_store
 from coderefine.scores import measure
 from coderefine.testfiles import TEST_FILE_REASON, is_test_file
@@ -125,7 +125,7 @@ class FileOutcome:
     file: str
     sha256: str
     entries: tuple[dict[str, Any], ...]
-    skipped: tuple[dict[str, str], ...]
+    skipped: tuple[dict[str, Any], ...]
     patch: str  # this file's suggestions, for `git apply`
     new_text: str | None  # the file with them, when there are any
     encoding: str = "utf-8"
@@ -164,7 +164,8 @@ class Review:
     @property
     def tests_seconds(self) -> float:
         """What running the project's tests took in this review (nothing when they were kept)."""
-        return sum(float(e.get("tests_seconds") or 0.0) for o in self.files for e in o.entries if not e["cached"])
+        ran = [e for o in self.files for e in o.entries if not e["cached"]] + [s for o in self.files for s in o.skipped]
+        return sum(float(e.get("tests_seconds") or 0.0) for e in ran)
 
 
 def job_for(options: ReviewOptions, settings: config.Settings) -> tuple[CodeJob, VerifyOptions]:
@@ -284,10 +285,10 @@ def entry_summary(entry: Mapping[str, Any]) -> str:
 def _outcome(file: str, facts: FileFacts, report: CodeReport) -> FileOutcome:
     targets = {t.name: t for t in facts.targets}
     entries: list[dict[str, Any]] = []
-    skipped: list[dict[str, str]] = []
+    skipped: list[dict[str, Any]] = []
     for result in report.results:
         if result.refine is None:
-            skipped.append({"file": file, "target": result.target, "reason": result.skipped or ""})
+            skipped.append({"file": file, **skipped_to_dict(result)})
         else:
             entries.append(_entry(file, targets[result.target], report, result))
     improved = report.new_bytes != report.original_bytes

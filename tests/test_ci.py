@@ -294,6 +294,30 @@ def test_a_spent_time_budget_starts_nothing_and_keeps_nothing(
     assert [r["cached"] for r in report(repo)["results"]] == [False, False, False]
 
 
+def test_tests_the_budget_cuts_are_kept_and_the_next_run_goes_on(
+    scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    waits = "".join(f"\n\ndef test_wait_{n}():\n    time.sleep(1.5)\n" for n in range(8))
+    (repo / "test_slow.py").write_text("import time" + waits)
+    git(repo, "add", "test_slow.py")
+    git(repo, "commit", "-qm", "slow tests")
+    server = scripted(answer)
+    monkeypatch.chdir(repo)
+    assert ci(server, repo, "--time-budget", "6") == 0
+    first = report(repo)
+    assert first["results"] == [] and len(server.requests) == 0
+    cut = [s for s in first["skipped"] if s["reason"] == "not started: the time budget was spent"]
+    assert sorted(s["target"] for s in cut) == ["Bag.count_of", "dedupe", "squares"]
+    ran = [s for s in cut if "tests_seconds" in s]  # the first function to start ran them, the others waited
+    assert len(ran) == 1 and ran[0]["tests_seconds"] > 0
+    assert "of the project's tests were left for the next run" in ran[0]["tests_note"]
+
+    assert ci(server, repo) == 0  # no budget: the tests left over, then the functions
+    second = report(repo)
+    assert second["suggestions"] == 3 and len(server.requests) > 0
+    assert second["results"][0]["tests_seconds"] > 0
+
+
 def test_test_files_are_left_out_unless_asked(scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     git(repo, "checkout", "-qb", "tests-only", "main")
     (repo / "tests").mkdir()
