@@ -189,11 +189,12 @@ class BaselineCache:
                 "(--check-timeout) or select the tests to run with baseline_tests (--baseline-tests, e.g. \"-k fast\")"
                 + kept)  # fmt: skip
 
-    def _run(self, sandbox: Sandbox, stale: Stale | None, deadline: float) -> contract.Capture:
+    def _run(self, sandbox: Sandbox, stale: Stale | None, seconds: float) -> contract.Capture:
+        """Run the tests `stale` names (all when None); none starts after `seconds`."""
         project = sandbox.project_path
         if project is None:
             return contract.Capture()
-        job = contract.CaptureJob(project=project, baseline_tests=self.baseline_tests, deadline_s=deadline,
+        job = contract.CaptureJob(project=project, baseline_tests=self.baseline_tests, deadline_s=seconds,
                                   only_files=tuple(sorted(stale.files)) if stale is not None else None,
                                   only_tests=tuple(sorted(t for tests in (stale.tests if stale else {}).values()
                                                           for t in tests)))  # fmt: skip

@@ -33,7 +33,7 @@ class Progress:
         self.mode, self.stream = mode, stream
         self.total = 0
         self.done = 0
-        self._current = ""
+        self._current = threading.local()  # functions side by side: each thread's function is its own
         self._status_shown = False
         self._lock = threading.RLock()
 
@@ -42,11 +42,12 @@ class Progress:
         self._line(f"{what}: {total} function(s)")
 
     def started(self, where: str) -> None:
-        self._current = where
+        self._current.where = where
         self._status(f"{self._count()} {where}: baseline in the sandbox")
 
     def iteration(self, iteration: Iteration, rule: StopRule) -> None:
-        self._status(f"{self._count()} {self._current}: {progress_line(iteration, rule)}")
+        where = getattr(self._current, "where", "")
+        self._status(f"{self._count()} {where}: {progress_line(iteration, rule)}")
 
     def finished(self, line: str) -> None:
         with self._lock:

@@ -315,7 +315,7 @@ def test_tests_the_budget_cuts_are_kept_and_the_next_run_goes_on(
     assert ci(server, repo) == 0  # no budget: the tests left over, then the functions
     second = report(repo)
     assert second["suggestions"] == 3 and len(server.requests) > 0
-    assert second["results"][0]["tests_seconds"] > 0
+    assert len([entry for entry in second["results"] if entry["tests_seconds"] > 0]) == 1
 
 
 def test_test_files_are_left_out_unless_asked(scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
