@@ -66,6 +66,7 @@ def _code_options(parser: argparse.ArgumentParser, task: str) -> None:
     parser.add_argument("--check-timeout", type=float, metavar="SECONDS", help=_CHECK_TIMEOUT_HELP)
     parser.add_argument("--baseline-tests", metavar="ARGS", help=_BASELINE_TESTS_HELP)
     parser.add_argument("--jobs", type=int, metavar="N", help=_JOBS_HELP)
+    parser.add_argument("--analyzer-rules", metavar="RULES", help=_ANALYZER_HELP)
 
 
 def _model_options(parser: argparse.ArgumentParser) -> None:
@@ -93,10 +94,11 @@ _SETTING_FLAGS = (
     "model", "base_url", "model_path", "temperature", "max_tokens", "timeout", "retries", "seed",
     "cache", "cache_dir", "max_iterations", "plateau_patience", "plateau_margin", "budget_calls",
     "budget_tokens", "sandbox", "speedup_threshold", "slowdown_tolerance", "time_budget", "include_tests",
-    "check_timeout", "baseline_tests", "jobs",
+    "check_timeout", "baseline_tests", "jobs", "analyzer_rules",
 )  # fmt: skip
 _CHECK_TIMEOUT_HELP = "seconds for a run of the project's tests and for the check of the original (default 180)"
 _BASELINE_TESTS_HELP = "pytest arguments selecting the tests run with the original, e.g. 'tests/unit -k \"not slow\"'"
+_ANALYZER_HELP = "ruff's rules for the static analysis facts and fix drafts, e.g. 'PERF,SIM' ('none': off)"
 _JOBS_HELP = "functions worked on at once (default: 4 with a model endpoint, 1 with the embedded model)"
 _INCLUDE_TESTS_HELP = "also work on test files (tests/, test_*.py, *_test.py, conftest.py, pytest's python_files)"
 
@@ -173,6 +175,7 @@ def _review_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--check-timeout", type=float, metavar="SECONDS", help=_CHECK_TIMEOUT_HELP)
     parser.add_argument("--baseline-tests", metavar="ARGS", help=_BASELINE_TESTS_HELP)
     parser.add_argument("--jobs", type=int, metavar="N", help=_JOBS_HELP)
+    parser.add_argument("--analyzer-rules", metavar="RULES", help=_ANALYZER_HELP)
     _model_options(parser)
 
 

@@ -4,18 +4,21 @@ The task files (tasks/code_optimization.toml, tasks/code_readability.toml)
 hold the prompts and the stop rule; this module adds what plain-text tasks
 lack. Every draft must behave exactly like the original (checked in the
 sandbox); for speed it must be reliably faster, for readability it must score
-higher by radon's measures and be no more than a tolerance slower.
+higher by radon's measures and be no more than a tolerance slower. ruff's
+findings (see coderefine.analyzer) join the original's facts and each draft's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from coderefine import analyzer
 from coderefine.code import Target, parse_candidate
-from coderefine.engine import Facts, Judgement, Prompt, Step, StopRule
+from coderefine.engine import Facts, Judgement, Prompt, Seed, Step, StopRule
 from coderefine.errors import TaskError
 from coderefine.scores import Measures, measure
 from coderefine.task_file import Prompts, Table, load_prompts, stop_rule
@@ -63,6 +66,7 @@ class _CodeTask:
     context: str
     baseline: str  # measured facts about the original, for the first prompt
     check: Check  # runs a candidate's source in the sandbox
+    rules: tuple[str, ...]  # ruff's, for the static analysis facts (empty: none)
 
     _score_key = "speedup"  # the metric an accepted draft is scored by (a class constant, not a field)
 
@@ -79,7 +83,25 @@ class _CodeTask:
         return True  # an accepted draft is, by measurement, better than the original
 
     def _values(self, x: str, **more: str) -> dict[str, str]:
-        return {"input": x, "context": self.context or "(none)", "baseline": self.baseline, **more}
+        return {"input": x, "context": self.context or "(none)", "baseline": self._baseline, **more}
+
+    @cached_property
+    def _baseline(self) -> str:
+        found = analyzer.safe_facts(self.target.source, self.rules, of="the original")
+        return f"{self.baseline}\n{found}" if found else self.baseline
+
+    def seed(self, x: str) -> Seed | None:
+        """ruff's fixes of the original (unsafe ones too: the sandbox checks them), as a first draft."""
+        try:
+            fixed = analyzer.fixed(self.target.source, self.rules)
+        except analyzer.AnalyzerUnavailable:
+            return None
+        return Seed(f"```python\n{fixed}```", "analyzer") if fixed is not None else None
+
+    def analysis(self, output: str) -> str:
+        """The draft's static analysis facts, as a line to add to its summary ("" when there are none)."""
+        found = analyzer.safe_facts(parse_candidate(output, self.target).function_source, self.rules, of="this draft")
+        return f"\n{found}" if found else ""
 
     def init_prompt(self, x: str) -> Prompt:
         return self.spec.prompts.init.build(self._values(x))
@@ -109,7 +131,7 @@ class OptimizationTask(_CodeTask):
         verdict = self.check(output)
         return Facts(
             metrics=verdict.metrics(),
-            summary=verdict.summary(self.threshold),
+            summary=verdict.summary(self.threshold) + self.analysis(output),
             acceptable=verdict.verified and verdict.faster,
         )
 
@@ -132,13 +154,13 @@ class ReadabilityTask(_CodeTask):
         needed = self.before.score + self.min_gain
         if after.score < needed:
             # Not worth a sandbox run: it cannot be accepted whatever it does.
-            summary = f"{scores}\nNOT MORE READABLE: it needs a score of at least {needed:.1f}."
+            summary = f"{scores}\nNOT MORE READABLE: it needs a score of at least {needed:.1f}.{self.analysis(output)}"
             return Facts(metrics=metrics, summary=summary, acceptable=False)
         verdict = self.check(output)
         metrics.update({key: value for key, value in verdict.metrics().items() if key != "faster"})
         return Facts(
             metrics=metrics,
-            summary=f"{scores}\n{self._behaviour(verdict)}",
+            summary=f"{scores}\n{self._behaviour(verdict)}{self.analysis(output)}",
             # The check's threshold is 1 / (1 + tolerance): `faster` means fast enough.
             acceptable=verdict.verified and verdict.faster,
         )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import re
 import shlex
 import tomllib
 from collections.abc import Mapping
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from coderefine.analyzer import DEFAULT_RULES
 from coderefine.errors import UsageError
 
 
@@ -48,6 +50,7 @@ class Settings:
     sandbox_exclude: tuple[str, ...] = ()  # more file name patterns the sandbox's copy of the project leaves out
     include_tests: bool = False  # `ci`, the hook and file mode also work on the project's test files
     check_timeout: float = 180.0  # seconds for a run of the project's tests, and for a check
+    analyzer_rules: tuple[str, ...] = DEFAULT_RULES  # ruff's rules whose findings join the facts (empty: none)
     baseline_tests: tuple[str, ...] = ()  # pytest arguments selecting the tests the original's check runs
     jobs: int | None = None  # functions worked on at once (None: 1 with the embedded model, else JOBS_WITH_ENDPOINT)
 
@@ -71,6 +74,11 @@ class _Arguments:
     """The kind of a setting made of pytest arguments: a list, or one string split as a shell would."""
 
 
+class _Rules:
+    """The kind of a setting made of ruff rule codes or prefixes (`PERF`, `SIM108`): a list, or one
+    string of them separated by commas."""
+
+
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
 _TYPES: Mapping[str, type] = {
     "base_url": str, "api_key": str, "model": str, "model_path": Path, "temperature": float,
@@ -79,7 +87,7 @@ _TYPES: Mapping[str, type] = {
     "plateau_patience": int, "budget_calls": int, "budget_tokens": int, "sandbox": str,
     "speedup_threshold": float, "slowdown_tolerance": float, "time_budget": float, "guard_allow_imports": tuple,
     "sandbox_exclude": list, "include_tests": bool, "check_timeout": float, "baseline_tests": _Arguments,
-    "jobs": int,
+    "jobs": int, "analyzer_rules": _Rules,
 }  # fmt: skip
 _NOT_IN_FILES = {"api_key"}  # secrets belong in the environment, not in a committed file
 
@@ -159,12 +167,14 @@ def _convert(key: str, value: Any, source: str) -> Any:
             return _to_patterns(value)
         if kind is _Arguments:
             return _to_arguments(value)
+        if kind is _Rules:
+            return _to_rules(value)
         if kind is int and (isinstance(value, bool) or (isinstance(value, float) and not value.is_integer())):
             raise ValueError(value)
         return kind(value)
     except (TypeError, ValueError):
         names: dict[type, str] = {tuple: "a list of module names", list: "a list of file name patterns",
-                                  _Arguments: "pytest arguments"}  # fmt: skip
+                                  _Arguments: "pytest arguments", _Rules: "a list of ruff rule codes"}  # fmt: skip
         expected = names.get(kind, kind.__name__)
         raise UsageError(f"{source}: expected {expected}, got {value!r}") from None
 
@@ -188,6 +198,18 @@ def _to_patterns(value: Any) -> tuple[str, ...]:
     cleaned = tuple(item.strip() for item in patterns if item.strip())
     if any("/" in item for item in cleaned):
         raise ValueError(value)  # names, not paths: a pattern is matched against each file's name
+    return cleaned
+
+
+def _to_rules(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str) and value.strip().lower() == "none":
+        return ()  # the environment's way to say "no analysis" (an empty variable is not set)
+    codes = value.split(",") if isinstance(value, str) else value
+    if not isinstance(codes, (list, tuple)) or not all(isinstance(code, str) for code in codes):
+        raise ValueError(value)
+    cleaned = tuple(code.strip().upper() for code in codes if code.strip())
+    if not all(re.fullmatch(r"[A-Z]+[0-9]*", code) for code in cleaned):
+        raise ValueError(value)
     return cleaned
 
 

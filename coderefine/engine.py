@@ -112,6 +112,19 @@ class Task(Protocol):
 
     def refine_prompt(self, x: str, history: Sequence[Step]) -> Prompt: ...
 
+    def seed(self, x: str) -> Seed | None:
+        """A first draft that is not the model's (a code task's: a static analyzer's fixes), or None.
+        It is measured, critiqued by the model and kept in the history like any draft."""
+        ...
+
+
+@dataclass(frozen=True)
+class Seed:
+    """A draft from elsewhere than the model: the answer text as the model would give it, and its origin."""
+
+    text: str
+    origin: str
+
 
 @dataclass(frozen=True)
 class Usage:
@@ -147,6 +160,7 @@ class Iteration:
     feedback_prompt: Prompt | None
     usage: Usage
     seconds: float
+    origin: str = "model"  # who wrote the draft: the model, or a Seed's origin (e.g. "analyzer")
 
     @property
     def metrics(self) -> dict[str, Any]:
@@ -209,14 +223,20 @@ def refine(
     run = _Run(task, x, model, options)
     started = time.monotonic()
     stop_reason = "max_iterations"
+    seed = task.seed(x)
+    if seed is not None:  # one draft more than the model's
+        rule = replace(rule, max_iterations=rule.max_iterations + 1)
     for index in range(rule.max_iterations):
         spent = run.spent()
         if spent is not None:
             stop_reason = spent
             break
-        prompt = task.init_prompt(x) if index == 0 else task.refine_prompt(x, run.history)
+        if index == 0 and seed is not None:
+            prompt = Prompt(messages=())
+        else:
+            prompt = task.init_prompt(x) if index == 0 else task.refine_prompt(x, run.history)
         try:
-            iteration, judgement = run.iterate(index, prompt)
+            iteration, judgement = run.iterate(index, prompt, seed if index == 0 else None)
         except EnvironmentProblem as problem:
             if not run.iterations:
                 raise  # nothing to keep: report the problem itself
@@ -307,9 +327,12 @@ class _Run:
             return any(text.strip() == it.raw_output.strip() for it in self.iterations)
         return any(output == it.output for it in self.iterations)
 
-    def iterate(self, index: int, prompt: Prompt) -> tuple[Iteration, Judgement]:
+    def iterate(self, index: int, prompt: Prompt, seed: Seed | None = None) -> tuple[Iteration, Judgement]:
         started, usage_before = time.monotonic(), self.usage
-        draft = self._draft(index, prompt)
+        if seed is not None:
+            draft = Completion(text=seed.text, prompt_tokens=0, completion_tokens=0, cached=False, seconds=0.0)
+        else:
+            draft = self._draft(index, prompt)
         feedback_prompt: Prompt | None = None
         failed: EnvironmentProblem | None = None
         error: str | None
@@ -344,6 +367,7 @@ class _Run:
             feedback_prompt=feedback_prompt,
             usage=_difference(self.usage, usage_before),
             seconds=time.monotonic() - started,
+            origin=seed.origin if seed is not None else "model",
         )
         self.iterations.append(iteration)
         self.history.append(Step(output=output or draft.text, facts=facts, feedback=feedback))

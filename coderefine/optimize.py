@@ -29,6 +29,7 @@ class SpeedJob:
     purpose: str = "optimized"
     metric_keys: tuple[str, ...] = ("speedup", "speedup_ci", "correct", "checked_inputs", "input_sources",
                                      "coverage")
+    rules: tuple[str, ...] = ()  # ruff's (see coderefine.analyzer)
 
     def task_for(self, source: SourceFile, target: Target, check: Check, baseline: Verdict) -> Task:
         return OptimizationTask(
@@ -37,6 +38,7 @@ class SpeedJob:
             context=source.context(target),
             baseline=baseline.profile or "(no profile)",
             check=check,
+            rules=self.rules,
             threshold=self.threshold,
         )
 
@@ -74,7 +76,7 @@ def speed_job(
     """The optimization job and its checks' options."""
     verify_options = checks(examples, size, max_examples, threshold=settings.speedup_threshold, settings=settings)
     spec = load_code_task(task_file or builtin_tasks_dir() / "code_optimization.toml", "code_optimization")
-    return SpeedJob(spec, settings.speedup_threshold), verify_options
+    return SpeedJob(spec, settings.speedup_threshold, rules=settings.analyzer_rules), verify_options
 
 
 def checks(examples: Sequence[str], size: int | None, max_examples: int, *, threshold: float,

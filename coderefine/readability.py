@@ -33,6 +33,7 @@ class ReadabilityJob:
     purpose: str = "improved"
     metric_keys: tuple[str, ...] = ("score", "score_before", "radon", "correct", "speedup", "speedup_ci",
                                     "checked_inputs", "input_sources", "coverage")  # fmt: skip
+    rules: tuple[str, ...] = ()  # ruff's (see coderefine.analyzer)
 
     # One run measures its file once, not once per function (radon over a whole file for each).
     _measured: dict[bytes, dict[str, Measures]] = field(default_factory=dict, compare=False, repr=False)
@@ -48,6 +49,7 @@ class ReadabilityJob:
             context=source.context(target),
             baseline=original_facts(target, before, in_file),
             check=check,
+            rules=self.rules,
             before=before,
             tolerance=self.tolerance,
             min_gain=MIN_GAIN,
@@ -122,4 +124,4 @@ def readability_job(
     verify_options = checks(examples, size, max_examples, threshold=1.0 / (1.0 + settings.slowdown_tolerance),
                             settings=settings)
     spec = load_code_task(task_file or builtin_tasks_dir() / "code_readability.toml", "code_readability")
-    return ReadabilityJob(spec, settings.slowdown_tolerance), verify_options
+    return ReadabilityJob(spec, settings.slowdown_tolerance, rules=settings.analyzer_rules), verify_options

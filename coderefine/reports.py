@@ -36,6 +36,7 @@ def result_to_dict(result: RefineResult, *, trace: bool = False) -> dict[str, An
 def _iteration(iteration: Iteration, *, trace: bool) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "index": iteration.index,
+        "origin": iteration.origin,
         "output": iteration.output,
         "feedback": iteration.feedback,
         "metrics": iteration.metrics,
@@ -96,9 +97,13 @@ def progress_line(iteration: Iteration, rule: StopRule) -> str:
     calls = iteration.usage.llm_calls
     cached = f" +{iteration.usage.cached_calls} cached" if iteration.usage.cached_calls else ""
     return (
-        f"draft {iteration.index + 1}/{rule.max_iterations}: {_draft_state(iteration)}, "
+        f"draft {iteration.index + 1}/{rule.max_iterations}{_origin(iteration)}: {_draft_state(iteration)}, "
         f"{calls} call(s){cached}, {iteration.seconds:.1f}s"
     )
+
+
+def _origin(iteration: Iteration) -> str:
+    return "" if iteration.origin == "model" else f" ({iteration.origin}'s)"
 
 
 def _draft_state(iteration: Iteration) -> str:

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from coderefine import analyzer
 from coderefine.cache import JsonCache, cache_key, default_cache_root
 from coderefine.code import Target
 from coderefine.config import Settings
@@ -62,6 +63,7 @@ def key_base(
         "format": RESULTS_FORMAT,
         "version": package_version(),
         "checker": checker,  # the sandbox image: its harness decides what "verified" means
+        "analyzer": analyzer.version() if settings.analyzer_rules else None,  # its fixes are drafts
         "job": job,
         "spec": repr(spec),
         "settings": {k: str(v) if isinstance(v, Path) else v for k, v in chosen.items()},
@@ -158,6 +160,7 @@ def _iteration(data: Mapping[str, Any]) -> Iteration:
         feedback_prompt=_prompt(data["feedback_prompt"]) if data["feedback_prompt"] else None,
         usage=Usage(**data["usage"]),
         seconds=data["seconds"],
+        origin=data.get("origin", "model"),
     )
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from coderefine.engine import Facts, Judgement, Prompt, Step, StopRule
+from coderefine.engine import Facts, Judgement, Prompt, Seed, Step, StopRule
 from coderefine.evaluators import EVALUATORS, Evaluator
 from coderefine.parsers import PARSERS, Parser
 from coderefine.task_file import Prompts, Table, check_regex, load_prompts, stop_rule
@@ -58,6 +58,9 @@ class TextTask:
 
     def init_prompt(self, x: str) -> Prompt:
         return self.prompts.init.build({"input": x})
+
+    def seed(self, x: str) -> Seed | None:
+        return None  # every draft of a text task is the model's
 
     def parse_output(self, text: str) -> str:
         return self.parser(text)

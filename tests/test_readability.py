@@ -102,6 +102,7 @@ NOT_ABOUT_SPEED = 1.0
 def run(server: ScriptedLLM, path: Path, **options: Any) -> CodeReport:
     options.setdefault("max_examples", 60)
     options.setdefault("slowdown_tolerance", NOT_ABOUT_SPEED)
+    options.setdefault("analyzer_rules", ())  # these tests script the model's drafts; the analyzer's has its own
     return improve_readability(path, "grade", base_url=server.url, model="scripted-model", backoff=0.01, **options)
 
 
@@ -172,7 +173,8 @@ def test_cli_json_and_apply(scripted: Start, project: Path, capsys: pytest.Captu
     # The second run's draft comes from the response cache; its feedback prompt holds new timings.
     server = scripted([CLEAR, "NOTHING LEFT TO IMPROVE", "NOTHING LEFT TO IMPROVE"])
     args = ["readability", f"{path}::grade", "--json", "--base-url", server.url, "--model", "scripted-model",
-            "--max-examples", "60", "--slowdown-tolerance", str(NOT_ABOUT_SPEED)]  # fmt: skip
+            "--max-examples", "60", "--slowdown-tolerance", str(NOT_ABOUT_SPEED),
+            "--analyzer-rules", "none"]  # fmt: skip
     assert main(args) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["task"] == "code_readability" and document["status"] == "improved"
@@ -193,7 +195,7 @@ def test_file_mode_works_on_each_function_and_lists_the_skipped(
     path.write_text(MESSY + "\n\ndef numbers():\n    yield 1\n")
     server = scripted([CLEAR, "NOTHING LEFT TO IMPROVE", WORSE, "Flatten it."])  # in order: one job
     args = [str(path), "--json", "--base-url", server.url, "--model", "scripted-model", "--max-iterations", "1",
-            "--jobs", "1"]
+            "--jobs", "1", "--analyzer-rules", "none"]
     assert main(["readability", *args, "--max-examples", "60", "--slowdown-tolerance", str(NOT_ABOUT_SPEED)]) == 0
     document = json.loads(capsys.readouterr().out)
     assert [(r["target"], r["status"]) for r in document["results"]] == [
@@ -203,6 +205,36 @@ def test_file_mode_works_on_each_function_and_lists_the_skipped(
     assert document["skipped"] == [{"target": "numbers", "reason": "generators are not supported"}]
     assert document["file_score"]["after"] > document["file_score"]["before"]
     assert path.read_text().endswith("def numbers():\n    yield 1\n")
+
+
+LOOKUP = '''\
+def has(table: dict[str, int], key: str) -> bool:
+    """Whether the table holds the key."""
+    if key in table.keys():
+        return True
+    else:
+        return False
+'''
+
+
+def test_the_analyzers_fixes_are_a_draft_the_model_critiques(scripted: Start, tmp_path: Path) -> None:
+    (tmp_path / "lookup.py").write_text(LOOKUP)
+    server = scripted(["Direct and clear. NOTHING LEFT TO IMPROVE"])
+    report = improve_readability(tmp_path / "lookup.py", "has", base_url=server.url, model="scripted-model",
+                                 max_examples=60, slowdown_tolerance=NOT_ABOUT_SPEED)  # fmt: skip
+    result = report.results[0]
+    assert result.refine is not None and result.improved
+    (seeded,) = result.refine.iterations
+    assert seeded.origin == "analyzer" and seeded.usage.llm_calls == 1  # the feedback, not the draft
+    assert seeded.output.endswith("    return key in table\n") and seeded.accepted
+    (asked,) = server.requests  # the model only critiqued it: its facts name the original's findings too
+    assert "return key in table" in prompt_text(asked)
+    assert "Static analysis (ruff) of this draft: nothing to report." in prompt_text(asked)
+
+    server = scripted(["Direct and clear. NOTHING LEFT TO IMPROVE"])
+    quiet = improve_readability(tmp_path / "lookup.py", "has", base_url=server.url, model="scripted-model",
+                                max_examples=60, analyzer_rules=(), max_iterations=1)  # fmt: skip
+    assert quiet.results[0].refine is not None and quiet.results[0].refine.iterations[0].origin == "model"
 
 
 def test_bad_input_is_one_line_exit_2(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
