@@ -217,8 +217,10 @@ def review_summary(doc: dict[str, Any] | None) -> str:
 
 def ci_run(project: Path, env: dict[str, str], base: str, out: Path, *extra: str
            ) -> tuple[float, dict[str, Any] | None]:  # fmt: skip
-    wall, _, _ = coderefine(project, env, "ci", "--base", base, "--out", str(out), "--progress", "quiet", *extra)
+    wall, _, err = coderefine(project, env, "ci", "--base", base, "--out", str(out), "--progress", "quiet", *extra)
     report = out / "coderefine.json"
+    if not report.is_file():
+        print(f"   ci said: {' | '.join(err.strip().splitlines()[-3:])[:600]}", flush=True)
     return wall, json.loads(report.read_text()) if report.is_file() else None
 
 

@@ -14,11 +14,17 @@ are coderefine's setting `analyzer_rules`, an empty list turns it off.
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
+import sysconfig
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+# ruff finds its program through sysconfig, whose first use fills a cache that threads
+# reading it at the same time can see half-filled: filled here, before functions run side by side.
+sysconfig.get_config_vars()
 
 DEFAULT_RULES = ("PERF", "FURB", "C4", "SIM", "RET", "PLR", "UP")
 # Noise for one function taken out of its file: magic numbers, the file's own imports, its layout.
@@ -44,6 +50,7 @@ class AnalyzerUnavailable(RuntimeError):
     """ruff could not be run (not installed, crashed, timed out)."""
 
 
+@functools.cache
 def ruff_binary() -> str:
     try:
         from ruff.__main__ import find_ruff_bin  # type: ignore[import-untyped]

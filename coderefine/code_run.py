@@ -189,7 +189,8 @@ class Resources:
         self._sandboxes: dict[Path, Sandbox] = {}
         self._model: ChatModel | None = None
         self._opening = threading.Lock()  # functions side by side open one sandbox and one model
-        self.check_lock = threading.Lock()  # one check at a time: a timing must not share the cores
+        # Checks run side by side; their timings take turns (one at a time, on a CPU of their own).
+        self.timing_lock = threading.Lock()
         self.slots = threading.BoundedSemaphore(settings.concurrency)
         self._baselines: BaselineCache | None = None
 
@@ -209,7 +210,7 @@ class Resources:
         if project not in self._sandboxes:
             try:
                 box = open_sandbox(self.sandbox_kind, project=project, limits=self.limits,
-                                   exclude=self.settings.sandbox_exclude)
+                                   exclude=self.settings.sandbox_exclude, pool_size=self.settings.concurrency)
             except SandboxUnavailable as problem:
                 if self.sandbox_kind != "docker" or not self._may_fall_back:
                     raise
@@ -237,7 +238,7 @@ class Resources:
                     baseline_tests=self.settings.baseline_tests, exclude=self.settings.sandbox_exclude,
                     timeout=self.settings.check_timeout)
             baselines = self._baselines
-        with self.check_lock:
+        with self.timing_lock:  # the project's tests use every CPU: no timing beside them
             tests, ran = baselines.tests_of(project, sandbox, deadline)
         if ran and tests.note and self.on_note is not None:
             self.on_note(tests.note)
@@ -402,8 +403,8 @@ def result_keys(request: RunRequest, job: CodeJob, facts: FileFacts, project: Pa
 
 def _checker(resources: Resources, project: Path, module: str, target: Target, options: VerifyOptions,
              guard: Guard, tests: Baseline) -> Check:  # fmt: skip
-    """Verification of candidates for one target, each distinct source checked once, one check
-    in the sandbox at a time.
+    """Verification of candidates for one target, each distinct source checked once; checks of
+    functions side by side overlap, their timings take turns.
 
     The first check must be the baseline (candidate None). `tests` (what the project's tests
     showed: captured arguments, the tests that call the target) joins every check.
@@ -421,17 +422,17 @@ def _checker(resources: Resources, project: Path, module: str, target: Target, o
             if refusal is not None:
                 verdicts[candidate] = Verdict(correct=False, mismatch=refusal.message, details={"guard": refusal.rule})
                 return verdicts[candidate]
-            with resources.check_lock:
-                if candidate is None:
-                    started = time.monotonic()
-                    verdicts[None] = verify(sandbox, module, target, None, options, baseline=tests)
-                    # A project whose check took long gets that long again per draft, however its limit was set.
-                    draft_options = replace(options, timeout=max(options.timeout, DRAFT_LIMIT_FACTOR *
-                                                                 (time.monotonic() - started)))
-                else:
-                    baseline = verdicts[None].baseline if None in verdicts else tests
-                    verdicts[candidate] = verify(sandbox, module, target, candidate, draft_options,
-                                                 baseline=baseline)
+            if candidate is None:
+                started = time.monotonic()
+                verdicts[None] = verify(sandbox, module, target, None, options, baseline=tests,
+                                        timing_lock=resources.timing_lock)
+                # A project whose check took long gets that long again per draft, however its limit was set.
+                draft_options = replace(options, timeout=max(options.timeout, DRAFT_LIMIT_FACTOR *
+                                                             (time.monotonic() - started)))
+            else:
+                baseline = verdicts[None].baseline if None in verdicts else tests
+                verdicts[candidate] = verify(sandbox, module, target, candidate, draft_options,
+                                             baseline=baseline, timing_lock=resources.timing_lock)
         return verdicts[candidate]
 
     return check

@@ -34,7 +34,7 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from types import TracebackType
@@ -103,8 +103,13 @@ class Sandbox(Protocol):
         args: Sequence[str] = (),
     ) -> RunResult: ...
 
-    def check(self, job: Mapping[str, Any], *, timeout: float) -> RunResult:
-        """Run one check (sandbox/judge.py) on a job of the contract; its verdict is in `verdict`."""
+    def check(self, job: Mapping[str, Any], *, timeout: float,
+              timing_lock: threading.Lock | None = None) -> RunResult:  # fmt: skip
+        """Run one check (sandbox/judge.py) on a job of the contract; its verdict is in `verdict`.
+
+        With `timing_lock`, checks may run side by side: the check holds the lock while it
+        times, and the time it waits for it does not count against `timeout`.
+        """
         ...
 
     def close(self) -> None: ...
@@ -207,18 +212,33 @@ class _WarmRunner:
         self._socket: socket.socket = getattr(attached, "_sock", attached)
         self._pending = b""
 
-    def ask(self, request: str, timeout: float) -> tuple[bytes, bytes]:
-        """Send one request (a JSON line); return (the result line, the runner's stderr), or (b"", ...) if it died."""
+    def ask(self, request: str, timeout: float,
+            on_gate: Callable[[str], None] | None = None) -> tuple[bytes, bytes]:  # fmt: skip
+        """Send one request (a JSON line); return (the result line, the runner's stderr), or (b"", ...) if it died.
+
+        The runner's gate lines come before the result: each goes to `on_gate` (which may wait;
+        its time is not the request's), and a "timing" one is answered `go`.
+        """
         deadline = time.monotonic() + timeout
         self._socket.sendall(request.encode() + b"\n")
         stdout, stderr = bytearray(), bytearray()
-        while b"\n" not in stdout:
-            frame = self._frame(deadline)
-            if frame is None:
-                return b"", bytes(stderr)
-            stream, data = frame
-            (stdout if stream == 1 else stderr).extend(data)
-        return bytes(stdout), bytes(stderr)
+        while True:
+            while b"\n" not in stdout:
+                frame = self._frame(deadline)
+                if frame is None:
+                    return b"", bytes(stderr)
+                stream, data = frame
+                (stdout if stream == 1 else stderr).extend(data)
+            line, _, rest = bytes(stdout).partition(b"\n")
+            gate = _gate_line(line) if on_gate is not None else None
+            if gate is None or on_gate is None:
+                return bytes(stdout), bytes(stderr)
+            stdout = bytearray(rest)
+            waited_from = time.monotonic()
+            on_gate(gate)
+            deadline += time.monotonic() - waited_from
+            if gate == "timing":
+                self._socket.sendall(b"go\n")
 
     def _frame(self, deadline: float) -> tuple[int, bytes] | None:
         header = self._read(8, deadline)
@@ -253,6 +273,37 @@ class _WarmRunner:
         # Already gone, or the engine is: what failed is reported by the caller; the next start cleans up.
         with contextlib.suppress(docker.errors.DockerException, requests.exceptions.RequestException):
             self.container.remove(force=True)
+
+
+def _gate_line(line: bytes) -> str | None:
+    """"timing" or "done" for one of the runner's gate lines (see sandbox/runner.py _Gate), else None."""
+    if not line.startswith(b'{"gate"'):
+        return None
+    with contextlib.suppress(ValueError):
+        said = json.loads(line)
+        if isinstance(said, dict) and said.get("gate") in ("timing", "done"):
+            return str(said["gate"])
+    return None
+
+
+class _GateKeeper:
+    """The host's side of one check's gate: `lock` held from the runner's "timing" to its "done"
+    (or the check's end, whichever comes first)."""
+
+    def __init__(self, lock: threading.Lock) -> None:
+        self.lock, self.held = lock, False
+
+    def __call__(self, said: str) -> None:
+        if said == "timing" and not self.held:
+            self.lock.acquire()
+            self.held = True
+        elif said == "done":
+            self.release()
+
+    def release(self) -> None:
+        if self.held:
+            self.held = False
+            self.lock.release()
 
 
 class DockerSandbox(_Closing):
@@ -300,16 +351,24 @@ class DockerSandbox(_Closing):
     ) -> RunResult:
         return self._ask(_request(code, f"/scratch/{uuid.uuid4().hex}", self.limits, timeout, files, args))
 
-    def check(self, job: Mapping[str, Any], *, timeout: float) -> RunResult:
+    def check(self, job: Mapping[str, Any], *, timeout: float,
+              timing_lock: threading.Lock | None = None) -> RunResult:  # fmt: skip
         request = _request("", f"/scratch/{uuid.uuid4().hex}", self.limits, timeout, None, ())
         request["job"] = dict(job)
-        return self._ask(request)
+        if timing_lock is None:
+            return self._ask(request)
+        request["gate"] = True
+        keeper = _GateKeeper(timing_lock)
+        try:
+            return self._ask(request, keeper)
+        finally:
+            keeper.release()
 
-    def _ask(self, request: dict[str, Any]) -> RunResult:
+    def _ask(self, request: dict[str, Any], on_gate: Callable[[str], None] | None = None) -> RunResult:
         runner = self._take()
         try:
             # The runner enforces the run's timeout; this one only catches a runner that hangs.
-            stdout, stderr = runner.ask(json.dumps(request), float(request["timeout"]) + 30)
+            stdout, stderr = runner.ask(json.dumps(request), float(request["timeout"]) + 30, on_gate)
         except BaseException:
             runner.remove()
             raise
@@ -550,8 +609,11 @@ class LocalSandbox(_Closing):
     ) -> RunResult:
         return self._ask(code, timeout, files, args, None)
 
-    def check(self, job: Mapping[str, Any], *, timeout: float) -> RunResult:
-        return self._ask("", timeout, None, (), job)
+    def check(self, job: Mapping[str, Any], *, timeout: float,
+              timing_lock: threading.Lock | None = None) -> RunResult:  # fmt: skip
+        # On the host, nothing keeps a check off the timing CPU: checks with a lock run one at a time.
+        with timing_lock or contextlib.nullcontext():
+            return self._ask("", timeout, None, (), job)
 
     def _ask(
         self, code: str, timeout: float | None, files: Mapping[str, str] | None, args: Sequence[str],
@@ -594,10 +656,12 @@ def open_sandbox(
     limits: Limits = Limits(),
     image: str | None = None,
     exclude: Sequence[str] = (),
+    pool_size: int = 1,
 ) -> DockerSandbox | LocalSandbox:
-    """`exclude`: file name patterns the Docker sandbox's copy of the project leaves out, besides secrets."""
+    """`exclude`: file name patterns the Docker sandbox's copy of the project leaves out, besides secrets;
+    `pool_size`: how many warm containers to keep (one per check that may run side by side)."""
     if kind == "docker":
-        return DockerSandbox(image=image, project=project, limits=limits, exclude=exclude)
+        return DockerSandbox(image=image, project=project, limits=limits, exclude=exclude, pool_size=pool_size)
     if kind == "local":
         return LocalSandbox(project=project, limits=limits)
     raise ValueError(f"unknown sandbox kind {kind!r}")

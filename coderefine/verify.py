@@ -9,6 +9,7 @@ writes its job and reads its verdict, both in the shape of sandbox/contract.py.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -152,13 +153,15 @@ def verify(
     *,
     baseline: Baseline | None = None,
     timing: bool = True,
+    timing_lock: threading.Lock | None = None,
 ) -> Verdict:
     """Check `candidate` (source: imports and the function) against the original.
 
     With `candidate=None` the original is checked against itself: the baseline
     run. `baseline` holds what the project's tests showed (see baseline_cache):
     the arguments the function was called with join the inputs, and in a
-    draft's check the tests that call it must pass.
+    draft's check the tests that call it must pass. With `timing_lock`, checks may run side
+    by side and only their timings take turns (see Sandbox.check).
     """
     job = contract.CheckJob(
         target=contract.TargetSpec(module=module, function_name=target.function_name, class_name=target.class_name,
@@ -176,7 +179,7 @@ def verify(
         tests=tuple(baseline.tests) if baseline else (),
         tests_note=baseline.note if baseline else None,
     )
-    run = sandbox.check(contract.to_data(job), timeout=options.timeout)
+    run = sandbox.check(contract.to_data(job), timeout=options.timeout, timing_lock=timing_lock)
     if candidate is None and run.killed_by == "timeout":
         # No draft exists yet: the original's own inputs need more time.
         raise EnvironmentProblem(f"the check of the original {target.name} did not finish in {options.timeout:g}s "
@@ -184,7 +187,7 @@ def verify(
     if run.killed_by == "runner_killed":
         # The container went away (killed, the engine restarted): not the draft's doing, since
         # code under test cannot reach the runner. Once more, then it is the environment's problem.
-        run = sandbox.check(contract.to_data(job), timeout=options.timeout)
+        run = sandbox.check(contract.to_data(job), timeout=options.timeout, timing_lock=timing_lock)
         if run.killed_by == "runner_killed":
             raise EnvironmentProblem(f"the sandbox stopped during the check, twice: {run.stderr.strip()[-200:]}")
     return _verdict(run, options)

@@ -415,6 +415,10 @@ def serve(requests: int, answers: int, target: Any, candidate: str | None, proje
             answer = _timed_round(version, workload, request["loops"], requests, answers)  # type: ignore[arg-type]
         elif kind == "profile":
             answer = {"profile": profile_rows(version, workload)}  # type: ignore[arg-type]
+        elif kind == "pin":
+            with contextlib.suppress(AttributeError, OSError):
+                os.sched_setaffinity(0, request["cpus"])  # onto the timing CPU and back (judge.Gate)
+            answer = {"pinned": True}
         else:
             answer = _project_request(version, request, project, project_tests)
         wire.send_json(answers, answer)

@@ -24,6 +24,7 @@ import contextlib
 import ctypes
 import os
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from . import compare, contract, executor, wire
@@ -65,11 +66,54 @@ def _close_all_but(keep: set[int]) -> None:
                 os.close(fd)
 
 
+@dataclass(frozen=True)
+class Cpus:
+    """Where a check runs: its timing on one CPU, the same for both versions; the rest of it on
+    `work`. With a timing gate, checks run side by side and `work` leaves the timing CPU to the
+    one check that times."""
+
+    timing: int
+    work: frozenset[int]
+
+    @classmethod
+    def of_this_process(cls, side_by_side: bool) -> Cpus:
+        try:
+            allowed = frozenset(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            return cls(timing=-1, work=frozenset())
+        timing = min(allowed)
+        others = allowed - {timing}
+        return cls(timing=timing, work=others if side_by_side and others else frozenset({timing}))
+
+    def move_here(self, cpus: frozenset[int]) -> None:
+        """This process onto `cpus` (nothing where the platform cannot pin)."""
+        if cpus and self.timing >= 0:
+            with contextlib.suppress(AttributeError, OSError):
+                os.sched_setaffinity(0, cpus)
+
+
+class Gate:
+    """The judge's end of the runner's timing gate: wait() returns when no other check times;
+    done() lets the next one in."""
+
+    def __init__(self, ends: tuple[int, int]) -> None:
+        self.ask, self.go = ends
+
+    def wait(self) -> None:
+        os.write(self.ask, b"t")
+        if os.read(self.go, 1) != b"g":
+            raise SetupError("the sandbox's timing gate closed")
+
+    def done(self) -> None:
+        with contextlib.suppress(OSError):
+            os.write(self.ask, b"d")
+
+
 class Worker:
     """A version's process, as the judge sees it: a pipe each way."""
 
     def __init__(self, target: contract.TargetSpec, candidate: str | None, project: str | None,
-                 uid: int | None) -> None:
+                 uid: int | None, cpus: Cpus) -> None:
         request_read, request_write = os.pipe()
         answer_read, answer_write = os.pipe()
         self.pid = os.fork()
@@ -81,13 +125,16 @@ class Worker:
             become(uid)
             with contextlib.suppress(OSError):
                 os.chdir(_scratch())
-            with contextlib.suppress(AttributeError, OSError):
-                os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # timing: one CPU, the same for both
+            cpus.move_here(cpus.work)
             executor.main_for_child(request_read, answer_write, target, candidate, project)
         os.close(request_read)
         os.close(answer_write)
         self.requests, self.answers = request_write, answer_read
         self.ready: dict[str, Any] = {}
+
+    def move(self, cpus: frozenset[int]) -> None:
+        if cpus:
+            self.ask({"kind": "pin", "cpus": sorted(cpus)}, 30.0)
 
     def send(self, request: dict[str, Any]) -> None:
         try:
@@ -132,22 +179,27 @@ def _scratch() -> str:
 # -- the check -----------------------------------------------------------------------------------
 
 
-def main(job_data: Any, verdict_fd: int, uids: dict[str, int] | None) -> int:
+def main(job_data: Any, verdict_fd: int, uids: dict[str, int] | None,
+         gate_ends: tuple[int, int] | None = None) -> int:
     """Run one check (or the project's tests, for a CaptureJob) and write its verdict to `verdict_fd`.
-    Called in a child of the runner."""
+    Called in a child of the runner; `gate_ends` when other checks may run beside this one."""
     if isinstance(job_data, dict) and job_data.get("kind") == "capture":
         return capture_project(contract.capture_job_from_data(job_data), verdict_fd, uids)
     job = contract.job_from_data(job_data)
     draft_uid = uids.get("draft") if uids else None
-    workers = [Worker(job.target, None, job.project, draft_uid)]
+    cpus = Cpus.of_this_process(side_by_side=gate_ends is not None)
+    gate = Gate(gate_ends) if gate_ends is not None else None
+    if gate is not None:
+        cpus.move_here(cpus.work)  # the judge too: its clock times the rounds
+    workers = [Worker(job.target, None, job.project, draft_uid, cpus)]
     # The baseline checks the original against a second copy of itself: a function that does not
     # agree with itself (randomness, time, global state) cannot be verified against anything.
-    workers.append(Worker(job.target, job.candidate, job.project, draft_uid))
+    workers.append(Worker(job.target, job.candidate, job.project, draft_uid, cpus))
     become(uids.get("judge") if uids else None)
     with contextlib.suppress(OSError):
         os.chdir(_scratch())
     try:
-        verdict = Check(job, workers[0], workers[1]).run()
+        verdict = Check(job, workers[0], workers[1], cpus, gate).run()
     except SetupError as problem:
         verdict = contract.Verdict(error=str(problem))
     finally:
@@ -197,8 +249,10 @@ def capture_project(job: contract.CaptureJob, verdict_fd: int, uids: dict[str, i
 
 
 class Check:
-    def __init__(self, job: contract.CheckJob, original: Worker, candidate: Worker) -> None:
+    def __init__(self, job: contract.CheckJob, original: Worker, candidate: Worker, cpus: Cpus,
+                 gate: Gate | None = None) -> None:  # fmt: skip
         self.job, self.original, self.candidate = job, original, candidate
+        self.cpus, self.gate = cpus, gate
         self.arcs: set[tuple[int, int]] = set()
         self.original_arcs: set[tuple[int, int]] = set()
         self.usual_arcs: set[tuple[int, int]] = set()  # the original's, on every input but the strays
@@ -389,7 +443,7 @@ class Check:
         faster = self.original
         if not self.job.is_baseline:
             try:
-                result = measure_both(self.original, self.candidate, self.job.timing, len(payloads))
+                result = self._measure(len(payloads))
             except wire.ChannelClosed as problem:
                 return _replace(verdict, correct=False, verified=False,
                                 mismatch=f"it failed while being timed: {problem}")
@@ -398,6 +452,23 @@ class Check:
         if self.job.profile:
             verdict = _replace(verdict, profile=str(faster.ask({"kind": "profile"}, 120.0).get("profile") or "")[:4000])
         return verdict
+
+    def _measure(self, workloads: int) -> contract.Timing:
+        """Both versions timed on the timing CPU, with the gate's leave where checks run side by side."""
+        assert self.job.timing is not None
+        if self.gate is None:
+            return measure_both(self.original, self.candidate, self.job.timing, workloads)
+        self.gate.wait()
+        try:
+            for worker in (self.original, self.candidate):
+                worker.move(frozenset({self.cpus.timing}))
+            self.cpus.move_here(frozenset({self.cpus.timing}))
+            return measure_both(self.original, self.candidate, self.job.timing, workloads)
+        finally:
+            self.gate.done()
+            self.cpus.move_here(self.cpus.work)
+            for worker in (self.original, self.candidate):
+                worker.move(self.cpus.work)
 
     def _workloads(self, spec: contract.TimingSpec) -> list[bytes]:
         return choose_workloads(self.passed, spec.min_round_s)

@@ -10,7 +10,9 @@ It is the supervisor, not the program: it writes the program into a fresh
 scratch directory, runs it in a forked child process in its own session,
 caps its output, enforces the wall-clock timeout, kills everything the
 program left behind, and reports what happened (exit code, output, timeout,
-memory, truncation). Inside Docker it runs in a warm container; with the local
+memory, truncation). A check whose request asks for the timing gate may wait for
+the host's turn before it times (see _Gate): the host's other checks run beside
+it, but never time beside it. Inside Docker it runs in a warm container; with the local
 fallback it runs on the host and also sets resource limits and, where the
 kernel allows, cuts the child off the network.
 
@@ -47,9 +49,11 @@ def main(argv):
     # top-level names they would shadow the project's own `inputs`, `timing`, ...
     sys.path[0] = "/nonexistent/coderefine-runner"
     if argv[1:] == ["--serve"]:
-        for line in sys.stdin:
+        # One reader of stdin for requests and the host's "go" (see _Gate): the host writes
+        # nothing until it is answered, so no "go" is ever left in a buffer.
+        for line in iter(sys.stdin.buffer.readline, b""):
             if line.strip():
-                _reply(serve_one(line.strip()))
+                _reply(serve_one(line.strip().decode("utf-8")))
         return 0
     _reply(serve_one(argv[1]))
     return 0
@@ -128,7 +132,7 @@ def supervise(request):
     started = time.monotonic()
     child = _Child(request)
     limit = int(request["output_limit"])
-    stdout, stderr, verdict, reason = _collect(child, started + float(request["timeout"]), limit)
+    stdout, stderr, verdict, reason = _collect(child, started + float(request["timeout"]), limit, child.gate)
     exit_code = _kill_everything(child, kill_all_of_user=not local)
     duration = time.monotonic() - started
     oom_killed = _oom_kills() > oom_before or (local and _ran_out_of_memory(exit_code, stderr))
@@ -163,7 +167,8 @@ class _Child:
     """The program, in a forked process with its own session, stdin from /dev/null.
 
     A check also gets the verdict channel: a pipe only the runner reads, whose
-    write end only the judge keeps (it closes it in the versions' processes).
+    write end only the judge keeps (it closes it in the versions' processes);
+    and, when the request asks for it, the timing gate (see _Gate).
     """
 
     def __init__(self, request):
@@ -171,16 +176,18 @@ class _Child:
         err_read, err_write = os.pipe()
         cut_read, cut_write = os.pipe()  # the child says whether it got off the network
         verdict_read, verdict_write = os.pipe() if "job" in request else (None, None)
+        gate = _Gate() if "job" in request and request.get("gate") else None
         self.pid = os.fork()
         if self.pid == 0:  # the child: never returns
-            for fd in (out_read, err_read, cut_read, verdict_read):
+            for fd in (out_read, err_read, cut_read, verdict_read, *(gate.runner_ends() if gate else ())):
                 if fd is not None:
                     os.close(fd)
-            _run_program(request, out_write, err_write, cut_write, verdict_write)
-        for fd in (out_write, err_write, cut_write, verdict_write):
+            _run_program(request, out_write, err_write, cut_write, verdict_write,
+                         gate.judge_ends() if gate else None)
+        for fd in (out_write, err_write, cut_write, verdict_write, *(gate.judge_ends() if gate else ())):
             if fd is not None:
                 os.close(fd)
-        self.stdout, self.stderr, self.verdict = out_read, err_read, verdict_read
+        self.stdout, self.stderr, self.verdict, self.gate = out_read, err_read, verdict_read, gate
         self.network_cut = os.read(cut_read, 1) == b"1"
         os.close(cut_read)
         self.returncode = None
@@ -198,11 +205,50 @@ class _Child:
         return self.returncode
 
 
+class _Gate:
+    """The timing gate: the judge asks before it times, the host answers when no other check
+    of its times (timings side by side would disturb each other), and the wait does not count
+    against the check's timeout.
+
+    The judge writes `t` on `ask`; the runner tells the host (a line `{"gate": "timing"}` on
+    stdout) and, on the host's line `go` on stdin, writes a byte on `go`; the judge's `d` when it
+    is done becomes `{"gate": "done"}`. Only the judge holds the judge's ends: it closes them in
+    the versions' processes, like the verdict channel.
+    """
+
+    def __init__(self):
+        self.ask_read, self.ask_write = os.pipe()
+        self.go_read, self.go_write = os.pipe()
+
+    def judge_ends(self):
+        return self.ask_write, self.go_read
+
+    def runner_ends(self):
+        return self.ask_read, self.go_write
+
+    @staticmethod
+    def tell_host(what):
+        sys.stdout.write(json.dumps({"gate": what}) + "\n")
+        sys.stdout.flush()
+
+    def host_said_go(self):
+        line = sys.stdin.buffer.readline()
+        if line.strip() != b"go":
+            return False
+        os.write(self.go_write, b"g")
+        return True
+
+    def close(self):
+        for fd in self.runner_ends():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
 def _exit_code(status):
     return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
 
 
-def _run_program(request, out_write, err_write, cut_write, verdict_write):
+def _run_program(request, out_write, err_write, cut_write, verdict_write, gate_ends):
     code = 1
     try:
         os.setsid()
@@ -217,7 +263,7 @@ def _run_program(request, out_write, err_write, cut_write, verdict_write):
         os.close(cut_write)
         uids = request.get("uids")
         if "job" in request:
-            code = _judge(request, verdict_write, uids)
+            code = _judge(request, verdict_write, uids, gate_ends)
         else:
             if uids:
                 _become(uids["draft"])
@@ -231,7 +277,7 @@ def _run_program(request, out_write, err_write, cut_write, verdict_write):
         os._exit(code)
 
 
-def _judge(request, verdict_write, uids):
+def _judge(request, verdict_write, uids, gate_ends):
     """A check: judge.py, from the runner's own folder, decides it (it drops to its own user)."""
     if not uids:
         os.makedirs(request["workdir"], mode=0o700)
@@ -239,7 +285,7 @@ def _judge(request, verdict_write, uids):
         os.environ["HOME"] = os.environ["TMPDIR"] = request["workdir"]
     try:
         judge = load_package().judge
-        return judge.main(request["job"], verdict_write, uids)
+        return judge.main(request["job"], verdict_write, uids, gate_ends)
     except BaseException:
         import traceback
 
@@ -320,8 +366,9 @@ def _system_exit_code(stop):
     return 1
 
 
-def _collect(child, deadline, limit):
-    """Read stdout, stderr (and a check's verdict) until they close or a limit is hit.
+def _collect(child, deadline, limit, gate=None):
+    """Read stdout, stderr (and a check's verdict) until they close or a limit is hit; pass
+    the judge's timing requests to the host and its answers back (`gate`).
 
     Returns the captured bytes and why the run was cut short: "timeout",
     "output", or None. The verdict has its own, larger cap.
@@ -333,10 +380,12 @@ def _collect(child, deadline, limit):
     for fd in captured:
         os.set_blocking(fd, False)
         selector.register(fd, selectors.EVENT_READ)
-    total, reason, exited_at = 0, None, None
-    while selector.get_map():
+    if gate is not None:
+        selector.register(gate.ask_read, selectors.EVENT_READ)
+    total, reason, exited_at, asked_at = 0, None, None, None
+    while any(fd in selector.get_map() for fd in captured):
         now = time.monotonic()
-        if now >= deadline:
+        if now >= deadline and asked_at is None:
             reason = "timeout"
             break
         if child.poll() is not None:
@@ -344,7 +393,26 @@ def _collect(child, deadline, limit):
             exited_at = exited_at or now
             if now - exited_at > 0.2:
                 break
-        for key, _ in selector.select(timeout=min(0.05, deadline - now)):
+        for key, _ in selector.select(timeout=max(0.0, min(0.05, deadline - now))):
+            if gate is not None and key.fd in (gate.ask_read, 0):
+                if key.fd == gate.ask_read:
+                    said = os.read(gate.ask_read, 1)
+                    if not said:
+                        selector.unregister(gate.ask_read)
+                    elif said == b"d":
+                        gate.tell_host("done")
+                    else:
+                        gate.tell_host("timing")
+                        asked_at = time.monotonic()
+                        selector.register(0, selectors.EVENT_READ)
+                    continue
+                selector.unregister(0)
+                if not gate.host_said_go():
+                    reason = "timeout"  # the host is gone: nobody will ever say go
+                    break
+                deadline += time.monotonic() - asked_at  # waiting for another check's timing is not this one's time
+                asked_at = None
+                continue
             chunk = os.read(key.fd, 65536)
             if not chunk:
                 selector.unregister(key.fileobj)
@@ -364,6 +432,8 @@ def _collect(child, deadline, limit):
     selector.close()
     for fd in captured:
         os.close(fd)
+    if gate is not None:
+        gate.close()
     verdict = bytes(captured[child.verdict]) if child.verdict is not None else b""
     return bytes(captured[child.stdout]), bytes(captured[child.stderr]), verdict, reason
 

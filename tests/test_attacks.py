@@ -11,7 +11,11 @@ correct draft after them is still accepted.
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -80,6 +84,20 @@ def total(items: list[int]) -> int:
                 pass
     return {WRONG_VALUE}
 ''',
+    # "Done timing" and "go" written wherever a timing gate's pipe might be, to let another check time beside it.
+    "gate_forger": f'''import os
+
+
+def total(items: list[int]) -> int:
+    for pid in {{os.getpid(), os.getppid(), 1}} | set(range(2, 64)):
+        for fd in range(64):
+            try:
+                with open("/proc/%d/fd/%d" % (pid, fd), "wb", buffering=0) as stream:
+                    stream.write(b"dgo\\n")
+            except OSError:
+                pass
+    return {WRONG_VALUE}
+''',
     # Right only while the checker's libraries are loaded.
     "checker_aware": f'''import sys
 
@@ -114,9 +132,12 @@ def box(project: Path) -> Iterator[DockerSandbox]:
 OPTIONS = VerifyOptions(max_examples=60, rounds=6, max_timing_s=10)
 
 
-def check(box: DockerSandbox, project: Path, candidate: str | None, baseline: Baseline | None) -> Verdict:
+def check(box: DockerSandbox, project: Path, candidate: str | None, baseline: Baseline | None,
+          options: VerifyOptions = OPTIONS, timing_lock: threading.Lock | None = None) -> Verdict:  # fmt: skip
     target = SourceFile.read(project / "sums.py").target("total")
-    return verify(box, "sums", target, candidate, OPTIONS, baseline=baseline)
+    verdict = verify(box, "sums", target, candidate, options, baseline=baseline, timing_lock=timing_lock)
+    assert timing_lock is None or not timing_lock.locked()  # whatever the draft did, the check gave it back
+    return verdict
 
 
 @pytest.fixture
@@ -132,10 +153,33 @@ def baseline(box: DockerSandbox, project: Path) -> Baseline:
 def test_the_sandbox_alone_refuses_each_attack(
     box: DockerSandbox, project: Path, baseline: Baseline, attack: str
 ) -> None:
-    verdict = check(box, project, ATTACKS[attack], baseline)
+    gate = threading.Lock()  # as when functions are checked side by side
+    verdict = check(box, project, ATTACKS[attack], baseline, timing_lock=gate)
     assert not verdict.verified and not verdict.correct and not verdict.faster
     # The check after it is not disturbed: a correct, faster draft is still verified.
-    assert check(box, project, FAST, baseline).verified
+    assert check(box, project, FAST, baseline, timing_lock=gate).verified
+
+
+def test_checks_side_by_side_take_turns_only_to_time(box: DockerSandbox, project: Path, baseline: Baseline) -> None:
+    """While another check times (the lock held), a check runs up to its timing and waits there,
+    and the wait does not count against its timeout; a baseline, which times nothing, never waits."""
+    options = replace(OPTIONS, timeout=15.0, max_timing_s=2.0)
+    gate = threading.Lock()
+    gate.acquire()
+    with ThreadPoolExecutor(2) as pool:
+        draft = pool.submit(check, box, project, FAST, baseline, options, None)
+        own = pool.submit(verify, box, "sums", SourceFile.read(project / "sums.py").target("total"), FAST, options,
+                          baseline=baseline, timing_lock=gate)  # fmt: skip
+        assert draft.result().speedup is not None  # without the lock: timed at once
+        original = verify(box, "sums", SourceFile.read(project / "sums.py").target("total"), None, options,
+                          baseline=baseline, timing_lock=gate)  # fmt: skip
+        assert original.verified and gate.locked()
+        time.sleep(options.timeout + 5)
+        assert not own.done()  # waiting at the gate, past its timeout
+        gate.release()
+        verdict = own.result()
+    assert verdict.verified and verdict.speedup is not None and verdict.speedup_ci is not None
+    assert not gate.locked()
 
 
 def test_the_secret_file_is_not_in_the_sandbox(box: DockerSandbox, project: Path, baseline: Baseline) -> None:
