@@ -96,7 +96,7 @@ class EmbeddedServer:
             )
         port = _free_port()
         command = [
-            sys.executable, "-m", "llama_cpp.server",
+            sys.executable, "-m", "coderefine.llama_server",  # llama_cpp.server, see there
             "--model", str(self.model_path),
             "--model_alias", self.default_model,
             "--host", "127.0.0.1",
