@@ -4,8 +4,9 @@
     python benchmarks/readability_suite.py embedded    # the embedded model (slow: minutes per function)
 
 Each prints, per function, the readability score before and after (the original's score when
-nothing verified was found), whether it improved, LLM calls and wall time; then the % improved,
-the mean score gain and calls and wall time per function. Nothing in the repository is changed:
+nothing verified was found) and its names part before and after, whether it improved, LLM calls
+and wall time; then the % improved, the mean score gain, the mean names part, and calls and
+wall time per function. Nothing in the repository is changed:
 each run works on a copy of the functions.
 """
 
@@ -27,6 +28,7 @@ import bench_project  # noqa: E402
 from clear import CLEAR  # noqa: E402
 
 from coderefine.readability import improve_readability  # noqa: E402
+from coderefine.scores import measure  # noqa: E402
 from tests.scripted_llm import ScriptedLLM  # noqa: E402
 
 
@@ -34,7 +36,7 @@ def project_copy() -> AbstractContextManager[Path]:
     return bench_project.project_copy(ROOT / "messy_functions", ("messy.py", "test_messy.py"))
 
 
-Row = tuple[str, bool, float, float, int, float]
+Row = tuple[str, bool, float, float, int, float, float, float]
 
 
 def run_suite(mode: str, names: Sequence[str], max_iterations: int) -> None:
@@ -55,15 +57,18 @@ def run_suite(mode: str, names: Sequence[str], max_iterations: int) -> None:
             result = report.results[0]
             calls = result.refine.usage.llm_calls if result.refine else 0
             metrics = result.metrics
+            names = measure(result.original).parts["names"], measure(result.final).parts["names"]
             rows.append((name, result.improved, metrics["score_before"], metrics["score"], calls,
-                         time.monotonic() - started))  # fmt: skip
+                         time.monotonic() - started, *names))  # fmt: skip
             print_row(*rows[-1])
     summarize(rows)
 
 
-def print_row(name: str, improved: bool, before: float, after: float, calls: int, seconds: float) -> None:
+def print_row(name: str, improved: bool, before: float, after: float, calls: int, seconds: float,
+              names_before: float, names_after: float) -> None:  # fmt: skip
     outcome = "improved" if improved else "no verified improvement"
-    print(f"{name:22} {before:5.1f} -> {after:5.1f}  {outcome:24} {calls:2} calls  {seconds:6.1f}s", flush=True)
+    print(f"{name:22} {before:5.1f} -> {after:5.1f}  names {names_before:5.1f} -> {names_after:5.1f}  "
+          f"{outcome:24} {calls:2} calls  {seconds:6.1f}s", flush=True)
 
 
 def summarize(rows: list[Row]) -> None:
@@ -71,6 +76,8 @@ def summarize(rows: list[Row]) -> None:
     print(f"\nimproved: {len(improved)}/{len(rows)} ({100 * len(improved) / len(rows):.0f}%)")
     print(f"score: mean before {statistics.mean(r[2] for r in rows):.1f}, "
           f"mean after {statistics.mean(r[3] for r in rows):.1f}")  # fmt: skip
+    print(f"names part: mean before {statistics.mean(r[6] for r in rows):.1f}, "
+          f"mean after {statistics.mean(r[7] for r in rows):.1f}")  # fmt: skip
     if improved:
         print(f"gain where improved: mean {statistics.mean(r[3] - r[2] for r in improved):.1f} points")
     print(f"per function: {statistics.mean(r[4] for r in rows):.1f} LLM calls, "

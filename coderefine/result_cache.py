@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from coderefine import analyzer
+from coderefine import analyzer, scores
 from coderefine.cache import JsonCache, cache_key, default_cache_root
 from coderefine.code import Target
 from coderefine.config import Settings
@@ -64,6 +64,7 @@ def key_base(
         "version": package_version(),
         "checker": checker,  # the sandbox image: its harness decides what "verified" means
         "analyzer": analyzer.version() if settings.analyzer_rules else None,  # its fixes are drafts
+        "scores": scores.VERSION,  # what "more readable" means
         "job": job,
         "spec": repr(spec),
         "settings": {k: str(v) if isinstance(v, Path) else v for k, v in chosen.items()},

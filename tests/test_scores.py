@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from coderefine.scores import WEIGHTS, file_score, measure
+from coderefine.scores import WEIGHTS, bound_names, clear_name, file_score, measure
 
 NESTED = """def grade(score: int) -> str:
     if score >= 0:
@@ -64,3 +64,42 @@ def test_file_score_weights_functions_by_their_logical_lines() -> None:
     )
     assert file_score([short, long]) == pytest.approx(expected, abs=0.01)
     assert file_score([]) is None
+
+
+TERSE = """def mean_gap(values: list[float]) -> float:
+    s = 0.0
+    for i in range(1, len(values)):
+        x2 = values[i] - values[i - 1]
+        s += x2
+    r = s / max(len(values) - 1, 1)
+    return r
+"""
+
+
+def test_renaming_terse_variables_raises_the_names_part_and_the_score() -> None:
+    terse = measure(TERSE)
+    renamed = measure(TERSE.replace("x2", "gap").replace("s ", "total ").replace("r =", "mean =")
+                      .replace("return r", "return mean").replace("s / ", "total / "))  # fmt: skip
+    assert terse.unclear_names == ("r", "s", "x2")  # the loop's `i` is conventional
+    assert terse.parts["names"] == pytest.approx(100 * 1 / 4)
+    assert renamed.unclear_names == () and renamed.parts["names"] == 100
+    assert renamed.score > terse.score
+
+
+@pytest.mark.parametrize(
+    ("name", "in_loop", "clear"),
+    [("total", False, True), ("maxValue", False, True), ("HTTPServer", False, True), ("utf8_text", False, True),
+     ("idx", False, True), ("x", True, True), ("q", True, True), ("q", False, False), ("tmp1", False, False),
+     ("nxt", False, False), ("a_b", False, False), ("_", False, True)],
+)
+def test_clear_names(name: str, in_loop: bool, clear: bool) -> None:
+    assert clear_name(name, in_loop=in_loop) is clear
+
+
+def test_the_parameters_are_not_judged_but_nested_and_loop_names_are() -> None:
+    source = ("def f(a, b):\n    for k in a:\n        pass\n    pairs = [(p, q) for p, q in b]\n"
+              "    def g(w):\n        return w\n    try:\n        pass\n    except ValueError as exc:\n        pass\n"
+              "    return pairs, g\n")  # fmt: skip
+    assert bound_names(source) == {"k": True, "pairs": False, "p": True, "q": True, "g": False, "w": False,
+                                   "exc": False}  # fmt: skip
+    assert measure(source).unclear_names == ("g", "w")
