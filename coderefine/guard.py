@@ -33,6 +33,10 @@ a draft may do too. The rules, each with the id a refusal names:
   display, a comprehension, or a call other than of an immutable type
   (`list()`, `collections.deque()`, `itertools.count()`), in nested functions
   and lambdas too.
+- `keeps-doctests`: the docstring's doctest examples (`>>>` lines and what
+  they show) stay the original's, none dropped, changed or added: they are part
+  of the function's contract, and the check compares the draft with the
+  original on their calls, so an example kept is an example that still holds.
 - `one-function` and `parses`: the draft is import lines and the function,
   and it parses.
 """
@@ -41,6 +45,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import doctest
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -173,6 +178,9 @@ class Guard:
         difference = _signature_difference(original[0], function)
         if difference is not None:
             return Refusal("same-signature", difference[0], difference[1])
+        changed = _doctest_difference(original[0], function)
+        if changed is not None:
+            return Refusal("keeps-doctests", changed, function.lineno)
         imported = self._module[0] | original[2] | self.allow_imports
         for path, line in _imports(tree):
             if _system(path) and not _covered(path, imported):
@@ -213,6 +221,33 @@ def _parse(source: str, function_name: str) -> tuple[ast.Module, _Function] | Re
     if function is None:
         return Refusal("one-function", f"it has no function named {function_name}")
     return tree, function
+
+
+# -- keeps-doctests --------------------------------------------------------------------------
+
+
+def _doctests(function: _Function) -> list[tuple[str, str]]:
+    """The (source, shown output) of each `>>>` example in the function's docstring."""
+    text = ast.get_docstring(function, clean=True) or ""
+    try:
+        examples = doctest.DocTestParser().get_examples(text)
+    except ValueError:  # malformed examples: compared as text below
+        return [(line.strip(), "") for line in text.splitlines() if line.strip().startswith(">>>")]
+    return [(example.source.strip(), example.want.strip()) for example in examples]
+
+
+def _doctest_difference(original: _Function, draft: _Function) -> str | None:
+    kept, new = _doctests(original), _doctests(draft)
+    if kept == new:
+        return None
+    where = (f"(the original has {len(kept)}, the draft {len(new)}: they are part of its contract, "
+             "keep them as they are)")
+    for (source, want), drafted in zip(kept, new, strict=False):
+        if (source, want) != drafted:
+            return f"it changes the docstring's doctest example >>> {source[:60]} {where}"
+    if len(new) < len(kept):
+        return f"it drops the docstring's doctest example >>> {kept[len(new)][0][:60]} {where}"
+    return f"it adds a doctest example, >>> {new[len(kept)][0][:60]}, that no check can vouch for {where}"
 
 
 # -- same-signature --------------------------------------------------------------------------

@@ -376,3 +376,38 @@ def test_a_hostile_draft_is_refused_and_the_model_told_why(
     assert "[no-system-imports]" in feedback_prompt and "it imports os" in feedback_prompt
     assert winner.accepted and winner.facts.metrics["correct"] is True
     assert result.improved and result.final.strip().endswith("return list(dict.fromkeys(items))")
+
+
+# -- doctests -------------------------------------------------------------------------------------
+
+DOCUMENTED = '''def clamp(value: int, low: int, high: int) -> int:
+    """Value limited to [low, high].
+
+    >>> clamp(5, 0, 3)
+    3
+    >>> clamp(-1, 0, 3)
+    0
+    """
+    if value < low:
+        return low
+    if value > high:
+        return high
+    return value
+'''
+FASTER = "    return max(low, min(value, high))\n"
+
+
+def documented(docstring: str) -> str:
+    return f"def clamp(value: int, low: int, high: int) -> int:\n    {docstring}\n{FASTER}"
+
+
+def test_a_draft_keeps_the_docstrings_doctests_as_they_are() -> None:
+    start = DOCUMENTED.index('"""')
+    kept = DOCUMENTED[start : DOCUMENTED.index('"""', start + 3) + 3]
+    allowed(documented(kept.replace("Value limited", "The value, limited")), name="clamp", module=DOCUMENTED)
+    refused(documented('"""Value limited to [low, high]."""'), "keeps-doctests", "drops", ">>> clamp(5, 0, 3)",
+            "the original has 2, the draft 0", name="clamp", module=DOCUMENTED)  # fmt: skip
+    refused(documented(kept.replace("    3\n", "    4\n")), "keeps-doctests", "changes", ">>> clamp(5, 0, 3)",
+            name="clamp", module=DOCUMENTED)  # fmt: skip
+    refused(documented(kept.replace("    0\n    \"\"\"", "    0\n    >>> clamp(9, 0, 3)\n    3\n    \"\"\"")),
+            "keeps-doctests", "adds", ">>> clamp(9, 0, 3)", name="clamp", module=DOCUMENTED)  # fmt: skip
