@@ -48,7 +48,7 @@ def run_suite(mode: str, names: Sequence[str], max_iterations: int) -> None:
             started = time.monotonic()
             options: dict[str, object] = {"max_iterations": max_iterations, "cache_dir": cache, "cache": False}
             if mode == "scripted":
-                server = ScriptedLLM([f"```python\n{FAST[name].strip()}\n```", "NOTHING LEFT TO GAIN"]).__enter__()
+                server = ScriptedLLM(bench_project.known_good(FAST[name], "NOTHING LEFT TO GAIN")).__enter__()
                 options.update(base_url=server.url, model="scripted-model")
             try:
                 report = optimize(
@@ -59,22 +59,28 @@ def run_suite(mode: str, names: Sequence[str], max_iterations: int) -> None:
                     server.__exit__(None, None, None)
             result = report.results[0]
             calls = result.refine.usage.llm_calls if result.refine else 0
-            rows.append((name, result.improved, result.metrics, calls, time.monotonic() - started))
+            best = result.refine.best if result.refine else None
+            rows.append((name, result.improved, result.metrics, calls, time.monotonic() - started,
+                         best.origin if best is not None and result.improved else "-"))  # fmt: skip
             print_row(*rows[-1])
     summarize(rows)
 
 
-def print_row(name: str, improved: bool, metrics: dict[str, object], calls: int, seconds: float) -> None:
+def print_row(name: str, improved: bool, metrics: dict[str, object], calls: int, seconds: float,
+              origin: str) -> None:  # fmt: skip
     if improved:
         low, high = metrics["speedup_ci"]  # type: ignore[misc]
         outcome = f"{metrics['speedup']:7.2f}x  [{low:.2f}, {high:.2f}]"
     else:
         outcome = f"{'-':>8}  (no verified speedup)"
-    print(f"{name:22} {outcome:32} {calls:2} calls  {seconds:6.1f}s", flush=True)
+    print(f"{name:22} {outcome:32} {calls:2} calls  {seconds:6.1f}s  by {origin}", flush=True)
 
 
-def summarize(rows: list[tuple[str, bool, dict[str, object], int, float]]) -> None:
+def summarize(rows: list[tuple[str, bool, dict[str, object], int, float, str]]) -> None:
     optimized = [row for row in rows if row[1]]
+    by_analyzer = sum(row[5] == "analyzer" for row in optimized)
+    print(f"\nthe offered draft was the analyzer's (ruff's fixes alone) for {by_analyzer}, "
+          f"the model's for {len(optimized) - by_analyzer}")
     speedups = [float(row[2]["speedup"]) for row in optimized]  # type: ignore[arg-type]
     print(f"\noptimized: {len(optimized)}/{len(rows)} ({100 * len(optimized) / len(rows):.0f}%)")
     if speedups:

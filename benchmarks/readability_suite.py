@@ -36,7 +36,7 @@ def project_copy() -> AbstractContextManager[Path]:
     return bench_project.project_copy(ROOT / "messy_functions", ("messy.py", "test_messy.py"))
 
 
-Row = tuple[str, bool, float, float, int, float, float, float]
+Row = tuple[str, bool, float, float, int, float, float, float, str]
 
 
 def run_suite(mode: str, names: Sequence[str], max_iterations: int) -> None:
@@ -47,7 +47,7 @@ def run_suite(mode: str, names: Sequence[str], max_iterations: int) -> None:
             options: dict[str, object] = {"max_iterations": max_iterations, "cache_dir": cache, "cache": False}
             server = None
             if mode == "scripted":
-                server = ScriptedLLM([f"```python\n{CLEAR[name].strip()}\n```", "NOTHING LEFT TO IMPROVE"])
+                server = ScriptedLLM(bench_project.known_good(CLEAR[name], "NOTHING LEFT TO IMPROVE"))
                 options.update(base_url=server.__enter__().url, model="scripted-model")
             try:
                 report = improve_readability(project / "messy.py", name, max_examples=100, **options)  # type: ignore[arg-type]
@@ -58,21 +58,26 @@ def run_suite(mode: str, names: Sequence[str], max_iterations: int) -> None:
             calls = result.refine.usage.llm_calls if result.refine else 0
             metrics = result.metrics
             names = measure(result.original).parts["names"], measure(result.final).parts["names"]
+            best = result.refine.best if result.refine else None
+            origin = best.origin if best is not None and result.improved else "-"
             rows.append((name, result.improved, metrics["score_before"], metrics["score"], calls,
-                         time.monotonic() - started, *names))  # fmt: skip
+                         time.monotonic() - started, *names, origin))  # fmt: skip
             print_row(*rows[-1])
     summarize(rows)
 
 
 def print_row(name: str, improved: bool, before: float, after: float, calls: int, seconds: float,
-              names_before: float, names_after: float) -> None:  # fmt: skip
+              names_before: float, names_after: float, origin: str) -> None:  # fmt: skip
     outcome = "improved" if improved else "no verified improvement"
     print(f"{name:22} {before:5.1f} -> {after:5.1f}  names {names_before:5.1f} -> {names_after:5.1f}  "
-          f"{outcome:24} {calls:2} calls  {seconds:6.1f}s", flush=True)
+          f"{outcome:24} {calls:2} calls  {seconds:6.1f}s  by {origin}", flush=True)
 
 
 def summarize(rows: list[Row]) -> None:
     improved = [row for row in rows if row[1]]
+    by_analyzer = sum(row[8] == "analyzer" for row in improved)
+    print(f"\nthe offered draft was the analyzer's (ruff's fixes alone) for {by_analyzer}, "
+          f"the model's for {len(improved) - by_analyzer}")
     print(f"\nimproved: {len(improved)}/{len(rows)} ({100 * len(improved) / len(rows):.0f}%)")
     print(f"score: mean before {statistics.mean(r[2] for r in rows):.1f}, "
           f"mean after {statistics.mean(r[3] for r in rows):.1f}")  # fmt: skip
