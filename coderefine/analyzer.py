@@ -62,8 +62,10 @@ def ruff_binary() -> str:
         raise AnalyzerUnavailable(f"ruff's program is missing: {error}") from None
 
 
+@functools.cache
 def version() -> str:
-    """ruff's version (its findings and fixes differ between versions), or why it cannot run."""
+    """ruff's version (its findings and fixes differ between versions), or why it cannot run;
+    asked once per process (each file's result keys hold it)."""
     try:
         command = [ruff_binary(), "--version"]
         done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, check=False)

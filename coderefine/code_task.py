@@ -183,7 +183,7 @@ def readability_summary(after: Measures, before: Measures) -> str:
         f"Halstead difficulty {after.halstead_difficulty:.1f} (was {before.halstead_difficulty:.1f}); "
         f"{after.logical_lines} logical lines (was {before.logical_lines}); "
         f"{after.comment_lines} comment or docstring lines (was {before.comment_lines}); "
-        f"names {after.parts.get('names', 100.0):.0f}/100 (was {before.parts.get('names', 100.0):.0f})"
+        f"names {after.parts['names']:.0f}/100 (was {before.parts['names']:.0f})"
         + (f", unclear: {', '.join(after.unclear_names[:8])} (single letters outside loops, "
            "abbreviations without vowels, numbered names)." if after.unclear_names else ".")
     )

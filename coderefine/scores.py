@@ -121,16 +121,19 @@ def bound_names(source: str) -> dict[str, bool]:
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             note(node.id, id(node) in looping)
         elif isinstance(node, ast.Lambda):
-            for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
-                note(arg.arg, True)
+            for arg in _parameters(node):
+                note(arg, True)
         elif isinstance(node, ast.ExceptHandler) and node.name:
             note(node.name, False)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node is not function:
             note(node.name, False)
-            if not isinstance(node, ast.ClassDef):
-                for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
-                    note(arg.arg, False)
+            for arg in _parameters(node) if not isinstance(node, ast.ClassDef) else ():
+                note(arg, False)
     return found
+
+
+def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
+    return [arg.arg for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]]
 
 
 def clear_name(name: str, *, in_loop: bool = False) -> bool:
