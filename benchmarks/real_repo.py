@@ -305,6 +305,9 @@ class Run:
             found[jobs] = verdicts(doc)
             print(f"   --jobs {jobs}: {walls[jobs]:.1f}s wall; {review_summary(doc)}", flush=True)
         print(f"   speedup {walls[1] / walls[4]:.2f}x; same verdicts: {found[1] == found[4]}", flush=True)
+        for jobs in (1, 4):
+            for verdict in sorted(set(found[jobs]) - set(found[5 - jobs])):
+                print(f"   only with --jobs {jobs}: {verdict}", flush=True)
 
     def hook(self, functions: Sequence[tuple[str, str, int]]) -> None:
         print("\n6. the pre-commit hook (budget 60s): a first and a second commit each changing a typical function,"

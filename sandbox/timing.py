@@ -33,16 +33,25 @@ def bootstrap_median_ci(values: list[float], resamples: int = 2000, seed: int = 
 def calibrate(run: Callable[[int], float], min_round: float, precision: float) -> int:
     """Loops per round so that a round lasts at least `min_round` (pytest-benchmark's way), estimated
     from the first duration long enough to trust: stepping by ten alone could make rounds ten
-    times longer than needed."""
+    times longer than needed.
+
+    A round may also cost time nobody times: the fresh copies of its inputs that a function which
+    changes them needs before every call (pytest-benchmark times such a function one call per
+    round). Where copying outweighs the calls, the timed part of a round shrinks so that the whole
+    round, copies included, lasts about `min_round`, but never below `min_round / 20`.
+    """
     min_time = max(min_round, precision * 10)
-    estimate_from = max(min_time / 20, precision * 1000)
+    floor = max(min_time / 20, precision * 1000)
     loops = 1
     while True:
+        started = time.perf_counter()
         duration = min(run(loops), run(loops))  # the second run is the warm one
-        if duration >= min_time or loops >= 10**7:
+        timed_share = 2 * duration / max(time.perf_counter() - started, 1e-12)
+        target = max(floor, min_time * min(1.0, timed_share))
+        if loops >= 10**7 or (loops == 1 and duration >= target):
             return loops
-        if duration >= estimate_from:
-            return max(1, math.ceil(min_time * loops / duration))
+        if duration >= floor:
+            return max(1, math.ceil(target * loops / duration))
         loops *= 10
 
 

@@ -146,6 +146,17 @@ def test_calibration_makes_rounds_about_as_long_as_asked() -> None:
     assert timing.calibrate(lambda n: 0.5 * n, 0.02, 1e-7) == 1
 
 
+def test_rounds_that_copy_their_inputs_count_the_copies_in_their_length() -> None:
+    # A function that changes its inputs: a fresh copy per call costs ten times the call, untimed.
+    def run(loops: int) -> float:
+        time.sleep(loops * 50e-6)
+        return loops * 5e-6
+
+    loops = timing.calibrate(run, 0.02, 1e-7)
+    assert 0.001 <= loops * 5e-6 < 0.004  # timed: a tenth of the round, never under min_round / 20
+    assert loops * 55e-6 <= 0.03  # the whole round about as long as asked, not ten times longer
+
+
 def test_workloads_are_the_busiest_inputs_whose_loop_fits_the_budget() -> None:
     tiny = [("captured", b"t%d" % index, 1e-6) for index in range(30)]
     large = [("generated", b"L" * (100 + index), 0.0001 * (20 + index)) for index in range(10)]

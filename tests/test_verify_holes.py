@@ -100,9 +100,16 @@ def labels(items):
     if items is None:
         return []
     return [str(item) for item in items]
+
+
+def drain(items: list[int]) -> int:
+    total = 0
+    while items:
+        total += items.pop(0)
+    return total
 '''
 TESTS = '''\
-from holes import apply_all, count_positive, evens, first, flatten, labels, only, scale, sums_to, window_sums
+from holes import apply_all, count_positive, drain, evens, first, flatten, labels, only, scale, sums_to, window_sums
 
 
 def test_sums_to():
@@ -145,6 +152,11 @@ def test_first():
 
 def test_apply_all():
     assert apply_all(lambda x: x * 10, [1, 2]) == [10, 20]
+
+
+def test_drain():
+    items = [1, 2, 3]
+    assert drain(items) == 6 and items == []
 '''
 
 
@@ -314,3 +326,10 @@ def test_a_stray_counts_only_where_the_original_does_something_of_its_own_with_i
     assert check("labels").details["sources"].get("stray", 0) >= 1
     verdict = check("labels", "def labels(items):\n    return [str(item) for item in items]\n")
     assert not verdict.correct and "None" in (verdict.counterexample or "")
+
+
+def test_a_function_that_empties_its_argument_is_timed_on_fresh_copies(check: Checker) -> None:
+    # Timed on the lists the first call emptied, both versions would add nothing, equally fast.
+    verdict = check("drain", "def drain(items: list[int]) -> int:\n    total = sum(items)\n    items.clear()\n"
+                             "    return total\n")
+    assert verdict.verified and verdict.faster and (verdict.speedup or 0) > 2
