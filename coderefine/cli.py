@@ -93,9 +93,12 @@ def _model_options(parser: argparse.ArgumentParser) -> None:
 _SETTING_FLAGS = (
     "model", "base_url", "model_path", "temperature", "max_tokens", "timeout", "retries", "seed",
     "cache", "cache_dir", "max_iterations", "plateau_patience", "plateau_margin", "budget_calls",
-    "budget_tokens", "sandbox", "speedup_threshold", "slowdown_tolerance", "time_budget", "include_tests",
+    "budget_tokens", "sandbox", "speedup_threshold", "slowdown_tolerance",
+    "slowdown_allowance_ns", "time_budget", "include_tests",
     "check_timeout", "baseline_tests", "jobs", "analyzer_rules",
 )  # fmt: skip
+_ALLOWANCE_HELP = ("readability: beyond the tolerance, a draft may still add this many nanoseconds per call, if "
+                   "that does not grow with input size (default 100)")
 _CHECK_TIMEOUT_HELP = "seconds for a run of the project's tests and for the check of the original (default 180)"
 _BASELINE_TESTS_HELP = "pytest arguments selecting the tests run with the original, e.g. 'tests/unit -k \"not slow\"'"
 _ANALYZER_HELP = "ruff's rules for the static analysis facts and fix drafts, e.g. 'PERF,SIM' ('none': off)"
@@ -133,6 +136,7 @@ def _build_parser() -> argparse.ArgumentParser:
     readable.add_argument(
         "--slowdown-tolerance", type=float, help="how much slower a clearer version may be (default 0.10: 10%%)"
     )
+    readable.add_argument("--slowdown-allowance-ns", type=float, metavar="NS", help=_ALLOWANCE_HELP)
     _run_options(readable)
 
     _ci_parser(commands, common)
@@ -169,6 +173,7 @@ def _review_options(parser: argparse.ArgumentParser) -> None:
                         help="start no new work after this long")  # fmt: skip
     parser.add_argument("--threshold", dest="speedup_threshold", type=float, help="optimize: least speedup claimed")
     parser.add_argument("--slowdown-tolerance", type=float, help="readability: how much slower a draft may be")
+    parser.add_argument("--slowdown-allowance-ns", type=float, metavar="NS", help=_ALLOWANCE_HELP)
     parser.add_argument("--progress", choices=MODES, default="auto",
                         help="live (terminal), plain (log lines) or quiet; auto picks")  # fmt: skip
     parser.add_argument("--include-tests", action="store_const", const=True, help=_INCLUDE_TESTS_HELP)

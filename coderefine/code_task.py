@@ -4,7 +4,7 @@ The task files (tasks/code_optimization.toml, tasks/code_readability.toml)
 hold the prompts and the stop rule; this module adds what plain-text tasks
 lack. Every draft must behave exactly like the original (checked in the
 sandbox); for speed it must be reliably faster, for readability it must score
-higher by radon's measures and be no more than a tolerance slower. ruff's
+higher by radon's measures and be no slower than coderefine.slowdown allows. ruff's
 findings (see coderefine.analyzer) join the original's facts and each draft's.
 """
 
@@ -21,6 +21,7 @@ from coderefine.code import Target, parse_candidate
 from coderefine.engine import Facts, Judgement, Prompt, Seed, Step, StopRule
 from coderefine.errors import TaskError
 from coderefine.scores import Measures, measure
+from coderefine.slowdown import Cost, SlowdownRule
 from coderefine.task_file import Prompts, Table, load_prompts, stop_rule
 from coderefine.verify import Verdict
 
@@ -141,7 +142,7 @@ class ReadabilityTask(_CodeTask):
     """One target function, refined for readability as radon measures it; never much slower."""
 
     before: Measures  # the original's measures
-    tolerance: float  # how much slower a draft may be, e.g. 0.10
+    slowdown: SlowdownRule  # how much slower a draft may be
     min_gain: float  # score points a draft must gain over the original
 
     _score_key = "score"
@@ -157,21 +158,20 @@ class ReadabilityTask(_CodeTask):
             summary = f"{scores}\nNOT MORE READABLE: it needs a score of at least {needed:.1f}.{self.analysis(output)}"
             return Facts(metrics=metrics, summary=summary, acceptable=False)
         verdict = self.check(output)
+        cost = self.slowdown.cost(verdict)
         metrics.update({key: value for key, value in verdict.metrics().items() if key != "faster"})
+        metrics["added_ns_per_call"] = cost.added_ns
         return Facts(
             metrics=metrics,
-            summary=f"{scores}\n{self._behaviour(verdict)}{self.analysis(output)}",
-            # The check's threshold is 1 / (1 + tolerance): `faster` means fast enough.
-            acceptable=verdict.verified and verdict.faster,
+            summary=f"{scores}\n{_behaviour(verdict, cost)}{self.analysis(output)}",
+            acceptable=verdict.verified and cost.allowed,
         )
 
-    def _behaviour(self, verdict: Verdict) -> str:
-        if not verdict.verified or not verdict.speed():
-            return verdict.behaviour()
-        if verdict.faster:
-            return f"{verdict.behaviour()} {verdict.speed()}: within the {self.tolerance:.0%} allowed."
-        return (f"{verdict.behaviour()} {verdict.speed()}: TOO SLOW, more than {self.tolerance:.0%} slower "
-                "than the original, so not accepted.")  # fmt: skip
+
+def _behaviour(verdict: Verdict, cost: Cost) -> str:
+    if not verdict.verified or not verdict.speed():
+        return verdict.behaviour()
+    return f"{verdict.behaviour()} {verdict.speed()}: {cost.reason}" + ("." if cost.allowed else ", so not accepted.")
 
 
 def readability_summary(after: Measures, before: Measures) -> str:

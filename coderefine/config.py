@@ -44,7 +44,8 @@ class Settings:
     budget_tokens: int | None = None
     sandbox: str = "docker"  # or "local", where Docker cannot be had
     speedup_threshold: float = 1.05
-    slowdown_tolerance: float = 0.10  # readability: a draft may be this much slower, no more
+    slowdown_tolerance: float = 0.10  # readability: a draft may be this much slower, no more ...
+    slowdown_allowance_ns: float = 100.0  # ... unless it adds at most this per call, not growing with the input
     time_budget: float | None = None  # seconds per run of `ci` or `hook` (the hook's default: HOOK_TIME_BUDGET)
     guard_allow_imports: tuple[str, ...] = ()  # modules the static guard lets drafts import (see coderefine.guard)
     sandbox_exclude: tuple[str, ...] = ()  # more file name patterns the sandbox's copy of the project leaves out
@@ -85,7 +86,8 @@ _TYPES: Mapping[str, type] = {
     "max_tokens": int, "timeout": float, "retries": int, "backoff": float, "seed": int,
     "cache": bool, "cache_dir": Path, "max_iterations": int, "plateau_margin": float,
     "plateau_patience": int, "budget_calls": int, "budget_tokens": int, "sandbox": str,
-    "speedup_threshold": float, "slowdown_tolerance": float, "time_budget": float, "guard_allow_imports": tuple,
+    "speedup_threshold": float, "slowdown_tolerance": float,
+    "slowdown_allowance_ns": float, "time_budget": float, "guard_allow_imports": tuple,
     "sandbox_exclude": list, "include_tests": bool, "check_timeout": float, "baseline_tests": _Arguments,
     "jobs": int, "analyzer_rules": _Rules,
 }  # fmt: skip
@@ -241,7 +243,8 @@ def _check_ranges(values: Mapping[str, Any]) -> None:
     for key in positive:
         if key in values and values[key] <= 0:
             raise UsageError(f"{key} must be positive, got {values[key]}")
-    for key in ("retries", "backoff", "temperature", "plateau_margin", "slowdown_tolerance"):
+    for key in ("retries", "backoff", "temperature", "plateau_margin", "slowdown_tolerance",
+                "slowdown_allowance_ns"):
         if key in values and values[key] < 0:
             raise UsageError(f"{key} must not be negative, got {values[key]}")
     # Past these, a request is refused by the server (temperature) or a timer overflows (seconds).

@@ -80,9 +80,9 @@ def speed_job(
 
 
 def checks(examples: Sequence[str], size: int | None, max_examples: int, *, threshold: float,
-           settings: config.Settings) -> VerifyOptions:
+           settings: config.Settings, cost_by_size: bool = False) -> VerifyOptions:  # fmt: skip
     """The sandbox checks' options, from what a caller may set."""
     if max_examples < 1 or (size is not None and size < 1):
         raise UsageError("max_examples and size must be positive")
     return VerifyOptions(examples=examples_from(examples), size=size, max_examples=max_examples, threshold=threshold,
-                         timeout=settings.check_timeout)
+                         timeout=settings.check_timeout, cost_by_size=cost_by_size)

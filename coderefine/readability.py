@@ -2,7 +2,7 @@
 
 Each draft must score higher than the original (see `coderefine.scores`),
 behave exactly like it (the same sandbox checks as optimization), and be no
-more than `slowdown_tolerance` slower, by the same timing statistics.
+slower than `coderefine.slowdown` allows, by the same timing statistics.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from coderefine.code_task import CodeTaskSpec, ReadabilityTask, load_code_task
 from coderefine.engine import ProgressCallback, Task
 from coderefine.optimize import checks
 from coderefine.scores import Measures, file_score, measure
+from coderefine.slowdown import SlowdownRule
 from coderefine.tasks import builtin_tasks_dir
 from coderefine.verify import Verdict, VerifyOptions, unoffered_metrics
 
@@ -28,11 +29,11 @@ MIN_GAIN = 1.0  # score points a draft must gain over the original to be offered
 @dataclass(frozen=True)
 class ReadabilityJob:
     spec: CodeTaskSpec
-    tolerance: float
+    slowdown: SlowdownRule
     name: str = "code_readability"
     purpose: str = "improved"
     metric_keys: tuple[str, ...] = ("score", "score_before", "radon", "correct", "speedup", "speedup_ci",
-                                    "checked_inputs", "input_sources", "coverage")  # fmt: skip
+                                    "added_ns_per_call", "checked_inputs", "input_sources", "coverage")  # fmt: skip
     rules: tuple[str, ...] = ()  # ruff's (see coderefine.analyzer)
 
     # One run measures its file once, not once per function (radon over a whole file for each).
@@ -51,7 +52,7 @@ class ReadabilityJob:
             check=check,
             rules=self.rules,
             before=before,
-            tolerance=self.tolerance,
+            slowdown=self.slowdown,
             min_gain=MIN_GAIN,
         )
 
@@ -120,8 +121,10 @@ def readability_job(
     settings: config.Settings, task_file: Path | None, examples: Sequence[str], size: int | None, max_examples: int
 ) -> tuple[ReadabilityJob, VerifyOptions]:
     """The readability job and its checks' options."""
-    # The timing's threshold becomes "no more than the tolerance slower".
+    # The timing's threshold becomes "no more than the tolerance slower"; below it, the cost in
+    # proportion decides (see coderefine.slowdown).
     verify_options = checks(examples, size, max_examples, threshold=1.0 / (1.0 + settings.slowdown_tolerance),
-                            settings=settings)
+                            settings=settings, cost_by_size=True)  # fmt: skip
     spec = load_code_task(task_file or builtin_tasks_dir() / "code_readability.toml", "code_readability")
-    return ReadabilityJob(spec, settings.slowdown_tolerance, rules=settings.analyzer_rules), verify_options
+    rule = SlowdownRule(settings.slowdown_tolerance, settings.slowdown_allowance_ns)
+    return ReadabilityJob(spec, rule, rules=settings.analyzer_rules), verify_options

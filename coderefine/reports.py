@@ -234,6 +234,8 @@ def evidence(metrics: dict[str, Any]) -> str:
 def _readability_outcome(metrics: dict[str, Any]) -> str:
     low, high = metrics["speedup_ci"]
     radon = metrics["radon"]
+    added = metrics.get("added_ns_per_call")
+    cost = "" if added is None else f"; {abs(added):,.0f} ns {'more' if added > 0 else 'less'} per call"
     return (f"readability {metrics['score_before']:.1f} -> {metrics['score']:.1f} "
             f"(complexity {radon['complexity']}), {evidence(metrics)}, "
-            f"speed {metrics['speedup']:.2f}x (95% CI {low:.2f}-{high:.2f})")  # fmt: skip
+            f"speed {metrics['speedup']:.2f}x (95% CI {low:.2f}-{high:.2f}{cost})")  # fmt: skip

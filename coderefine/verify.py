@@ -30,6 +30,7 @@ class VerifyOptions:
     min_round_s: float = 0.02
     max_timing_s: float = 30.0
     threshold: float = 1.05  # the lower bound of the speedup's 95% CI must exceed this
+    cost_by_size: bool = False  # below the threshold, also time the smallest and the largest inputs apart
     per_call_timeout: float = 2.0
     timeout: float = 180.0
     min_inputs: int = contract.MIN_DISTINCT_INPUTS
@@ -173,7 +174,8 @@ def verify(
         per_call_timeout=options.per_call_timeout,
         min_inputs=options.min_inputs,
         timing=contract.TimingSpec(rounds=options.rounds, min_round_s=options.min_round_s,
-                                   max_seconds=options.max_timing_s, threshold=options.threshold) if timing else None,
+                                   max_seconds=options.max_timing_s, threshold=options.threshold,
+                                   cost_by_size=options.cost_by_size) if timing else None,
         project=sandbox.project_path,
         captured=baseline.captured if baseline else None,
         tests=tuple(baseline.tests) if baseline else (),

@@ -40,6 +40,7 @@ class TimingSpec:
     max_seconds: float = 30.0
     threshold: float = 1.05  # the lower bound of the ratio's 95% interval must exceed it
     seed: int = 0
+    cost_by_size: bool = False  # below the threshold, also time the smallest and the largest inputs apart
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,9 @@ class Timing:
     original_call_s: float
     candidate_call_s: float
     confirmation_ci: tuple[float, float] | None = None  # the second, independent measurement
+    # With TimingSpec.cost_by_size: seconds per call (original, candidate) on the smallest inputs (by
+    # their pickled length), then on the largest: how a slowdown changes with input size.
+    by_size: tuple[tuple[float, float], tuple[float, float]] | None = None
 
 
 @dataclass(frozen=True)
@@ -256,6 +260,7 @@ def _timing(data: Any) -> Timing:
         built,
         speedup_ci=(float(low), float(high)),
         confirmation_ci=(float(confirmation[0]), float(confirmation[1])) if confirmation else None,
+        by_size=tuple((float(a), float(b)) for a, b in built.by_size) if built.by_size else None,
     )
 
 

@@ -23,9 +23,10 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import statistics
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from . import compare, contract, executor, wire
 
@@ -436,14 +437,14 @@ class Check:
         if self.job.timing is None or not self.passed:
             return verdict
         payloads = self._workloads(self.job.timing)
-        for worker in (self.original, self.candidate):
-            answer = worker.ask({"kind": "workload", "payloads": payloads, "mutates": self.mutates}, 600.0)
-            if "calls" not in answer:
-                return _replace(verdict, correct=False, verified=False, mismatch="it failed while being timed")
+        if not self._load(payloads):
+            return _replace(verdict, correct=False, verified=False, mismatch="it failed while being timed")
         faster = self.original
         if not self.job.is_baseline:
             try:
                 result = self._measure(len(payloads))
+                if result.by_size is not None and not self._load(payloads):  # the profile's, again
+                    raise wire.ChannelClosed("it failed while its inputs were loaded")
             except wire.ChannelClosed as problem:
                 return _replace(verdict, correct=False, verified=False,
                                 mismatch=f"it failed while being timed: {problem}")
@@ -457,24 +458,61 @@ class Check:
         """Both versions timed on the timing CPU, with the gate's leave where checks run side by side."""
         assert self.job.timing is not None
         if self.gate is None:
-            return measure_both(self.original, self.candidate, self.job.timing, workloads)
+            return self._measure_on_timing_cpu(workloads)
         self.gate.wait()
         try:
             for worker in (self.original, self.candidate):
                 worker.move(frozenset({self.cpus.timing}))
             self.cpus.move_here(frozenset({self.cpus.timing}))
-            return measure_both(self.original, self.candidate, self.job.timing, workloads)
+            return self._measure_on_timing_cpu(workloads)
         finally:
             self.gate.done()
             self.cpus.move_here(self.cpus.work)
             for worker in (self.original, self.candidate):
                 worker.move(self.cpus.work)
 
+    def _measure_on_timing_cpu(self, workloads: int) -> contract.Timing:
+        spec = self.job.timing
+        assert spec is not None
+        found = measure_both(self.original, self.candidate, spec, workloads)
+        if found.faster or not spec.cost_by_size:
+            return found
+        # Size by the pickled length: the original's time on one call also tells which path an input
+        # takes, and an early return is not a small input.
+        affordable = [payload for _, payload, seconds in self.passed if seconds <= SIZE_CALL_LIMIT_S]
+        by_length = sorted(affordable, key=len)
+        group = min(SIZE_GROUP, len(by_length) // 2)
+        if group < 1:
+            return found
+        import dataclasses
+
+        smallest, largest = (self._per_call(part, spec) for part in (by_length[:group], by_length[-group:]))
+        return dataclasses.replace(found, by_size=(smallest, largest))
+
+    def _per_call(self, payloads: list[bytes], spec: contract.TimingSpec) -> tuple[float, float]:
+        """Seconds per call of (original, candidate) on `payloads` alone."""
+        from . import timing
+
+        if not self._load(payloads):
+            raise wire.ChannelClosed("it failed while being timed on inputs of one size")
+        calls = len(payloads)
+        found = timing.measure(round_runner(self.original, self.candidate), rounds=10, max_rounds=10,
+                               min_round=spec.min_round_s, deadline=time.monotonic() + spec.max_seconds / 4,
+                               workloads=calls, seed=spec.seed + 2, precision=timing.timer_precision())  # fmt: skip
+        return statistics.median(found.original) / calls, statistics.median(found.candidate) / calls
+
+    def _load(self, payloads: list[bytes]) -> bool:
+        """Both versions take `payloads` as the inputs their rounds run."""
+        request = {"kind": "workload", "payloads": payloads, "mutates": self.mutates}
+        return all("calls" in worker.ask(request, 600.0) for worker in (self.original, self.candidate))
+
     def _workloads(self, spec: contract.TimingSpec) -> list[bytes]:
         return choose_workloads(self.passed, spec.min_round_s)
 
 
 WORKLOADS = 24  # inputs timed together in each loop of a round
+SIZE_GROUP = 8  # inputs timed together for each end of TimingSpec.cost_by_size
+SIZE_CALL_LIMIT_S = 0.1  # inputs the original took longer on are left out of it
 
 
 def choose_workloads(passed: list[tuple[str, bytes, float]], min_round: float) -> list[bytes]:
@@ -503,9 +541,8 @@ def choose_workloads(passed: list[tuple[str, bytes, float]], min_round: float) -
     return chosen
 
 
-def measure_both(original: Worker, candidate: Worker, spec: contract.TimingSpec, workloads: int) -> contract.Timing:
-    from . import timing
-
+def round_runner(original: Worker, candidate: Worker) -> Callable[[str, int], float]:
+    """One timed round of either version, by the judge's own clock."""
     workers = {"original": original, "candidate": candidate}
 
     def run(which: str, loops: int) -> float:
@@ -521,6 +558,13 @@ def measure_both(original: Worker, candidate: Worker, spec: contract.TimingSpec,
             raise wire.ChannelClosed(f"the {which} failed while being timed")
         return elapsed
 
+    return run
+
+
+def measure_both(original: Worker, candidate: Worker, spec: contract.TimingSpec, workloads: int) -> contract.Timing:
+    from . import timing
+
+    run = round_runner(original, candidate)
     precision = timing.timer_precision()
     deadline = time.monotonic() + spec.max_seconds
 

@@ -12,6 +12,7 @@ import pytest
 from coderefine.cli import main
 from coderefine.code_run import CodeReport
 from coderefine.readability import improve_readability
+from coderefine.reports import function_summary
 from coderefine.scores import measure
 from coderefine.tasks import builtin_tasks_dir
 from tests.scripted_llm import ScriptedLLM, prompt_text
@@ -150,6 +151,34 @@ def test_less_readable_and_much_slower_drafts_are_rejected(scripted: Start, proj
     assert "TOO SLOW" in slower.facts.summary
     assert report.status == "no_improvement" and report.diff == ""
     assert report.results[0].metrics["score"] == report.results[0].metrics["score_before"]
+
+
+COSTLY = draft("""    if score < 0:
+        return "invalid"
+    letters = dict(zip((90, 80, 70), "ABC"))
+    for floor, letter in letters.items():
+        if score >= floor:
+            return letter
+    return "F"
+""")
+
+
+def test_a_slowdown_in_proportion_is_accepted_and_its_cost_shown(scripted: Start, project: Path) -> None:
+    # Several times slower than a function of some 50 ns, the same on every input: a few hundred ns per call.
+    server = scripted([COSTLY, "NOTHING LEFT TO IMPROVE", COSTLY, "NOTHING LEFT TO IMPROVE"])
+    report = run(server, project / "grades.py", slowdown_tolerance=0.1, slowdown_allowance_ns=2000)
+    result = report.results[0]
+    assert result.improved
+    assert result.metrics["speedup_ci"][1] < 1 / 1.1 and 0 < result.metrics["added_ns_per_call"] < 2000
+    summary = result.refine.iterations[0].facts.summary  # type: ignore[union-attr]
+    assert "ns more per call on the inputs timed, not growing with input size: allowed (up to 2,000 ns)" in summary
+    shown = function_summary("grades.py::grade", "code_readability", "docker", result)
+    assert f"{result.metrics['added_ns_per_call']:,.0f} ns more per call)" in shown
+    # The default allowance is 100 ns per call.
+    report = run(server, project / "grades.py", slowdown_tolerance=0.1)
+    assert not report.results[0].improved
+    summary = report.results[0].refine.iterations[0].facts.summary  # type: ignore[union-attr]
+    assert "ns more per call on some of the inputs timed (at most 100 ns is allowed), so not accepted" in summary
 
 
 def test_the_loop_stops_when_the_score_stops_rising(scripted: Start, project: Path) -> None:
