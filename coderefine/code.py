@@ -2,18 +2,21 @@
 
 Every byte of the file outside the replaced function stays as it was:
 comments, formatting, encoding and line endings. Import lines a new version
-needs and the file lacks are added right after the file's own imports.
+needs and the file lacks are added right after the file's own imports; the
+private helper functions it adds (see `Candidate.helpers`) go right above it,
+or above its class.
 """
 
 from __future__ import annotations
 
+import ast
 import difflib
 import io
 import re
 import textwrap
 import tokenize
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import libcst as cst
@@ -49,6 +52,7 @@ class Target:
     skip_reason: str | None = None
     is_static: bool = False
     is_classmethod: bool = False
+    module_names: frozenset[str] = frozenset()  # what the file's top level binds: no helper may take them
 
     @property
     def eligible(self) -> bool:
@@ -57,20 +61,28 @@ class Target:
 
 @dataclass(frozen=True)
 class Candidate:
-    """A new version of a target: the function to splice in and the imports it needs."""
+    """A new version of a target: the function to splice in, the imports it needs, and the private
+    module-level helper functions it calls (new `_names` of the draft's own, spliced above it)."""
 
     function: cst.FunctionDef
     imports: tuple[cst.SimpleStatementLine, ...]
+    helpers: tuple[cst.FunctionDef, ...] = ()
 
     @property
     def source(self) -> str:
-        """Imports, then the function: exactly what is verified and what is spliced."""
-        module = cst.Module(body=[*self.imports, self.function])
-        return module.code
+        """Imports, helpers, then the function: exactly what is verified and what is spliced."""
+        return cst.Module(body=[*self.imports, *_spaced([*self.helpers, self.function])]).code
 
     @property
     def function_source(self) -> str:
-        return cst.Module(body=[self.function]).code
+        """The helpers and the function, what the scores measure (the function comes last)."""
+        return cst.Module(body=_spaced([*self.helpers, self.function])).code
+
+
+def _spaced(functions: Sequence[cst.FunctionDef]) -> list[cst.FunctionDef]:
+    """Two blank lines between top-level functions, none before the first."""
+    two = [cst.EmptyLine(), cst.EmptyLine()]
+    return [f.with_changes(leading_lines=two if index else []) for index, f in enumerate(functions)]
 
 
 class SourceFile:
@@ -123,12 +135,15 @@ class SourceFile:
         return found
 
     def splice(self, replacements: Mapping[str, Candidate]) -> bytes:
-        """The file with each named function replaced, and the imports they need added."""
+        """The file with each named function replaced, its helpers above it, and the imports they need
+        added. Two candidates may share a helper only when it is the same code (`HelperClash`)."""
+        _check_helpers(replacements.values())
         transformer = _Replace(replacements)
         module = self.module.visit(transformer)
         missing = sorted(set(replacements) - transformer.done)
         if missing:
             raise KeyError(f"functions not found: {', '.join(missing)}")
+        module = _with_helpers(module, replacements)
         imports = [line for candidate in replacements.values() for line in candidate.imports]
         return _with_imports(module, imports).bytes
 
@@ -194,7 +209,32 @@ def _collect_targets(module: cst.Module) -> dict[str, Target]:
                 if isinstance(member, cst.FunctionDef):
                     target = _target(module, member, statement.name.value, positions)
                     targets[target.name] = target
-    return targets
+    names = top_level_names(module.code)
+    return {name: replace(target, module_names=names) for name, target in targets.items()}
+
+
+def top_level_names(source: str) -> frozenset[str]:
+    """The names a module's top level binds: functions, classes, assignments, imports (any depth of
+    `if`/`try` blocks, where they still bind module names)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return frozenset()
+    names: set[str] = set()
+    pending: list[ast.stmt] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+            pending.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
+            if isinstance(node, ast.Try):
+                pending.extend(child for handler in node.handlers for child in handler.body)
+        else:
+            names.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    return frozenset(names)
 
 
 def _target(
@@ -385,10 +425,13 @@ def _candidate_from(code: str, target: Target) -> Candidate:
     except cst.ParserSyntaxError as error:
         raise MalformedAnswer(f"the code does not parse: {_one_line(str(error))}") from None
     imports: list[cst.SimpleStatementLine] = []
+    helpers: dict[str, cst.FunctionDef] = {}
     function: cst.FunctionDef | None = None
     for statement in module.body:
         if isinstance(statement, cst.FunctionDef) and statement.name.value == target.function_name:
             function = statement
+        elif isinstance(statement, cst.FunctionDef) and is_helper_name(statement.name.value, target):
+            helpers[statement.name.value] = statement.with_changes(leading_lines=[])
         elif isinstance(statement, cst.SimpleStatementLine) and all(
             isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body
         ):
@@ -399,7 +442,91 @@ def _candidate_from(code: str, target: Target) -> Candidate:
         raise MalformedAnswer(f"the answer has no function named {target.function_name}")
     if function.asynchronous is not None:
         raise MalformedAnswer("the new version must not be async")
-    return Candidate(function=_with_original_decorators(function, target), imports=tuple(imports))
+    function = _with_original_decorators(function, target)
+    return Candidate(function=function, imports=tuple(imports), helpers=_called_helpers(function, helpers))
+
+
+def is_helper_name(name: str, target: Target) -> bool:
+    """A name a draft's helper may have: private, not special, new to the module."""
+    return (name.startswith("_") and not name.startswith("__") and name != target.function_name
+            and name not in target.module_names)  # fmt: skip
+
+
+def _called_helpers(function: cst.FunctionDef, helpers: Mapping[str, cst.FunctionDef]) -> tuple[cst.FunctionDef, ...]:
+    """The helpers the function needs, directly or through each other, in the draft's order: a model's
+    answer may also hold functions nothing calls (examples, tests), which are left out."""
+    needed: set[str] = set()
+    pending: list[cst.CSTNode] = [function]
+    while pending:
+        for name in _names_used(pending.pop()) & (set(helpers) - needed):
+            needed.add(name)
+            pending.append(helpers[name])
+    return tuple(node for name, node in helpers.items() if name in needed)
+
+
+def _names_used(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.add(name.value)
+
+    node.visit(Names())
+    return found
+
+
+class HelperClash(ValueError):
+    """Two new versions in one file bring different helpers of the same name."""
+
+
+def compatible(replacements: Mapping[str, Candidate]) -> dict[str, Candidate]:
+    """The replacements that can be spliced together, in order: one that brings a helper an earlier
+    one brought with other code is left out (its own result still holds it)."""
+    kept: dict[str, Candidate] = {}
+    for name, candidate in replacements.items():
+        try:
+            _check_helpers([*kept.values(), candidate])
+        except HelperClash:
+            continue
+        kept[name] = candidate
+    return kept
+
+
+def _check_helpers(candidates: Iterable[Candidate]) -> None:
+    seen: dict[str, str] = {}
+    for candidate in candidates:
+        for helper in candidate.helpers:
+            code = _standalone(helper)
+            if seen.setdefault(helper.name.value, code) != code:
+                raise HelperClash(f"two new versions define different helpers named {helper.name.value}")
+
+
+def _with_helpers(module: cst.Module, replacements: Mapping[str, Candidate]) -> cst.Module:
+    """Each candidate's helpers right above its function (or its class), once each."""
+    above: dict[str, list[cst.FunctionDef]] = {}
+    placed: set[str] = set()
+    for name, candidate in replacements.items():
+        owner = name.split(".")[0]
+        for helper in candidate.helpers:
+            if helper.name.value not in placed:
+                placed.add(helper.name.value)
+                above.setdefault(owner, []).append(helper)
+    if not above:
+        return module
+    body: list[cst.BaseStatement] = []
+    for statement in module.body:
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) and statement.name.value in above:
+            # The blank lines above the statement go above the helpers; its comments stay with it.
+            lines = statement.leading_lines
+            first_comment = next((i for i, line in enumerate(lines) if line.comment is not None), len(lines))
+            body.extend(helper.with_changes(leading_lines=lines[:first_comment] if index == 0 else _TWO_BLANK)
+                        for index, helper in enumerate(above[statement.name.value]))  # fmt: skip
+            statement = statement.with_changes(leading_lines=[*_TWO_BLANK, *lines[first_comment:]])
+        body.append(statement)
+    return module.with_changes(body=body)
+
+
+_TWO_BLANK = (cst.EmptyLine(), cst.EmptyLine())
 
 
 def _method_in(node: cst.ClassDef, target: Target) -> cst.FunctionDef | None:

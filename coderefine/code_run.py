@@ -34,7 +34,7 @@ from typing import Any, Protocol
 from coderefine import config, engine, result_cache
 from coderefine.api import open_model, refine_options
 from coderefine.baseline_cache import BaselineCache, ProjectTests
-from coderefine.code import Candidate, SourceFile, Target, parse_candidate
+from coderefine.code import Candidate, SourceFile, Target, compatible, parse_candidate
 from coderefine.engine import ProgressCallback, RefineResult, Task
 from coderefine.errors import EnvironmentProblem, UsageError
 from coderefine.file_facts import FileFacts, facts_of
@@ -475,7 +475,7 @@ def _spliced(source: SourceFile, results: Sequence[FunctionResult]) -> bytes:
         if result.improved:
             target = source.target(result.target)
             winners[result.target] = parse_candidate(result.final, target)
-    return source.splice(winners) if winners else source.data
+    return source.splice(compatible(winners)) if winners else source.data
 
 
 def unified_diff(name: str, before: bytes, after: bytes, encoding: str) -> str:

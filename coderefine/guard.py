@@ -37,8 +37,13 @@ a draft may do too. The rules, each with the id a refusal names:
   they show) stay the original's, none dropped, changed or added: they are part
   of the function's contract, and the check compares the draft with the
   original on their calls, so an example kept is an example that still holds.
-- `one-function` and `parses`: the draft is import lines and the function,
-  and it parses.
+- `helpers`: besides the function, a draft may define helper functions at
+  the top: each private (`_like_this`), a name the original's module does not
+  bind, not async and not decorated. Every rule above holds in their bodies
+  too (no-global-state, keeps-doctests: a helper's docstring holds no `>>>`
+  example, which no check would run).
+- `one-function` and `parses`: the draft is import lines, helpers and the
+  function, and it parses.
 """
 
 from __future__ import annotations
@@ -51,7 +56,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
-from coderefine.code import SourceFile, Target
+from coderefine.code import SourceFile, Target, top_level_names
 
 # Processes, the OS, threads, files, the network, imports, the interpreter's own objects. `types` is one:
 # it builds functions, code objects and modules from parts. `_thread`, `posix` and `nt` are `threading`'s
@@ -150,6 +155,10 @@ class Guard:
                    frozenset(allow_imports))  # fmt: skip
 
     @cached_property
+    def _taken(self) -> frozenset[str]:
+        return top_level_names(self.module_imports)
+
+    @cached_property
     def _module(self) -> tuple[frozenset[str], frozenset[str]]:
         try:
             tree = ast.parse(self.module_imports)
@@ -159,11 +168,11 @@ class Guard:
 
     @cached_property
     def _original(self) -> tuple[_Function, set[tuple[str, str]], frozenset[str]] | Refusal:
-        parsed = _parse(self.original, self.function_name)
+        parsed = _parse(self.original, self.function_name, frozenset())
         if isinstance(parsed, Refusal):
             return Refusal("parses", f"the original cannot be read: {parsed.detail}")
-        tree, function = parsed
-        findings = {(f.rule, f.key) for f in self._findings(tree, function)}
+        tree, function, _ = parsed
+        findings = {(f.rule, f.key) for f in self._findings(tree, function, [])}
         return function, findings, frozenset(path for path, _ in _imports(tree))
 
     def check(self, draft: str) -> Refusal | None:
@@ -171,32 +180,39 @@ class Guard:
         original = self._original
         if isinstance(original, Refusal):
             return original
-        parsed = _parse(draft, self.function_name)
+        parsed = _parse(draft, self.function_name, self._taken)
         if isinstance(parsed, Refusal):
             return parsed
-        tree, function = parsed
+        tree, function, helpers = parsed
         difference = _signature_difference(original[0], function)
         if difference is not None:
             return Refusal("same-signature", difference[0], difference[1])
         changed = _doctest_difference(original[0], function)
         if changed is not None:
             return Refusal("keeps-doctests", changed, function.lineno)
+        for helper in helpers:
+            if _doctests(helper):
+                return Refusal("keeps-doctests", f"its helper {helper.name} has a doctest example, which no check "
+                                                 "runs: examples belong in the function's own docstring", helper.lineno)
         imported = self._module[0] | original[2] | self.allow_imports
         for path, line in _imports(tree):
             if _system(path) and not _covered(path, imported):
                 return Refusal("no-system-imports", _import_detail(path), line)
         known = original[1]
-        for finding in sorted(self._findings(tree, function), key=lambda f: (_ORDER.index(f.rule), f.line)):
+        found = self._findings(tree, function, helpers)
+        for finding in sorted(found, key=lambda f: (_ORDER.index(f.rule), f.line)):
             if (finding.rule, finding.key) not in known:
                 return Refusal(finding.rule, finding.detail, finding.line)
         return None
 
-    def _findings(self, tree: ast.Module, function: _Function) -> Iterator[_Finding]:
+    def _findings(self, tree: ast.Module, function: _Function, helpers: list[ast.FunctionDef]) -> Iterator[_Finding]:
         modules = self._module[1] | frozenset(_import_bindings(tree))
         yield from _dangerous_calls(tree)
         yield from _attribute_findings(tree)
         yield from _dunder_strings(tree)
         yield from _state_findings(function, self.function_name, self.class_name, modules)
+        for helper in helpers:
+            yield from _state_findings(helper, helper.name, None, modules)
         yield from _mutable_defaults(tree)
 
 
@@ -204,23 +220,43 @@ _ORDER = ("no-system-imports", "no-dangerous-calls", "no-dunder-access", "no-int
           "no-mutable-defaults")  # fmt: skip
 
 
-def _parse(source: str, function_name: str) -> tuple[ast.Module, _Function] | Refusal:
-    """The draft's tree and its function; only import lines may stand beside it."""
+def _parse(source: str, function_name: str, taken: frozenset[str]
+           ) -> tuple[ast.Module, _Function, list[ast.FunctionDef]] | Refusal:  # fmt: skip
+    """The draft's tree, its function and its helpers; only import lines may stand beside them.
+    `taken`: the names the original's module binds, which no helper may take."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError) as error:
         return Refusal("parses", f"it does not parse: {error}", getattr(error, "lineno", None))
     function: _Function | None = None
+    helpers: list[ast.FunctionDef] = []
     for statement in tree.body:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and statement.name == function_name:
             if function is not None:
                 return Refusal("one-function", f"it defines {function_name} twice", statement.lineno)
             function = statement
+        elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            problem = _helper_problem(statement, taken | {h.name for h in helpers})
+            if problem is not None or not isinstance(statement, ast.FunctionDef):
+                return Refusal("helpers", problem or f"its helper {statement.name} must not be async", statement.lineno)
+            helpers.append(statement)
         elif not isinstance(statement, (ast.Import, ast.ImportFrom)):
-            return Refusal("one-function", f"it has code besides the imports and {function_name}", statement.lineno)
+            return Refusal("one-function", f"it has code besides the imports, helpers and {function_name}",
+                           statement.lineno)  # fmt: skip
     if function is None:
         return Refusal("one-function", f"it has no function named {function_name}")
-    return tree, function
+    return tree, function, helpers
+
+
+def _helper_problem(helper: _Function, taken: frozenset[str] | set[str]) -> str | None:
+    name = helper.name
+    if not name.startswith("_") or name.startswith("__"):
+        return f"its helper {name} must be private, named like _{name.strip('_')}"
+    if name in taken:
+        return f"its helper {name} takes a name the module already binds (or another helper's): give it a new one"
+    if helper.decorator_list:
+        return f"its helper {name} must not be decorated"
+    return None
 
 
 # -- keeps-doctests --------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import Any
 
 from coderefine import config
 from coderefine.cache import JsonCache, cache_key
-from coderefine.code import SourceFile, Target, parse_candidate
+from coderefine.code import SourceFile, Target, compatible, parse_candidate
 from coderefine.code_run import (
     NOT_STARTED,
     CodeJob,
@@ -413,4 +413,4 @@ def _respliced(file: str, sha256: str, entries: Sequence[Mapping[str, Any]], roo
         raise UsageError(f"{file} differs from the one the shards reviewed: merge at the same commit")
     source = SourceFile(data, file)
     winners = {e["target"]: parse_candidate(e["final"], source.target(e["target"])) for e in entries}
-    return unified_diff(file, data, source.splice(winners), source.module.encoding)
+    return unified_diff(file, data, source.splice(compatible(winners)), source.module.encoding)

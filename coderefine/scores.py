@@ -103,13 +103,16 @@ def measure(source: str) -> Measures:
 def bound_names(source: str) -> dict[str, bool]:
     """The names the function's body binds, each with whether it is only a loop's or a
     comprehension's variable (or a lambda's parameter). The function's own parameters are
-    left out: they are its interface, which a readability draft keeps."""
+    left out: they are its interface, which a readability draft keeps. The function is the last
+    one at the top of `source`; those before it are its helpers, whose names and parameters
+    the draft chose, so they count."""
     tree = ast.parse(source)
-    function = tree.body[0] if tree.body else None
-    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+    functions = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if not functions:
         return {}
+    function = functions[-1]
     looping: set[int] = set()  # ids of the Name nodes that are loop or comprehension variables
-    for node in ast.walk(function):
+    for node in ast.walk(tree):
         targets = [node.target] if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) else []
         looping.update(id(name) for target in targets for name in ast.walk(target) if isinstance(name, ast.Name))
     found: dict[str, bool] = {}
@@ -117,7 +120,7 @@ def bound_names(source: str) -> dict[str, bool]:
     def note(name: str, in_loop: bool) -> None:
         found[name] = found.get(name, True) and in_loop
 
-    for node in ast.walk(function):
+    for node in (node for top in functions for node in ast.walk(top)):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             note(node.id, id(node) in looping)
         elif isinstance(node, ast.Lambda):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from coderefine.code import SourceFile, parse_candidate
+from coderefine.code import HelperClash, SourceFile, compatible, parse_candidate
 from coderefine.engine import MalformedAnswer
 from coderefine.errors import UsageError
 
@@ -125,3 +125,72 @@ def test_a_classmethod_is_a_target_and_keeps_its_decorator() -> None:
     assert new == (
         b"class Box:\n    @classmethod\n    def make(cls, n: int) -> list[int]:\n        return [0 for _ in range(n)]\n"
     )
+
+
+HELPED = """\
+```python
+from itertools import pairwise
+
+
+def _doubled(x):
+    return helper(x)
+
+
+def _total_of(values):
+    return sum(_doubled(value) for value in values)
+
+
+def _never_called():
+    return 0
+
+
+def helper(x):
+    return x * 3
+
+
+def slow_sum(xs: list[int]) -> int:
+    return _total_of(xs)
+
+
+print(slow_sum([1, 2]))
+```"""
+
+
+def test_a_draft_brings_the_private_helpers_it_calls_and_nothing_else(source: SourceFile) -> None:
+    candidate = parse_candidate(HELPED, source.target("slow_sum"))
+    # `_never_called` is not called; `helper` is the module's own (the model echoed the context).
+    assert [h.name.value for h in candidate.helpers] == ["_doubled", "_total_of"]
+    assert candidate.function_source == (
+        "def _doubled(x):\n    return helper(x)\n\n\ndef _total_of(values):\n"
+        "    return sum(_doubled(value) for value in values)\n\n\n"
+        "def slow_sum(xs: list[int]) -> int:\n    return _total_of(xs)\n"
+    )
+    assert candidate.source.startswith("from itertools import pairwise\ndef _doubled(x):")
+
+
+def test_helpers_are_spliced_above_their_function_keeping_its_comments(source: SourceFile) -> None:
+    new = source.splice({"slow_sum": parse_candidate(HELPED, source.target("slow_sum"))}).decode("latin-1")
+    assert new.replace("\r\n", "\n").count("def helper(x):") == 1 and "_never_called" not in new
+    assert (
+        "    return x * 2\r\n\r\n\r\ndef _doubled(x):\r\n    return helper(x)\r\n\r\n\r\n"
+        "def _total_of(values):\r\n    return sum(_doubled(value) for value in values)\r\n\r\n\r\n"
+        "# the slow one\r\ndef slow_sum(xs: list[int]) -> int:\r\n    return _total_of(xs)\r\n\r\nclass Box:"
+    ) in new
+
+
+def test_a_methods_helpers_go_above_its_class_and_two_drafts_may_share_one(source: SourceFile) -> None:
+    biggest = parse_candidate("def _largest(items):\n    return max(items)\n\n\ndef biggest(self):\n"
+                              "    return _largest(self.items)\n", source.target("Box.biggest"))  # fmt: skip
+    twice = parse_candidate("def _largest(items):\n    return max(items)\n\n\ndef twice(x):\n"
+                            "    return _largest([x]) * 2\n", source.target("Box.twice"))  # fmt: skip
+    new = source.splice({"Box.biggest": biggest, "Box.twice": twice}).decode("latin-1")
+    assert new.count("def _largest(items):") == 1
+    # The blank line above the class goes above the helper; the class gets two.
+    assert "    return total\r\n\r\ndef _largest(items):\r\n    return max(items)\r\n\r\n\r\nclass Box:" in new
+    assert "    @staticmethod\r\n    def twice(x):\r\n        return _largest([x]) * 2\r\n" in new
+    other = parse_candidate("def _largest(items):\n    return sorted(items)[-1]\n\n\ndef twice(x):\n"
+                            "    return _largest([x]) * 2\n", source.target("Box.twice"))  # fmt: skip
+    with pytest.raises(HelperClash, match="different helpers named _largest"):
+        source.splice({"Box.biggest": biggest, "Box.twice": other})
+    assert compatible({"Box.biggest": biggest, "Box.twice": other, "slow_sum": parse_candidate(
+        HELPED, source.target("slow_sum"))}).keys() == {"Box.biggest", "slow_sum"}  # fmt: skip

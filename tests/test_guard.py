@@ -328,6 +328,33 @@ def test_drafts_of_another_shape_are_refused() -> None:
     assert broken is not None and broken.rule == "parses"
 
 
+def test_a_draft_may_bring_private_helpers_under_the_same_rules() -> None:
+    allowed("def _seen_first(items):\n    return list(dict.fromkeys(items))\n\n\n" + HEADER
+            + "    return _seen_first(items)\n")  # fmt: skip
+    original = "def f(x):\n    return x\n"
+
+    def helper(code: str) -> Refusal | None:
+        return check_draft(original, MODULE, f"{code}\n\ndef f(x):\n    return _g(x)\n", function_name="f")
+
+    for code, words in [
+        ("def g(x):\n    return x\n", "must be private"),
+        ("def __g__(x):\n    return x\n", "must be private"),
+        ("def _cache(x):\n    return x\n", "takes a name the module already binds"),
+        ("import functools\n@functools.cache\ndef _g(x):\n    return x\n", "must not be decorated"),
+        ("async def _g(x):\n    return x\n", "must not be async"),
+        ("def _g(x):\n    return x\n\n\ndef _g(x):\n    return x\n", "another helper's"),
+    ]:
+        refusal = helper(code)
+        assert refusal is not None and refusal.rule == "helpers" and words in refusal.detail, (code, refusal)
+    # What a function may not do, its helper may not do either.
+    kept = helper("def _g(x):\n    _cache[x] = [x]\n    return x\n")
+    assert kept is not None and kept.rule == "no-global-state" and "_cache[x]" in kept.detail
+    assert helper("import os\ndef _g(x):\n    return os.getpid()\n").rule == "no-system-imports"  # type: ignore[union-attr]
+    assert helper("def _g(x):\n    return eval(x)\n").rule == "no-dangerous-calls"  # type: ignore[union-attr]
+    example = helper('def _g(x):\n    """>>> _g(1)\n    1\n    """\n    return x\n')
+    assert example is not None and example.rule == "keeps-doctests" and "no check runs" in example.detail
+
+
 # -- the setting ------------------------------------------------------------------------------
 
 

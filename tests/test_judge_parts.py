@@ -73,6 +73,15 @@ def test_coverage_of_a_function_further_down_a_file_uses_its_offset() -> None:
     assert 104 in result.missing_lines and 107 in result.missing_lines and 102 not in result.missing_lines
 
 
+def test_a_drafts_helpers_must_run_too() -> None:
+    source = ("import math\ndef _half(x):\n    if x > 0:\n        return x / 2\n    return 0\n\n\n"
+              "def f(x):\n    return _half(x)\n")  # fmt: skip
+    ran = {(-8, 9), (9, -8), (-2, 3), (3, 4), (4, -2)}
+    result = covered.coverage_of(source, "f", ran)
+    assert (result.lines, result.lines_run) == (4, 3) and result.missing_lines == (5,)
+    assert covered.coverage_of(source, "f", ran | {(3, 5), (5, -2)}).complete
+
+
 def test_a_docstring_is_not_a_line_that_must_run() -> None:
     source = 'def f(x):\n    """Doc."""\n    return x\n'
     assert covered.coverage_of(source, "f", {(-1, 3), (3, -1)}).complete

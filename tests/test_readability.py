@@ -181,6 +181,47 @@ def test_a_slowdown_in_proportion_is_accepted_and_its_cost_shown(scripted: Start
     assert "ns more per call on some of the inputs timed (at most 100 ns is allowed), so not accepted" in summary
 
 
+HELPER = """def _letter_for(score: int) -> str:
+    if score >= 90:
+        return "A"
+    if score >= 80:
+        return "B"
+    if score >= 70:
+        return "C"
+    return "F"
+
+
+"""
+GUARDED = """def grade(score: int) -> str:
+    \"\"\"The letter for a score; negative scores are invalid.\"\"\"
+    if score < 0:
+        return "invalid"
+    return _letter_for(score)
+"""
+
+
+def test_a_draft_may_move_a_block_into_a_private_helper(scripted: Start, project: Path) -> None:
+    server = scripted([f"```python\n{HELPER}{GUARDED}```", "NOTHING LEFT TO IMPROVE"])
+    report = run(server, project / "grades.py", apply=True)
+    result = report.results[0]
+    assert result.improved and result.metrics["score"] > result.metrics["score_before"]
+    assert result.metrics["coverage"]["lines"] == 10  # the helper's seven lines count, and ran
+    written = (project / "grades.py").read_text()
+    # The comment on the file's first line is the file's (libcst's module header): the helper goes below it.
+    assert written == MESSY.replace("# Letter grades.\n", f"# Letter grades.\n{HELPER}").replace(
+        MESSY.split("\n", 1)[1].split("\n\n\n")[0] + "\n", GUARDED)
+
+
+def test_a_helper_line_no_input_reaches_leaves_the_draft_unverified(scripted: Start, project: Path) -> None:
+    never = '    if score < 0:\n        return "invalid"\n'
+    unreachable = HELPER.replace("    if score >= 90:", never + "    if score >= 90:")
+    server = scripted([f"```python\n{unreachable}{GUARDED}```", "NOTHING LEFT TO IMPROVE"])
+    report = run(server, project / "grades.py", apply=True)
+    assert not report.results[0].improved and (project / "grades.py").read_text() == MESSY
+    summary = report.results[0].refine.iterations[0].facts.summary  # type: ignore[union-attr]
+    assert "NOT VERIFIED" in summary and "line 3 never ran" in summary
+
+
 def test_the_loop_stops_when_the_score_stops_rising(scripted: Start, project: Path) -> None:
     server = scripted([
         CLEAR, "Name the floors.",

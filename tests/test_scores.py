@@ -103,3 +103,12 @@ def test_the_parameters_are_not_judged_but_nested_and_loop_names_are() -> None:
     assert bound_names(source) == {"k": True, "pairs": False, "p": True, "q": True, "g": False, "w": False,
                                    "exc": False}  # fmt: skip
     assert measure(source).unclear_names == ("g", "w")
+
+
+def test_a_drafts_helpers_names_and_parameters_are_judged_its_functions_are_not() -> None:
+    source = ("def _h(v):\n    t = v * 2\n    return t\n\n\ndef _double(value):\n    return _h(value)\n\n\n"
+              "def f(a, b):\n    total = _double(a)\n    return total + b\n")  # fmt: skip
+    assert bound_names(source) == {"_h": False, "v": False, "t": False, "_double": False, "value": False,
+                                   "total": False}  # fmt: skip
+    measured = measure(source)
+    assert measured.unclear_names == ("_h", "t") and measured.complexity == 1  # `v`, as in k, v: conventional
