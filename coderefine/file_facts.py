@@ -19,6 +19,7 @@ from coderefine.code import SourceFile, Target, read_python
 from coderefine.version import package_version
 
 Import = tuple[int, str, tuple[str, ...]]  # (leading dots, module, names imported from it)
+FORMAT = 2  # of the stored facts (2: each target holds the names its module binds)
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ def facts_of(source: SourceFile, path: Path) -> FileFacts:
 def read_facts(path: Path, store: JsonCache | None) -> FileFacts:
     """The facts of the file at `path`: from `store` when its bytes were seen before, else parsed."""
     data = read_python(path)
-    key = cache_key({"facts": hashlib.sha256(data).hexdigest(), "version": package_version()})
+    key = cache_key({"facts": hashlib.sha256(data).hexdigest(), "version": package_version(), "format": FORMAT})
     stored = store.get(key) if store is not None else None
     if stored is not None:
         return _decode(path, data, stored)
@@ -55,13 +56,13 @@ def read_facts(path: Path, store: JsonCache | None) -> FileFacts:
 
 def _encode(facts: FileFacts) -> dict[str, Any]:
     return {
-        "targets": [dataclasses.asdict(t) for t in facts.targets],
+        "targets": [{**dataclasses.asdict(t), "module_names": sorted(t.module_names)} for t in facts.targets],
         "contexts": dict(facts.contexts),
         "imports": [list(i) for i in facts.imports],
     }
 
 
 def _decode(path: Path, data: bytes, stored: Mapping[str, Any]) -> FileFacts:
-    targets = tuple(Target(**t) for t in stored["targets"])
+    targets = tuple(Target(**{**t, "module_names": frozenset(t["module_names"])}) for t in stored["targets"])
     imports = tuple((dots, module, tuple(names)) for dots, module, names in stored["imports"])
     return FileFacts(path, data, targets, stored["contexts"], imports)

@@ -181,17 +181,7 @@ def test_a_slowdown_in_proportion_is_accepted_and_its_cost_shown(scripted: Start
     assert "ns more per call on some of the inputs timed (at most 100 ns is allowed), so not accepted" in summary
 
 
-HELPER = """def _letter_for(score: int) -> str:
-    if score >= 90:
-        return "A"
-    if score >= 80:
-        return "B"
-    if score >= 70:
-        return "C"
-    return "F"
-
-
-"""
+HELPER = "def _letter_for(score: int) -> str:\n" + CLEAR_BODY.split("\n", 2)[2] + "\n\n"  # its ifs after the guard
 GUARDED = """def grade(score: int) -> str:
     \"\"\"The letter for a score; negative scores are invalid.\"\"\"
     if score < 0:
