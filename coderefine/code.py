@@ -430,7 +430,7 @@ def _candidate_from(code: str, target: Target) -> Candidate:
     for statement in module.body:
         if isinstance(statement, cst.FunctionDef) and statement.name.value == target.function_name:
             function = statement
-        elif isinstance(statement, cst.FunctionDef) and is_helper_name(statement.name.value, target):
+        elif isinstance(statement, cst.FunctionDef) and _is_helper_name(statement.name.value, target):
             helpers[statement.name.value] = statement.with_changes(leading_lines=[])
         elif isinstance(statement, cst.SimpleStatementLine) and all(
             isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body
@@ -446,7 +446,7 @@ def _candidate_from(code: str, target: Target) -> Candidate:
     return Candidate(function=function, imports=tuple(imports), helpers=_called_helpers(function, helpers))
 
 
-def is_helper_name(name: str, target: Target) -> bool:
+def _is_helper_name(name: str, target: Target) -> bool:
     """A name a draft's helper may have: private, not special, new to the module."""
     return (name.startswith("_") and not name.startswith("__") and name != target.function_name
             and name not in target.module_names)  # fmt: skip
