@@ -39,7 +39,8 @@ a draft may do too. The rules, each with the id a refusal names:
   original on their calls, so an example kept is an example that still holds.
 - `helpers`: besides the function, a draft may define helper functions at
   the top: each private (`_like_this`), a name the original's module does not
-  bind, not async and not decorated. Every rule above holds in their bodies
+  bind, not async, not decorated, and calling nothing in its defaults or
+  annotations (they run at import). Every rule above holds in their bodies
   too (no-global-state, keeps-doctests: a helper's docstring holds no `>>>`
   example, which no check would run).
 - `one-function` and `parses`: the draft is import lines, helpers and the
@@ -256,6 +257,12 @@ def _helper_problem(helper: _Function, taken: frozenset[str] | set[str]) -> str 
         return f"its helper {name} takes a name the module already binds (or another helper's): give it a new one"
     if helper.decorator_list:
         return f"its helper {name} must not be decorated"
+    # Defaults and annotations run when the module is imported, where no check sees them.
+    signature = [*helper.args.defaults, *helper.args.kw_defaults, helper.returns,
+                 *(arg.annotation for arg in [*helper.args.posonlyargs, *helper.args.args, *helper.args.kwonlyargs,
+                                              helper.args.vararg, helper.args.kwarg] if arg is not None)]  # fmt: skip
+    if any(isinstance(node, ast.Call) for part in signature if part is not None for node in ast.walk(part)):
+        return f"its helper {name} calls something in its defaults or annotations: they run when the module is imported"
     return None
 
 

@@ -343,6 +343,8 @@ def test_a_draft_may_bring_private_helpers_under_the_same_rules() -> None:
         ("import functools\n@functools.cache\ndef _g(x):\n    return x\n", "must not be decorated"),
         ("async def _g(x):\n    return x\n", "must not be async"),
         ("def _g(x):\n    return x\n\n\ndef _g(x):\n    return x\n", "another helper's"),
+        ("def _g(x=dedupe([1])):\n    return x\n", "run when the module is imported"),
+        ("def _g(x: dedupe([1])):\n    return x\n", "run when the module is imported"),
     ]:
         refusal = helper(code)
         assert refusal is not None and refusal.rule == "helpers" and words in refusal.detail, (code, refusal)
