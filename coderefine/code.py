@@ -96,7 +96,7 @@ class SourceFile:
             self.module = cst.parse_module(data)
         except cst.ParserSyntaxError as error:
             raise UsageError(f"{path}: not valid Python: {_one_line(str(error))}") from None
-        self._targets = _collect_targets(self.module)
+        self._targets = _collect_targets(self.module, data)
 
     @classmethod
     def read(cls, path: Path) -> SourceFile:
@@ -197,7 +197,7 @@ def read_python(path: Path) -> bytes:
 # -- finding targets ---------------------------------------------------------------------
 
 
-def _collect_targets(module: cst.Module) -> dict[str, Target]:
+def _collect_targets(module: cst.Module, data: bytes) -> dict[str, Target]:
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     positions = wrapper.resolve(PositionProvider)
     targets: dict[str, Target] = {}
@@ -209,11 +209,11 @@ def _collect_targets(module: cst.Module) -> dict[str, Target]:
                 if isinstance(member, cst.FunctionDef):
                     target = _target(module, member, statement.name.value, positions)
                     targets[target.name] = target
-    names = top_level_names(module.code)
+    names = top_level_names(data)  # the bytes, not module.code: no second rendering of the file
     return {name: replace(target, module_names=names) for name, target in targets.items()}
 
 
-def top_level_names(source: str) -> frozenset[str]:
+def top_level_names(source: str | bytes) -> frozenset[str]:
     """The names a module's top level binds: functions, classes, assignments, imports (any depth of
     `if`/`try` blocks, where they still bind module names)."""
     try:
