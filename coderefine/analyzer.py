@@ -9,7 +9,11 @@ is what the sandbox checks), the fixed function is a draft of its own.
 
 ruff runs as a program (the `ruff` package's binary) on the function's text
 alone, with no configuration file of the project's (`--isolated`): the rules
-are coderefine's setting `analyzer_rules`, an empty list turns it off.
+are coderefine's setting `analyzer_rules`, an empty list turns it off. Its
+preview rules and fixes are on: several of the fixes worth a draft are still
+preview-only (a loop that only appends becoming a comprehension, PERF401;
+`result = result + part` becoming `result += part`, PLR6104), and the sandbox
+checks whatever a fix changes.
 """
 
 from __future__ import annotations
@@ -77,7 +81,7 @@ def version() -> str:
 def _ruff(source: str, rules: Sequence[str], *extra: str) -> subprocess.CompletedProcess[str]:
     command = [ruff_binary(), "check", "--isolated", "--no-cache", "--quiet", "--select", ",".join(rules),
                "--ignore", ",".join(IGNORED), "--target-version", _target_version(), "--stdin-filename",
-               "function.py", *extra, "-"]  # fmt: skip
+               "function.py", "--preview", *extra, "-"]  # fmt: skip
     try:
         done = subprocess.run(command, input=source, capture_output=True, text=True, timeout=TIMEOUT, check=False)
     except (OSError, subprocess.TimeoutExpired) as error:

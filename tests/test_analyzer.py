@@ -49,6 +49,23 @@ def test_fixes_give_a_whole_new_function_and_none_when_nothing_changes() -> None
     assert analyzer.fixed(EVENS, ("SIM", "RET")) is None
 
 
+JOIN = """\
+def join(parts):
+    result = []
+    for part in parts:
+        result = result + part
+    return result
+"""
+
+
+def test_preview_fixes_make_drafts_a_loop_that_only_appends_and_a_growing_copy() -> None:
+    # Both fixes are preview-only in ruff: without --preview there is no draft for either.
+    comprehension = "[x for x in xs if x % 2 == 0]"
+    assert analyzer.fixed(EVENS, ("PERF",)) == f"def evens(xs):\n    out = {comprehension}\n    return out\n"
+    assert analyzer.fixed(EVENS, ("PERF", "RET")) == f"def evens(xs):\n    return {comprehension}\n"
+    assert analyzer.fixed(JOIN, ("PLR",)) == JOIN.replace("result = result + part", "result += part")
+
+
 def test_no_rules_no_analysis() -> None:
     assert analyzer.findings(HAS, ()) == ()
     assert analyzer.fixed(HAS, ()) is None
