@@ -58,13 +58,13 @@ import mutation_oracle as oracle  # noqa: E402
 from fast import EXAMPLES, FAST  # noqa: E402
 from optimize_suite import project_copy  # noqa: E402
 
-from coderefine.baseline_cache import BaselineCache  # noqa: E402
-from coderefine.code import SourceFile, Target  # noqa: E402
-from coderefine.code_run import limits_for  # noqa: E402
+from coderefine.code.baseline_cache import BaselineCache  # noqa: E402
+from coderefine.code.check import Baseline, Verdict, VerifyOptions, verify  # noqa: E402
+from coderefine.code.run import limits_for  # noqa: E402
+from coderefine.code.source import SourceFile, Target  # noqa: E402
 from coderefine.errors import CoderefineError, EnvironmentProblem, UsageError  # noqa: E402
-from coderefine.sandbox import Sandbox, open_sandbox  # noqa: E402
-from coderefine.sandbox_image import default_image  # noqa: E402
-from coderefine.verify import Baseline, Verdict, VerifyOptions, verify  # noqa: E402
+from coderefine.sandbox.client import Sandbox, open_sandbox  # noqa: E402
+from coderefine.sandbox.image import default_image  # noqa: E402
 
 
 @dataclass(frozen=True)

@@ -30,10 +30,10 @@ sys.path[:0] = [str(ROOT.parent), str(ROOT), str(ROOT / "slow_functions")]
 import bench_project  # noqa: E402
 from fast import EXAMPLES, FAST  # noqa: E402
 
-from coderefine.code import SourceFile  # noqa: E402
-from coderefine.optimize import optimize  # noqa: E402
-from coderefine.sandbox import DockerSandbox, Limits  # noqa: E402
-from coderefine.verify import VerifyOptions, verify  # noqa: E402
+from coderefine.code.check import VerifyOptions, verify  # noqa: E402
+from coderefine.code.optimize import optimize  # noqa: E402
+from coderefine.code.source import SourceFile  # noqa: E402
+from coderefine.sandbox.client import DockerSandbox, Limits  # noqa: E402
 from tests.scripted_llm import ScriptedLLM  # noqa: E402
 
 

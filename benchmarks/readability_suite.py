@@ -27,8 +27,8 @@ sys.path[:0] = [str(ROOT.parent), str(ROOT), str(ROOT / "messy_functions")]
 import bench_project  # noqa: E402
 from clear import CLEAR  # noqa: E402
 
-from coderefine.readability import improve_readability  # noqa: E402
-from coderefine.scores import measure  # noqa: E402
+from coderefine.code.readability import improve_readability  # noqa: E402
+from coderefine.code.scores import measure  # noqa: E402
 from tests.scripted_llm import ScriptedLLM  # noqa: E402
 
 

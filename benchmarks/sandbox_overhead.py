@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from coderefine.code import SourceFile
-from coderefine.sandbox import DockerSandbox, Limits, LocalSandbox, Sandbox
-from coderefine.verify import VerifyOptions, verify
+from coderefine.code.check import VerifyOptions, verify
+from coderefine.code.source import SourceFile
+from coderefine.sandbox.client import DockerSandbox, Limits, LocalSandbox, Sandbox
 
 FUNCTION = "def total(items: list[int]) -> int:\n    result = 0\n    for item in items:\n        result += item\n" \
            "    return result\n"

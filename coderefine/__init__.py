@@ -7,8 +7,9 @@ Example::
     print(result.final, result.status, result.usage.llm_calls)
 """
 
-from coderefine.api import refine_text
-from coderefine.code_run import CodeReport, FunctionResult
+from coderefine.code.optimize import optimize
+from coderefine.code.readability import improve_readability
+from coderefine.code.run import CodeReport, FunctionResult
 from coderefine.engine import Iteration, RefineResult, Usage
 from coderefine.errors import (
     AuthenticationFailed,
@@ -20,8 +21,7 @@ from coderefine.errors import (
     TaskError,
     UsageError,
 )
-from coderefine.optimize import optimize
-from coderefine.readability import improve_readability
+from coderefine.text.tasks import refine_text
 
 OptimizeReport = CodeReport  # the name of earlier releases
 

@@ -18,18 +18,23 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
 
-from coderefine import api, ci, config, hook, reports, sandbox_image
+from coderefine import config
 from coderefine.cache import default_cache_root
-from coderefine.code import Target
-from coderefine.code_run import CodeReport, check_writable, write_atomically
+from coderefine.code.optimize import optimize
+from coderefine.code.readability import improve_readability
+from coderefine.code.run import CodeReport, check_writable, write_atomically
+from coderefine.code.source import Target
+from coderefine.commands import ci, hook
+from coderefine.commands.progress import MODES
 from coderefine.engine import Iteration, RefineResult, StopRule
 from coderefine.errors import CoderefineError, EnvironmentProblem, NoUsableAnswer, UsageError
-from coderefine.optimize import optimize
-from coderefine.progress import MODES
-from coderefine.readability import improve_readability
-from coderefine.review import KINDS
-from coderefine.sandbox import Limits, open_sandbox
-from coderefine.tasks import list_tasks
+from coderefine.review import reports
+from coderefine.review.review import KINDS
+from coderefine.sandbox import doctor
+from coderefine.sandbox import image as sandbox_image
+from coderefine.sandbox.client import Limits, open_sandbox
+from coderefine.taskfiles.builtin import list_tasks
+from coderefine.text.tasks import refine_text
 
 
 class _Parser(argparse.ArgumentParser):
@@ -345,7 +350,7 @@ def _sandbox(args: argparse.Namespace) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    checks = sandbox_image.doctor()
+    checks = doctor.doctor()
     healthy = all(check.ok for check in checks)
     if args.json:
         print(reports.to_json({"ok": healthy, "checks": [asdict(check) for check in checks]}))
@@ -396,7 +401,7 @@ def _text(args: argparse.Namespace) -> int:
     text = args.input if args.input is not None else _read_stdin()
     settings = _settings(args)
     show_progress = not args.quiet and sys.stderr.isatty()
-    result = api.refine_text(
+    result = refine_text(
         args.task_file if args.task_file else args.task,
         text,
         on_iteration=_print_progress if show_progress else None,

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from coderefine.analyzer import DEFAULT_RULES
 from coderefine.errors import UsageError
+
+DEFAULT_RULES = ("PERF", "FURB", "C4", "SIM", "RET", "PLR", "UP")  # ruff's, for the code tasks' analysis
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
+from coderefine.config import Settings
 from coderefine.errors import EnvironmentProblem
-from coderefine.llm import ChatModel, Completion, Message, Sampling
+from coderefine.llm.client import ChatModel, Completion, Message, Sampling
 
 Status = Literal["improved", "no_improvement", "error"]
 
@@ -419,4 +420,14 @@ def _difference(after: Usage, before: Usage) -> Usage:
         cached_calls=after.cached_calls - before.cached_calls,
         prompt_tokens=after.prompt_tokens - before.prompt_tokens,
         completion_tokens=after.completion_tokens - before.completion_tokens,
+    )
+
+
+def options_from(settings: Settings) -> RefineOptions:
+    """The loop's options as the settings give them."""
+    return RefineOptions(
+        max_iterations=settings.max_iterations,
+        plateau_margin=settings.plateau_margin,
+        plateau_patience=settings.plateau_patience,
+        budget=Budget(max_calls=settings.budget_calls, max_tokens=settings.budget_tokens),
     )

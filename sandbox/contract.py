@@ -244,7 +244,7 @@ def verdict_from_data(data: Any) -> Verdict:
 
 
 def _coverage(data: Any) -> Coverage:
-    built = _build(Coverage, data)
+    built: Coverage = _build(Coverage, data)
     return dataclasses.replace(
         built,
         missing_lines=tuple(int(n) for n in built.missing_lines),
@@ -253,15 +253,20 @@ def _coverage(data: Any) -> Coverage:
 
 
 def _timing(data: Any) -> Timing:
-    built = _build(Timing, data)
+    built: Timing = _build(Timing, data)
     low, high = built.speedup_ci
     confirmation = built.confirmation_ci
     return dataclasses.replace(
         built,
         speedup_ci=(float(low), float(high)),
         confirmation_ci=(float(confirmation[0]), float(confirmation[1])) if confirmation else None,
-        by_size=tuple((float(a), float(b)) for a, b in built.by_size) if built.by_size else None,
+        by_size=_pairs(built.by_size) if built.by_size else None,
     )
+
+
+def _pairs(pairs: Any) -> tuple[tuple[float, float], tuple[float, float]]:
+    (a, b), (c, d) = pairs
+    return (float(a), float(b)), (float(c), float(d))
 
 
 def _checked(data: Any, kind: type) -> dict[str, Any]:

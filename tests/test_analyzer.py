@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from coderefine import analyzer, config
+from coderefine import config
+from coderefine.code import analyzer
 from coderefine.errors import UsageError
 
 HAS = '''\

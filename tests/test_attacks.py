@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from coderefine.baseline_cache import BaselineCache
-from coderefine.code import SourceFile
-from coderefine.optimize import optimize
-from coderefine.sandbox import DockerSandbox, Limits
-from coderefine.verify import Baseline, Verdict, VerifyOptions, verify
+from coderefine.code.baseline_cache import BaselineCache
+from coderefine.code.check import Baseline, Verdict, VerifyOptions, verify
+from coderefine.code.optimize import optimize
+from coderefine.code.source import SourceFile
+from coderefine.sandbox.client import DockerSandbox, Limits
 from tests.scripted_llm import ScriptedLLM, prompt_text
 
 MODULE = '''\

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from coderefine.baseline_cache import MODULE, BaselineCache, ProjectTests, unit_hashes
 from coderefine.cache import JsonCache
+from coderefine.code.baseline_cache import MODULE, BaselineCache, ProjectTests, unit_hashes
 from coderefine.errors import EnvironmentProblem
-from coderefine.sandbox import Limits, open_sandbox
+from coderefine.sandbox.client import Limits, open_sandbox
 
 SHAPES = '''\
 def area(width, height):

@@ -13,8 +13,8 @@ import jsonschema
 import pytest
 
 from coderefine.cli import main
-from coderefine.git import Span, parse_diff
-from coderefine.testfiles import TEST_FILE_REASON
+from coderefine.code.testfiles import TEST_FILE_REASON
+from coderefine.review.git import Span, parse_diff
 from tests.scripted_llm import ScriptedLLM
 
 Start = Callable[..., ScriptedLLM]

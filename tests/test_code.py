@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from coderefine.code import HelperClash, SourceFile, compatible, parse_candidate
+from coderefine.code.source import HelperClash, SourceFile, compatible, parse_candidate
 from coderefine.engine import MalformedAnswer
 from coderefine.errors import UsageError
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from coderefine.code import SourceFile, parse_candidate
+from coderefine.code.guard import Guard, Refusal, check_draft
+from coderefine.code.optimize import optimize
+from coderefine.code.source import SourceFile, parse_candidate
 from coderefine.config import resolve
 from coderefine.errors import UsageError
-from coderefine.guard import Guard, Refusal, check_draft
-from coderefine.optimize import optimize
 from tests.scripted_llm import ScriptedLLM, prompt_text
 
 MODULE = '''\

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from coderefine.errors import LocalModelUnavailable
-from coderefine.llm import LLMOptions, Message, OpenAIChat
-from coderefine.local_model import EmbeddedServer, default_model_path
+from coderefine.llm.client import LLMOptions, Message, OpenAIChat
+from coderefine.llm.embedded import EmbeddedServer, default_model_path
 
 TITLE = "Self-Refine: Iterative Refinement with Self-Feedback"
 SQUARES = """def squares(xs: list[int]) -> list[int]:

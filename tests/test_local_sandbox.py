@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from coderefine.sandbox import Limits, LocalSandbox
+from coderefine.sandbox.client import Limits, LocalSandbox
 
 LIMITS = Limits(timeout=5.0, memory_mb=256, pids=64, output_bytes=1 << 20)
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from coderefine.cli import main
-from coderefine.optimize import optimize
+from coderefine.code.optimize import optimize
 from tests.scripted_llm import Reply, ScriptedLLM, prompt_text
 
 Start = Callable[..., ScriptedLLM]

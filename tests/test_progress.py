@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
+from coderefine.commands.progress import Progress, choose_mode
 from coderefine.engine import Facts, Iteration, Prompt, StopRule, Usage
-from coderefine.progress import Progress, choose_mode
 
 
 class Terminal(io.StringIO):

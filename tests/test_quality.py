@@ -3,6 +3,7 @@ the package stays mypy --strict-clean."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -19,3 +20,77 @@ def test_ruff_is_clean() -> None:
 def test_mypy_strict_is_clean() -> None:
     done = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# The package's floors, lowest first: a module imports only from its own sub-package or from a
+# lower floor (two sub-packages on one floor know nothing of each other).
+FLOORS: tuple[frozenset[str], ...] = (
+    frozenset({"errors", "version"}),
+    frozenset({"cache", "config"}),
+    frozenset({"llm"}),
+    frozenset({"engine"}),
+    frozenset({"taskfiles"}),
+    frozenset({"text", "sandbox"}),
+    frozenset({"code"}),
+    frozenset({"review"}),
+    frozenset({"commands"}),
+    frozenset({"cli"}),
+    frozenset({"__init__", "__main__"}),
+)
+
+
+def package_imports() -> dict[str, set[str]]:
+    """Each module of the package (dotted, without `coderefine.`) and the package modules it imports,
+    at the top or inside a function."""
+    graph: dict[str, set[str]] = {}
+    package = ROOT / "coderefine"
+    names = {".".join(path.relative_to(package).with_suffix("").parts) for path in package.rglob("*.py")}
+    for path in package.rglob("*.py"):
+        module = ".".join(path.relative_to(package).with_suffix("").parts)
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "coderefine":
+                base = node.module.removeprefix("coderefine").lstrip(".")
+                for alias in node.names:
+                    joined = f"{base}.{alias.name}".lstrip(".")
+                    found.add(joined if joined in names else base or "__init__")
+            elif isinstance(node, ast.Import):
+                found.update(a.name.removeprefix("coderefine.") for a in node.names if a.name.startswith("coderefine."))
+        graph[module] = {name.removesuffix(".__init__") for name in found} - {module}
+    return graph
+
+
+def floor_of(module: str) -> tuple[int, str]:
+    top = module.split(".")[0]
+    return next(level for level, group in enumerate(FLOORS) if top in group), top
+
+
+def test_no_module_imports_a_higher_floor_or_a_neighbour() -> None:
+    wrong = []
+    for module, imported in sorted(package_imports().items()):
+        (level, package) = floor_of(module)
+        for other in sorted(imported):
+            other_level, other_package = floor_of(other)
+            if other_package != package and other_level >= level:
+                wrong.append(f"{module} imports {other}")
+    assert wrong == []
+
+
+def test_no_import_cycles() -> None:
+    graph = package_imports()
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> list[str] | None:
+        if module in path:
+            return [*path[path.index(module):], module]
+        if module in done:
+            return None
+        for other in sorted(graph.get(module, ())):
+            cycle = visit(other, [*path, module])
+            if cycle:
+                return cycle
+        done.add(module)
+        return None
+
+    cycles = [cycle for module in sorted(graph) if (cycle := visit(module, []))]
+    assert cycles == []

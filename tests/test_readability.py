@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from coderefine.cli import main
-from coderefine.code_run import CodeReport
-from coderefine.readability import improve_readability
-from coderefine.reports import function_summary
-from coderefine.scores import measure
-from coderefine.tasks import builtin_tasks_dir
+from coderefine.code.readability import improve_readability
+from coderefine.code.run import CodeReport
+from coderefine.code.scores import measure
+from coderefine.review.reports import function_summary
+from coderefine.taskfiles.builtin import builtin_tasks_dir
 from tests.scripted_llm import ScriptedLLM, prompt_text
 
 Start = Callable[..., ScriptedLLM]

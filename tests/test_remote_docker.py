@@ -15,8 +15,8 @@ from pathlib import Path
 import docker
 import pytest
 
-from coderefine.optimize import optimize
-from coderefine.sandbox import OWNER_LABEL, open_sandbox
+from coderefine.code.optimize import optimize
+from coderefine.sandbox.client import OWNER_LABEL, open_sandbox
 from tests.scripted_llm import ScriptedLLM
 
 LOCAL_SOCKET = "/var/run/docker.sock"

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from coderefine import config
-from coderefine.code import SourceFile
-from coderefine.code_run import RunRequest, result_keys
-from coderefine.file_facts import facts_of, read_facts
-from coderefine.optimize import speed_job
-from coderefine.result_cache import facts_store
+from coderefine.code.file_facts import facts_of, read_facts
+from coderefine.code.optimize import speed_job
+from coderefine.code.result_cache import facts_store
+from coderefine.code.run import RunRequest, result_keys
+from coderefine.code.source import SourceFile
 
 CODE = """\
 from pkg.helpers import scale

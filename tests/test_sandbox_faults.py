@@ -13,11 +13,11 @@ from pathlib import Path
 import docker
 import pytest
 
-from coderefine.baseline_cache import BaselineCache, ProjectTests
-from coderefine.code import SourceFile
+from coderefine.code.baseline_cache import BaselineCache, ProjectTests
+from coderefine.code.check import VerifyOptions, verify
+from coderefine.code.source import SourceFile
 from coderefine.errors import EnvironmentProblem
-from coderefine.sandbox import OWNER_LABEL, DockerSandbox, Limits
-from coderefine.verify import VerifyOptions, verify
+from coderefine.sandbox.client import OWNER_LABEL, DockerSandbox, Limits
 
 LOCAL_SOCKET = "/var/run/docker.sock"
 MODULE = "def total(items: list[int]) -> int:\n    result = 0\n    for item in items:\n        result += item\n" \

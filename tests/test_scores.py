@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from coderefine.scores import WEIGHTS, bound_names, clear_name, file_score, measure
+from coderefine.code.scores import WEIGHTS, bound_names, clear_name, file_score, measure
 
 NESTED = """def grade(score: int) -> str:
     if score >= 0:

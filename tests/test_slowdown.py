@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from coderefine.slowdown import SlowdownRule
-from coderefine.verify import Verdict
+from coderefine.code.check import Verdict
+from coderefine.code.slowdown import SlowdownRule
 
 RULE = SlowdownRule(tolerance=0.10, allowance_ns=100.0)
 NS = 1e-9

@@ -10,9 +10,10 @@ import pytest
 
 from coderefine.engine import Facts, MalformedAnswer, Step
 from coderefine.errors import TaskError
-from coderefine.evaluators import arithmetic_check, concept_coverage
-from coderefine.parsers import RegexParser, TextParser
-from coderefine.tasks import builtin_tasks_dir, list_tasks, load_task, load_task_file
+from coderefine.taskfiles.builtin import builtin_tasks_dir, list_tasks
+from coderefine.text.evaluators import arithmetic_check, concept_coverage
+from coderefine.text.parsers import RegexParser, TextParser
+from coderefine.text.tasks import load_task, load_task_file
 
 TEXT_TASKS = ["sentiment_reversal", "acronym", "dialogue_response", "constrained_generation", "math_reasoning"]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from coderefine.cli import main
-from coderefine.testfiles import TEST_FILE_REASON, is_test_file, pytest_python_files
+from coderefine.code.testfiles import TEST_FILE_REASON, is_test_file, pytest_python_files
 
 
 @pytest.mark.parametrize(

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from coderefine.baseline_cache import BaselineCache
-from coderefine.code import SourceFile
-from coderefine.sandbox import DockerSandbox, Limits
-from coderefine.verify import Verdict, VerifyOptions, verify
+from coderefine.code.baseline_cache import BaselineCache
+from coderefine.code.check import Verdict, VerifyOptions, verify
+from coderefine.code.source import SourceFile
+from coderefine.sandbox.client import DockerSandbox, Limits
 
 MODULE = '''\
 import itertools

@@ -16,12 +16,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from coderefine import config, git, markdown, reports, sarif
+from coderefine import config
+from coderefine.code.result_cache import facts_store
+from coderefine.commands.progress import Progress, choose_mode
 from coderefine.errors import UsageError
-from coderefine.progress import Progress, choose_mode
-from coderefine.result_cache import facts_store
-from coderefine.review import Observer, ReviewOptions, Shard, review, review_document, touched
-from coderefine.review import merge as merge_documents
+from coderefine.review import git, markdown, reports, sarif
+from coderefine.review.review import Observer, ReviewOptions, Shard, review, review_document, touched
+from coderefine.review.review import merge as merge_documents
 
 REPORT_FILES = {"json": "coderefine.json", "markdown": "coderefine.md", "sarif": "coderefine.sarif",
                 "patch": "coderefine.patch"}  # fmt: skip

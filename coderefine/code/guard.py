@@ -57,7 +57,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
-from coderefine.code import SourceFile, Target, top_level_names
+from coderefine.code.source import SourceFile, Target, top_level_names
 
 # Processes, the OS, threads, files, the network, imports, the interpreter's own objects. `types` is one:
 # it builds functions, code objects and modules from parts. `_thread`, `posix` and `nt` are `threading`'s

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from coderefine import contract
-from coderefine.code import Target
+from coderefine.code.source import Target
 from coderefine.errors import EnvironmentProblem, UsageError
-from coderefine.sandbox import RunResult, Sandbox
+from coderefine.sandbox import contract
+from coderefine.sandbox.client import RunResult, Sandbox
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,8 @@ from typing import Any
 
 from coderefine.engine import Prompt, Step, StopRule
 from coderefine.errors import TaskError
-from coderefine.llm import Message
-from coderefine.templates import placeholders, render
+from coderefine.llm.client import Message
+from coderefine.taskfiles.templates import placeholders, render
 
 # The placeholders each prompt may use, and those it must: (allowed, required).
 # A kind of task may allow more (code tasks add {{context}}).

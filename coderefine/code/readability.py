@@ -13,15 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from coderefine import config
-from coderefine.code import SourceFile, Target
-from coderefine.code_run import Check, CodeReport, FunctionCallback, RunRequest, run_code_task
-from coderefine.code_task import CodeTaskSpec, ReadabilityTask, load_code_task
+from coderefine.code.check import Verdict, VerifyOptions, unoffered_metrics
+from coderefine.code.optimize import checks
+from coderefine.code.run import Check, CodeReport, FunctionCallback, RunRequest, run_code_task
+from coderefine.code.scores import Measures, file_score, measure
+from coderefine.code.slowdown import SlowdownRule
+from coderefine.code.source import SourceFile, Target
+from coderefine.code.task import CodeTaskSpec, ReadabilityTask, load_code_task
 from coderefine.engine import ProgressCallback, Task
-from coderefine.optimize import checks
-from coderefine.scores import Measures, file_score, measure
-from coderefine.slowdown import SlowdownRule
-from coderefine.tasks import builtin_tasks_dir
-from coderefine.verify import Verdict, VerifyOptions, unoffered_metrics
+from coderefine.taskfiles.builtin import builtin_tasks_dir
 
 MIN_GAIN = 1.0  # score points a draft must gain over the original to be offered
 

@@ -12,7 +12,7 @@ import sys
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from coderefine.sandbox_image import sandbox_dir
+from coderefine.sandbox.image import sandbox_dir
 
 _NAME = "_coderefine_sandbox_contract"
 

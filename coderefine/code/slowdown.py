@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from coderefine.verify import Verdict
+from coderefine.code.check import Verdict
 
 
 @dataclass(frozen=True)

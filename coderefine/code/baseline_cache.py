@@ -38,13 +38,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from coderefine import contract
 from coderefine.cache import JsonCache, cache_key
+from coderefine.code.check import Baseline
+from coderefine.code.result_cache import module_files
+from coderefine.code.testfiles import is_test_file
 from coderefine.errors import EnvironmentProblem
-from coderefine.result_cache import module_files
-from coderefine.sandbox import Sandbox, left_out
-from coderefine.testfiles import is_test_file
-from coderefine.verify import Baseline
+from coderefine.sandbox import contract
+from coderefine.sandbox.client import Sandbox, left_out
 from coderefine.version import package_version
 
 BASELINE_FORMAT = 2

@@ -26,11 +26,12 @@ import sysconfig
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from coderefine.config import DEFAULT_RULES
+
 # ruff finds its program through sysconfig, whose first use fills a cache that threads
 # reading it at the same time can see half-filled: filled here, before functions run side by side.
 sysconfig.get_config_vars()
 
-DEFAULT_RULES = ("PERF", "FURB", "C4", "SIM", "RET", "PLR", "UP")
 # Noise for one function taken out of its file: magic numbers, the file's own imports, its layout.
 IGNORED = ("PLR2004", "PLC0415", "E402", "F401", "I001")
 TIMEOUT = 20.0  # seconds for one run of ruff on one function

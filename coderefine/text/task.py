@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from coderefine.engine import Facts, Judgement, Prompt, Seed, Step, StopRule
-from coderefine.evaluators import EVALUATORS, Evaluator
-from coderefine.parsers import PARSERS, Parser
-from coderefine.task_file import Prompts, Table, check_regex, load_prompts, stop_rule
+from coderefine.taskfiles.format import Prompts, Table, check_regex, load_prompts, stop_rule
+from coderefine.text.evaluators import EVALUATORS, Evaluator
+from coderefine.text.parsers import PARSERS, Parser
 
 
 @dataclass(frozen=True)

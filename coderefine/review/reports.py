@@ -7,10 +7,10 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from coderefine.code_run import CodeReport, FunctionResult
+from coderefine.code.readability import file_scores
+from coderefine.code.run import CodeReport, FunctionResult
 from coderefine.engine import Iteration, Prompt, RefineResult, StopRule, Usage
-from coderefine.readability import file_scores
-from coderefine.sandbox import RunResult
+from coderefine.sandbox.client import RunResult
 
 SCHEMA_VERSION = 1
 

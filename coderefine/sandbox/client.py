@@ -41,8 +41,8 @@ from types import TracebackType
 from typing import Any, Protocol, Self
 
 from coderefine.errors import EnvironmentProblem
-from coderefine.project_deps import project_image
-from coderefine.sandbox_image import RUNNER_IN_IMAGE, VENV_PYTHON, default_image, sandbox_dir
+from coderefine.sandbox.image import RUNNER_IN_IMAGE, VENV_PYTHON, default_image, sandbox_dir
+from coderefine.sandbox.project_deps import project_image
 
 POOL_LABEL = "coderefine.sandbox"
 OWNER_LABEL = "coderefine.owner"

@@ -15,7 +15,7 @@ import threading
 from typing import TextIO
 
 from coderefine.engine import Iteration, StopRule
-from coderefine.reports import progress_line
+from coderefine.review.reports import progress_line
 
 MODES = ("auto", "live", "plain", "quiet")
 

@@ -15,14 +15,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from coderefine import analyzer, scores
 from coderefine.cache import JsonCache, cache_key, default_cache_root
-from coderefine.code import Target
+from coderefine.code import analyzer, scores
+from coderefine.code.check import VerifyOptions
+from coderefine.code.file_facts import Import
+from coderefine.code.source import Target
 from coderefine.config import Settings
 from coderefine.engine import Facts, Iteration, Prompt, RefineResult, Usage
-from coderefine.file_facts import Import
-from coderefine.llm import Message
-from coderefine.verify import VerifyOptions
+from coderefine.llm.client import Message
 from coderefine.version import package_version
 
 RESULTS_FORMAT = 1

@@ -16,13 +16,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from coderefine import config, git
-from coderefine.ci import observer, review_options
-from coderefine.code_run import write_atomically
+from coderefine import config
+from coderefine.code.result_cache import facts_store
+from coderefine.code.run import write_atomically
+from coderefine.commands.ci import observer, review_options
+from coderefine.commands.progress import Progress, choose_mode
 from coderefine.errors import UsageError
-from coderefine.progress import Progress, choose_mode
-from coderefine.result_cache import facts_store
-from coderefine.review import Review, entry_summary, review, touched
+from coderefine.review import git
+from coderefine.review.review import Review, entry_summary, review, touched
 
 HOOK_TIME_BUDGET = 60.0  # seconds: what a commit can wait for
 

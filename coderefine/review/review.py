@@ -18,8 +18,12 @@ from typing import Any
 
 from coderefine import config
 from coderefine.cache import JsonCache, cache_key
-from coderefine.code import SourceFile, Target, compatible, parse_candidate
-from coderefine.code_run import (
+from coderefine.code.check import VerifyOptions
+from coderefine.code.file_facts import FileFacts, read_facts
+from coderefine.code.optimize import speed_job
+from coderefine.code.readability import readability_job
+from coderefine.code.result_cache import result_store
+from coderefine.code.run import (
     NOT_STARTED,
     CodeJob,
     CodeReport,
@@ -32,17 +36,13 @@ from coderefine.code_run import (
     run_code_task,
     unified_diff,
 )
+from coderefine.code.scores import measure
+from coderefine.code.source import SourceFile, Target, compatible, parse_candidate
+from coderefine.code.testfiles import TEST_FILE_REASON, is_test_file
 from coderefine.engine import ProgressCallback
 from coderefine.errors import UsageError
-from coderefine.file_facts import FileFacts, read_facts
-from coderefine.git import Span
-from coderefine.optimize import speed_job
-from coderefine.readability import readability_job
-from coderefine.reports import SCHEMA_VERSION, function_summary, function_to_dict, skipped_to_dict
-from coderefine.result_cache import result_store
-from coderefine.scores import measure
-from coderefine.testfiles import TEST_FILE_REASON, is_test_file
-from coderefine.verify import VerifyOptions
+from coderefine.review.git import Span
+from coderefine.review.reports import SCHEMA_VERSION, function_summary, function_to_dict, skipped_to_dict
 
 KINDS = ("optimize", "readability")
 

@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from coderefine import config
-from coderefine.code import SourceFile, Target
-from coderefine.code_run import Check, CodeReport, FunctionCallback, RunRequest, run_code_task
-from coderefine.code_task import CodeTaskSpec, OptimizationTask, load_code_task
+from coderefine.code.check import Verdict, VerifyOptions, examples_from, unoffered_metrics
+from coderefine.code.run import Check, CodeReport, FunctionCallback, RunRequest, run_code_task
+from coderefine.code.source import SourceFile, Target
+from coderefine.code.task import CodeTaskSpec, OptimizationTask, load_code_task
 from coderefine.engine import ProgressCallback, Task
 from coderefine.errors import UsageError
-from coderefine.tasks import builtin_tasks_dir
-from coderefine.verify import Verdict, VerifyOptions, examples_from, unoffered_metrics
+from coderefine.taskfiles.builtin import builtin_tasks_dir
 
 
 @dataclass(frozen=True)

@@ -31,19 +31,20 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
 
-from coderefine import config, engine, result_cache
-from coderefine.api import open_model, refine_options
-from coderefine.baseline_cache import BaselineCache, ProjectTests
-from coderefine.code import Candidate, SourceFile, Target, compatible, parse_candidate
+from coderefine import config, engine
+from coderefine.code import result_cache
+from coderefine.code.baseline_cache import BaselineCache, ProjectTests
+from coderefine.code.check import Baseline, Verdict, VerifyOptions, module_name, verify
+from coderefine.code.file_facts import FileFacts, facts_of
+from coderefine.code.guard import Guard
+from coderefine.code.source import Candidate, SourceFile, Target, compatible, parse_candidate
+from coderefine.code.testfiles import TEST_FILE_REASON, is_test_file
 from coderefine.engine import ProgressCallback, RefineResult, Task
 from coderefine.errors import EnvironmentProblem, UsageError
-from coderefine.file_facts import FileFacts, facts_of
-from coderefine.guard import Guard
-from coderefine.llm import ChatModel
-from coderefine.sandbox import Limits, Sandbox, SandboxUnavailable, open_sandbox
-from coderefine.sandbox_image import default_image, sandbox_digest
-from coderefine.testfiles import TEST_FILE_REASON, is_test_file
-from coderefine.verify import Baseline, Verdict, VerifyOptions, module_name, verify
+from coderefine.llm.client import ChatModel
+from coderefine.llm.open import open_model
+from coderefine.sandbox.client import Limits, Sandbox, SandboxUnavailable, open_sandbox
+from coderefine.sandbox.image import default_image, sandbox_digest
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 
@@ -456,7 +457,7 @@ def _refine_one(
         return FunctionResult(target.name, target.source, None, str(problem))
     baseline_seconds = time.monotonic() - started
     task = job.task_for(source, target, check, baseline)
-    options = refine_options(request.settings)
+    options = engine.options_from(request.settings)
     options = replace(options, budget=replace(options.budget, deadline=request.deadline))
     result = engine.refine(task, target.source, resources.model(), options, request.on_iteration)
     return FunctionResult(

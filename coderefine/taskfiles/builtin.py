@@ -1,4 +1,4 @@
-"""Finding and loading tasks: the built-in task files, or a user's own."""
+"""Task files: where the built-in ones are, which there are, and reading one's TOML."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from importlib import resources
 from pathlib import Path
 
 from coderefine.errors import TaskError
-from coderefine.text_task import TextTask, text_task_from_data
 
 TASK_SUFFIX = ".toml"
 
@@ -18,7 +17,7 @@ def builtin_tasks_dir() -> Path:
     packaged = Path(str(resources.files("coderefine"))) / "_data" / "tasks"
     if packaged.is_dir():
         return packaged
-    return Path(__file__).resolve().parent.parent / "tasks"
+    return Path(__file__).resolve().parents[2] / "tasks"
 
 
 @dataclass(frozen=True)
@@ -43,29 +42,6 @@ def list_tasks() -> list[TaskInfo]:
             )
         )
     return infos
-
-
-def load_task(name: str) -> TextTask:
-    """A built-in task by name."""
-    path = builtin_tasks_dir() / f"{name}{TASK_SUFFIX}"
-    if not name or "/" in name or not path.is_file():
-        known = ", ".join(info.name for info in list_tasks())
-        raise TaskError(f"unknown task {name!r} (known: {known}; or pass --task-file PATH)")
-    return load_task_file(path)
-
-
-CODE_COMMANDS = {"code_optimization": "optimize", "code_readability": "readability"}
-
-
-def load_task_file(path: Path) -> TextTask:
-    """A plain-text task from any task file; errors name the file and the field."""
-    data = read_task_data(path)
-    kind = data.get("kind", "text")
-    if kind in CODE_COMMANDS:
-        raise TaskError(f"{path} is a code task: run it with 'coderefine {CODE_COMMANDS[kind]}'")
-    if kind != "text":
-        raise TaskError(f"{path}: field kind must be 'text' for a plain-text task, not {kind!r}")
-    return text_task_from_data(data, str(path), path)
 
 
 def read_task_data(path: Path) -> dict[str, object]:

@@ -1,0 +1,35 @@
+"""The model a run talks to: the configured endpoint if there is one, else the embedded model."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from coderefine.cache import JsonCache, default_cache_root
+from coderefine.config import Settings
+from coderefine.llm.client import OPENAI_DEFAULT_URL, ChatModel, LLMOptions, OpenAIChat, RemoteEndpoint
+from coderefine.llm.embedded import EmbeddedServer
+
+
+@contextmanager
+def open_model(settings: Settings) -> Iterator[ChatModel]:
+    """The configured endpoint if there is one, else the embedded model (stopped on exit)."""
+    cache = None
+    if settings.cache:
+        cache = JsonCache((settings.cache_dir or default_cache_root()) / "llm")
+    options = LLMOptions(
+        model=settings.model,
+        temperature=settings.temperature,
+        max_tokens=settings.max_tokens,
+        timeout=settings.timeout,
+        retries=settings.retries,
+        backoff=settings.backoff,
+        seed=settings.seed,
+    )
+    if settings.has_endpoint:
+        # Local servers accept any key, but the client insists on one.
+        source = RemoteEndpoint(settings.base_url or OPENAI_DEFAULT_URL, settings.api_key or "none")
+        yield OpenAIChat(source, options, cache)
+        return
+    with EmbeddedServer(settings.model_path) as server:
+        yield OpenAIChat(server, options, cache)
