@@ -20,8 +20,7 @@ from typing import Any, NoReturn
 
 from coderefine import config
 from coderefine.cache import default_cache_root
-from coderefine.code.optimize import optimize
-from coderefine.code.readability import improve_readability
+from coderefine.code import kinds
 from coderefine.code.run import CodeReport, check_writable, write_atomically
 from coderefine.code.source import Target
 from coderefine.commands import ci, hook
@@ -29,7 +28,6 @@ from coderefine.commands.progress import MODES
 from coderefine.engine import Iteration, RefineResult, StopRule
 from coderefine.errors import CoderefineError, EnvironmentProblem, NoUsableAnswer, UsageError
 from coderefine.review import reports
-from coderefine.review.review import KINDS
 from coderefine.sandbox import doctor
 from coderefine.sandbox import image as sandbox_image
 from coderefine.sandbox.client import Limits, open_sandbox
@@ -111,6 +109,16 @@ _JOBS_HELP = "functions worked on at once (default: 4 with a model endpoint, 1 w
 _INCLUDE_TESTS_HELP = "also work on test files (tests/, test_*.py, *_test.py, conftest.py, pytest's python_files)"
 
 
+# The flags of the settings only one code task reads (see CodeKind.settings), by setting.
+_TASK_FLAGS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+    "speedup_threshold": (("--threshold",), {
+        "type": float, "help": "claim a speedup only above this (lower bound of the 95%% CI; default 1.05)"}),
+    "slowdown_tolerance": (("--slowdown-tolerance",), {
+        "type": float, "help": "how much slower a clearer version may be (default 0.10: 10%%)"}),
+    "slowdown_allowance_ns": (("--slowdown-allowance-ns",), {"type": float, "metavar": "NS", "help": _ALLOWANCE_HELP}),
+}
+
+
 def _build_parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
@@ -125,24 +133,13 @@ def _build_parser() -> argparse.ArgumentParser:
     text.add_argument("--input", help="the input text (else read from standard input)")
     _run_options(text)
 
-    optimize = commands.add_parser("optimize", parents=[common], help="make a function (or a file's) faster")
-    _code_options(optimize, "code_optimization")
-    optimize.add_argument(
-        "--threshold",
-        dest="speedup_threshold",
-        type=float,
-        help="claim a speedup only above this (lower bound of the 95%% CI; default 1.05)",
-    )
-    _run_options(optimize)
-
-    readable = commands.add_parser("readability", parents=[common],
-                                   help="make a function (or a file's) easier to read")  # fmt: skip
-    _code_options(readable, "code_readability")
-    readable.add_argument(
-        "--slowdown-tolerance", type=float, help="how much slower a clearer version may be (default 0.10: 10%%)"
-    )
-    readable.add_argument("--slowdown-allowance-ns", type=float, metavar="NS", help=_ALLOWANCE_HELP)
-    _run_options(readable)
+    for kind in kinds.KINDS:
+        code = commands.add_parser(kind.command, parents=[common], help=kind.help)
+        _code_options(code, kind.task)
+        for name in kind.settings:
+            flags, options = _TASK_FLAGS[name]
+            code.add_argument(*flags, dest=name, **options)
+        _run_options(code)
 
     _ci_parser(commands, common)
     _hook_parser(commands, common)
@@ -169,7 +166,8 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def _review_options(parser: argparse.ArgumentParser) -> None:
     """What `ci` and `hook` take: which task, how checked, how long, where drafts run."""
-    parser.add_argument("--task", choices=KINDS, default="optimize", help="what to improve (default optimize)")
+    parser.add_argument("--task", choices=kinds.COMMANDS, default=kinds.KINDS[0].command,
+                        help=f"what to improve (default {kinds.KINDS[0].command})")  # fmt: skip
     parser.add_argument("--task-file", type=Path, help="your own task file for that task")
     parser.add_argument("--size", type=int, help="also test and time with generated inputs this large")
     parser.add_argument("--max-examples", type=int, default=200, help="generated inputs to test with (default 200)")
@@ -255,7 +253,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _tasks(args)
     if args.command == "sandbox":
         return _sandbox(args)
-    if args.command in ("optimize", "readability"):
+    if args.command in kinds.COMMANDS:
         return _code(args)
     if args.command == "ci":
         return ci.run_ci(args, _settings(args))
@@ -437,9 +435,9 @@ def _split_target(target: str) -> tuple[Path, str | None]:
 
 def _code(args: argparse.Namespace) -> int:
     path, name = _split_target(args.target)
-    run = optimize if args.command == "optimize" else improve_readability
+    kind = kinds.by_command(args.command)
     show_progress = not args.quiet and sys.stderr.isatty()
-    report = run(
+    report = kind.run(
         path,
         name,
         examples=args.example,
@@ -448,7 +446,7 @@ def _code(args: argparse.Namespace) -> int:
         apply=False,  # written below, so that a refused write still leaves the report to print
         task_file=args.task_file,
         on_iteration=_print_progress if show_progress else None,
-        on_function=_function_printer(args.command) if show_progress else None,
+        on_function=_function_printer(kind.doing) if show_progress else None,
         **_settings(args),
     )
     report, refused = _apply(report, path) if args.apply else (report, None)
@@ -496,9 +494,7 @@ def _print_code_summary(args: argparse.Namespace, report: CodeReport, document: 
         print(f"coderefine: wrote {report.file}", file=sys.stderr)
 
 
-def _function_printer(command: str) -> Callable[[Target], None]:
-    doing = "optimizing" if command == "optimize" else "improving the readability of"
-
+def _function_printer(doing: str) -> Callable[[Target], None]:
     def show(target: Target) -> None:
         print(f"coderefine: {doing} {target.name}", file=sys.stderr, flush=True)
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from coderefine import config
 from coderefine.code.source import Target
 from coderefine.errors import EnvironmentProblem, UsageError
 from coderefine.sandbox import contract
@@ -261,3 +262,12 @@ def unoffered_metrics(baseline: Verdict) -> dict[str, Any]:
     offered draft), and the evidence is the original's own check."""
     return {"speedup": None, "speedup_ci": None, "correct": False, "checked_inputs": baseline.checked,
             "input_sources": baseline.details.get("sources", {}), "coverage": baseline.details.get("coverage")}
+
+
+def checks(examples: Sequence[str], size: int | None, max_examples: int, *, threshold: float,
+           settings: config.Settings, cost_by_size: bool = False) -> VerifyOptions:  # fmt: skip
+    """The sandbox checks' options, from what a caller may set."""
+    if max_examples < 1 or (size is not None and size < 1):
+        raise UsageError("max_examples and size must be positive")
+    return VerifyOptions(examples=examples_from(examples), size=size, max_examples=max_examples, threshold=threshold,
+                         timeout=settings.check_timeout, cost_by_size=cost_by_size)

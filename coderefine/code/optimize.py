@@ -12,20 +12,21 @@ from pathlib import Path
 from typing import Any
 
 from coderefine import config
-from coderefine.code.check import Verdict, VerifyOptions, examples_from, unoffered_metrics
+from coderefine.code.check import Verdict, VerifyOptions, checks, unoffered_metrics
+from coderefine.code.kind import CodeKind
 from coderefine.code.run import Check, CodeReport, FunctionCallback, RunRequest, run_code_task
 from coderefine.code.source import SourceFile, Target
 from coderefine.code.task import CodeTaskSpec, OptimizationTask, load_code_task
 from coderefine.engine import ProgressCallback, Task
-from coderefine.errors import UsageError
 from coderefine.taskfiles.builtin import builtin_tasks_dir
 
+TASK = "code_optimization"  # the task files' kind, and the built-in one's name
 
 @dataclass(frozen=True)
 class SpeedJob:
     spec: CodeTaskSpec
     threshold: float
-    name: str = "code_optimization"
+    name: str = TASK
     purpose: str = "optimized"
     metric_keys: tuple[str, ...] = ("speedup", "speedup_ci", "correct", "checked_inputs", "input_sources",
                                      "coverage")
@@ -75,14 +76,30 @@ def speed_job(
 ) -> tuple[SpeedJob, VerifyOptions]:
     """The optimization job and its checks' options."""
     verify_options = checks(examples, size, max_examples, threshold=settings.speedup_threshold, settings=settings)
-    spec = load_code_task(task_file or builtin_tasks_dir() / "code_optimization.toml", "code_optimization")
+    spec = load_code_task(task_file or builtin_tasks_dir() / f"{TASK}.toml", TASK)
     return SpeedJob(spec, settings.speedup_threshold, rules=settings.analyzer_rules), verify_options
 
 
-def checks(examples: Sequence[str], size: int | None, max_examples: int, *, threshold: float,
-           settings: config.Settings, cost_by_size: bool = False) -> VerifyOptions:  # fmt: skip
-    """The sandbox checks' options, from what a caller may set."""
-    if max_examples < 1 or (size is not None and size < 1):
-        raise UsageError("max_examples and size must be positive")
-    return VerifyOptions(examples=examples_from(examples), size=size, max_examples=max_examples, threshold=threshold,
-                         timeout=settings.check_timeout, cost_by_size=cost_by_size)
+KIND = CodeKind(
+    command="optimize",
+    task=TASK,
+    help="make a function (or a file's) faster",
+    title="optimization",
+    doing="optimizing",
+    not_better="not faster",
+    score_first=False,
+    settings=("speedup_threshold",),
+    sarif_rule={
+        "id": "coderefine/faster-version",
+        "name": "FasterVersion",
+        "shortDescription": {"text": "A faster version of this function was verified"},
+        "fullDescription": {
+            "text": "coderefine found a version of this function that gave the same results and effects as the "
+            "original on generated inputs, the project's tests and captured arguments, and was measured "
+            "faster (the lower bound of the speedup's 95% confidence interval above the threshold)."
+        },
+        "defaultConfiguration": {"level": "note"},
+    },
+    make_job=speed_job,
+    run=optimize,
+)

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from coderefine import config
-from coderefine.code.check import Verdict, VerifyOptions, unoffered_metrics
-from coderefine.code.optimize import checks
+from coderefine.code.check import Verdict, VerifyOptions, checks, unoffered_metrics
+from coderefine.code.kind import CodeKind
 from coderefine.code.run import Check, CodeReport, FunctionCallback, RunRequest, run_code_task
 from coderefine.code.scores import Measures, file_score, measure
 from coderefine.code.slowdown import SlowdownRule
@@ -26,11 +26,13 @@ from coderefine.taskfiles.builtin import builtin_tasks_dir
 MIN_GAIN = 1.0  # score points a draft must gain over the original to be offered
 
 
+TASK = "code_readability"  # the task files' kind, and the built-in one's name
+
 @dataclass(frozen=True)
 class ReadabilityJob:
     spec: CodeTaskSpec
     slowdown: SlowdownRule
-    name: str = "code_readability"
+    name: str = TASK
     purpose: str = "improved"
     metric_keys: tuple[str, ...] = ("score", "score_before", "radon", "correct", "speedup", "speedup_ci",
                                     "added_ns_per_call", "checked_inputs", "input_sources", "coverage")  # fmt: skip
@@ -125,6 +127,30 @@ def readability_job(
     # proportion decides (see coderefine.slowdown).
     verify_options = checks(examples, size, max_examples, threshold=1.0 / (1.0 + settings.slowdown_tolerance),
                             settings=settings, cost_by_size=True)  # fmt: skip
-    spec = load_code_task(task_file or builtin_tasks_dir() / "code_readability.toml", "code_readability")
+    spec = load_code_task(task_file or builtin_tasks_dir() / f"{TASK}.toml", TASK)
     rule = SlowdownRule(settings.slowdown_tolerance, settings.slowdown_allowance_ns)
     return ReadabilityJob(spec, rule, rules=settings.analyzer_rules), verify_options
+
+
+KIND = CodeKind(
+    command="readability",
+    task=TASK,
+    help="make a function (or a file's) easier to read",
+    title="readability",
+    doing="improving the readability of",
+    not_better="not clearer or too slow",
+    score_first=True,
+    settings=("slowdown_tolerance", "slowdown_allowance_ns"),
+    sarif_rule={
+        "id": "coderefine/clearer-version",
+        "name": "ClearerVersion",
+        "shortDescription": {"text": "An easier-to-read version of this function was verified"},
+        "fullDescription": {
+            "text": "coderefine found a version of this function with a higher readability score (radon's "
+            "measures) that gave the same results and effects as the original and was not markedly slower."
+        },
+        "defaultConfiguration": {"level": "note"},
+    },
+    make_job=readability_job,
+    run=improve_readability,
+)

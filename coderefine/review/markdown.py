@@ -6,14 +6,14 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-_TASK_TITLES = {"code_optimization": "optimization", "code_readability": "readability"}
+from coderefine.code.kinds import by_task
 
 
 def render(document: Mapping[str, Any]) -> str:
     """The whole comment: a headline, a table of suggestions, each with its diff, then the rest."""
     results: Sequence[Mapping[str, Any]] = document["results"]
     suggestions = [r for r in results if r["status"] == "improved"]
-    readability = document["task"] == "code_readability"
+    readability = by_task(document["task"]).score_first
     count = len(suggestions)
     lines = [
         f"### coderefine: {count} verified suggestion{'s' if count != 1 else ''}",
@@ -40,7 +40,7 @@ def render(document: Mapping[str, Any]) -> str:
 
 
 def _scope(document: Mapping[str, Any]) -> str:
-    task = _TASK_TITLES.get(document["task"], document["task"])
+    task = by_task(document["task"]).title
     worked = len(document["results"])
     improved = sum(1 for r in document["results"] if r["status"] == "improved")
     since = ""

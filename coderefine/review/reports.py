@@ -7,6 +7,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from coderefine.code.kinds import by_task
 from coderefine.code.readability import file_scores
 from coderefine.code.run import CodeReport, FunctionResult
 from coderefine.engine import Iteration, Prompt, RefineResult, StopRule, Usage
@@ -179,7 +180,7 @@ def code_report_to_dict(report: CodeReport, *, trace: bool = False) -> dict[str,
     }
     if not report.results:
         document["note"] = f"no functions in {report.file}"
-    if report.task == "code_readability":
+    if by_task(report.task).score_first:
         document["file_score"] = file_scores(report)
     if len(report.results) == 1 and done:
         single = document["results"][0]
@@ -193,16 +194,16 @@ def function_summary(where: str, task: str, sandbox: str, result: FunctionResult
         return f"{where}: skipped ({result.skipped})"
     refine = result.refine
     drafts = len(refine.iterations)
-    readability = task == "code_readability"
+    kind = by_task(task)
     if result.improved:
-        outcome = (_readability_outcome if readability else _speed_outcome)(result.metrics)
+        outcome = (_readability_outcome if kind.score_first else _speed_outcome)(result.metrics)
         outcome += f"; best of {drafts} draft(s)"
     else:
         wrong = sum(1 for it in refine.iterations if it.facts.metrics.get("correct") is False)
         malformed = sum(1 for it in refine.iterations if it.error)
         worse = drafts - wrong - malformed
-        kinds = f"{wrong} wrong or not verified, {worse} {'not clearer or too slow' if readability else 'not faster'}"
-        outcome = f"no verified improvement in {drafts} draft(s) ({kinds}, {malformed} malformed)"
+        why = f"{wrong} wrong or not verified, {worse} {kind.not_better}"
+        outcome = f"no verified improvement in {drafts} draft(s) ({why}, {malformed} malformed)"
     if result.cached:
         return f"{where}: {outcome}; from the result cache"
     usage = refine.usage

@@ -20,8 +20,7 @@ from coderefine import config
 from coderefine.cache import JsonCache, cache_key
 from coderefine.code.check import VerifyOptions
 from coderefine.code.file_facts import FileFacts, read_facts
-from coderefine.code.optimize import speed_job
-from coderefine.code.readability import readability_job
+from coderefine.code.kinds import by_command, by_task
 from coderefine.code.result_cache import result_store
 from coderefine.code.run import (
     NOT_STARTED,
@@ -43,8 +42,6 @@ from coderefine.engine import ProgressCallback
 from coderefine.errors import UsageError
 from coderefine.review.git import Span
 from coderefine.review.reports import SCHEMA_VERSION, function_summary, function_to_dict, skipped_to_dict
-
-KINDS = ("optimize", "readability")
 
 
 @dataclass(frozen=True)
@@ -99,7 +96,7 @@ def touched(
 
 @dataclass(frozen=True)
 class ReviewOptions:
-    kind: str = "optimize"  # or "readability"
+    kind: str = "optimize"  # a CodeKind's command (see coderefine.code.kinds)
     task_file: Path | None = None
     examples: tuple[str, ...] = ()
     size: int | None = None
@@ -169,9 +166,7 @@ class Review:
 
 
 def job_for(options: ReviewOptions, settings: config.Settings) -> tuple[CodeJob, VerifyOptions]:
-    if options.kind not in KINDS:
-        raise UsageError(f"unknown task {options.kind!r} (known: {', '.join(KINDS)})")
-    make = speed_job if options.kind == "optimize" else readability_job
+    make = by_command(options.kind).make_job
     return make(settings, options.task_file, options.examples, options.size, options.max_examples)
 
 
@@ -274,7 +269,7 @@ def entry_summary(entry: Mapping[str, Any]) -> str:
     low, high = metrics["speedup_ci"]
     speed = f"{metrics['speedup']:.2f}x (95% CI {low:.2f}-{high:.2f})"
     checked = f"verified on {metrics['checked_inputs']} inputs"
-    if entry["task"] == "code_readability":
+    if by_task(entry["task"]).score_first:
         return f"{where}: {readability}, speed {speed}, {checked}; best of {drafts} draft(s)"
     return f"{where}: {speed} faster, {checked}; {readability}; best of {drafts} draft(s)"
 

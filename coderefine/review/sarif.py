@@ -12,37 +12,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from coderefine.code.kinds import by_task
 from coderefine.version import package_version
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
-_RULES: dict[str, dict[str, Any]] = {
-    "code_optimization": {
-        "id": "coderefine/faster-version",
-        "name": "FasterVersion",
-        "shortDescription": {"text": "A faster version of this function was verified"},
-        "fullDescription": {
-            "text": "coderefine found a version of this function that gave the same results and effects as the "
-            "original on generated inputs, the project's tests and captured arguments, and was measured "
-            "faster (the lower bound of the speedup's 95% confidence interval above the threshold)."
-        },
-        "defaultConfiguration": {"level": "note"},
-    },
-    "code_readability": {
-        "id": "coderefine/clearer-version",
-        "name": "ClearerVersion",
-        "shortDescription": {"text": "An easier-to-read version of this function was verified"},
-        "fullDescription": {
-            "text": "coderefine found a version of this function with a higher readability score (radon's "
-            "measures) that gave the same results and effects as the original and was not markedly slower."
-        },
-        "defaultConfiguration": {"level": "note"},
-    },
-}
-
-
 def render(document: Mapping[str, Any]) -> dict[str, Any]:
-    rule = _RULES.get(document["task"], _RULES["code_optimization"])
+    rule = dict(by_task(document["task"]).sarif_rule)
     suggestions = [r for r in document["results"] if r["status"] == "improved"]
     run: dict[str, Any] = {
         "tool": {
@@ -93,7 +69,7 @@ def _message(entry: Mapping[str, Any]) -> str:
     readability = f"readability score {score['before']:.1f} -> {score['after']:.1f}"
     speedup, interval = metrics.get("speedup"), metrics.get("speedup_ci")
     speed = f"{speedup:.2f}x (95% CI {interval[0]:.2f}-{interval[1]:.2f})" if speedup and interval else ""
-    if entry["task"] == "code_readability":
+    if by_task(entry["task"]).score_first:
         return f"{entry['target']}: an easier-to-read version, {readability}, speed {speed}, {checked}."
     return f"{entry['target']}: a {speed} faster version, {checked}; {readability}."
 
