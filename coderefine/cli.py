@@ -93,13 +93,6 @@ def _model_options(parser: argparse.ArgumentParser) -> None:
     loop.add_argument("--budget-tokens", type=int, help="tokens at most")
 
 
-_SETTING_FLAGS = (
-    "model", "base_url", "model_path", "temperature", "max_tokens", "timeout", "retries", "seed",
-    "cache", "cache_dir", "max_iterations", "plateau_patience", "plateau_margin", "budget_calls",
-    "budget_tokens", "sandbox", "speedup_threshold", "slowdown_tolerance",
-    "slowdown_allowance_ns", "time_budget", "include_tests",
-    "check_timeout", "baseline_tests", "jobs", "analyzer_rules",
-)  # fmt: skip
 _ALLOWANCE_HELP = ("readability: beyond the tolerance, a draft may still add this many nanoseconds per call, if "
                    "that does not grow with input size (default 100)")
 _CHECK_TIMEOUT_HELP = "seconds for a run of the project's tests and for the check of the original (default 180)"
@@ -227,7 +220,8 @@ def _report_parser(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 def _settings(args: argparse.Namespace) -> dict[str, Any]:
-    return {name: getattr(args, name) for name in _SETTING_FLAGS if hasattr(args, name)}
+    """The settings the command's flags gave: a flag's dest is its setting's name."""
+    return {name: getattr(args, name) for name in config.SETTING_NAMES if hasattr(args, name)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -14,18 +14,45 @@ import os
 import re
 import shlex
 import tomllib
+import typing
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from coderefine.errors import UsageError
 
 DEFAULT_RULES = ("PERF", "FURB", "C4", "SIM", "RET", "PLR", "UP")  # ruff's, for the code tasks' analysis
 
 
+class _Names:
+    """The kind of a setting made of dotted module names: a list, or one string separated by commas."""
+
+
+class _Patterns:
+    """The kind of a setting made of file name patterns: a list, or one string separated by commas."""
+
+
+class _Arguments:
+    """The kind of a setting made of pytest arguments: a list, or one string split as a shell would."""
+
+
+class _Rules:
+    """The kind of a setting made of ruff rule codes or prefixes (`PERF`, `SIM108`): a list, or one
+    string of them separated by commas."""
+
+
+def _listed(kind: type, default: tuple[str, ...] = ()) -> Any:
+    """A field holding a list of strings, with the kind that says how its text is read."""
+    return field(default=default, metadata={"kind": kind})
+
+
 @dataclass(frozen=True)
 class Settings:
+    """Every setting: the one list. Config keys (`[tool.coderefine]`), environment names
+    (`CODEREFINE_<NAME>`), the command line's flags (dest = the field's name) and how a value is
+    read (the field's type, or its `kind` for lists) all come from these fields."""
+
     base_url: str | None = None
     api_key: str | None = None
     model: str | None = None
@@ -48,12 +75,16 @@ class Settings:
     slowdown_tolerance: float = 0.10  # readability: a draft may be this much slower, no more ...
     slowdown_allowance_ns: float = 100.0  # ... unless it adds at most this per call, not growing with the input
     time_budget: float | None = None  # seconds per run of `ci` or `hook` (the hook's default: HOOK_TIME_BUDGET)
-    guard_allow_imports: tuple[str, ...] = ()  # modules the static guard lets drafts import (see coderefine.guard)
-    sandbox_exclude: tuple[str, ...] = ()  # more file name patterns the sandbox's copy of the project leaves out
+    # modules the static guard lets drafts import (see coderefine.guard)
+    guard_allow_imports: tuple[str, ...] = _listed(_Names)
+    # more file name patterns the sandbox's copy of the project leaves out
+    sandbox_exclude: tuple[str, ...] = _listed(_Patterns)
     include_tests: bool = False  # `ci`, the hook and file mode also work on the project's test files
     check_timeout: float = 180.0  # seconds for a run of the project's tests, and for a check
-    analyzer_rules: tuple[str, ...] = DEFAULT_RULES  # ruff's rules whose findings join the facts (empty: none)
-    baseline_tests: tuple[str, ...] = ()  # pytest arguments selecting the tests the original's check runs
+    # ruff's rules whose findings join the facts (empty: none)
+    analyzer_rules: tuple[str, ...] = _listed(_Rules, DEFAULT_RULES)
+    # pytest arguments selecting the tests the original's check runs
+    baseline_tests: tuple[str, ...] = _listed(_Arguments)
     jobs: int | None = None  # functions worked on at once (None: 1 with the embedded model, else JOBS_WITH_ENDPOINT)
 
     @property
@@ -72,26 +103,21 @@ class Settings:
 JOBS_WITH_ENDPOINT = 4
 
 
-class _Arguments:
-    """The kind of a setting made of pytest arguments: a list, or one string split as a shell would."""
-
-
-class _Rules:
-    """The kind of a setting made of ruff rule codes or prefixes (`PERF`, `SIM108`): a list, or one
-    string of them separated by commas."""
-
-
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
-_TYPES: Mapping[str, type] = {
-    "base_url": str, "api_key": str, "model": str, "model_path": Path, "temperature": float,
-    "max_tokens": int, "timeout": float, "retries": int, "backoff": float, "seed": int,
-    "cache": bool, "cache_dir": Path, "max_iterations": int, "plateau_margin": float,
-    "plateau_patience": int, "budget_calls": int, "budget_tokens": int, "sandbox": str,
-    "speedup_threshold": float, "slowdown_tolerance": float,
-    "slowdown_allowance_ns": float, "time_budget": float, "guard_allow_imports": tuple,
-    "sandbox_exclude": list, "include_tests": bool, "check_timeout": float, "baseline_tests": _Arguments,
-    "jobs": int, "analyzer_rules": _Rules,
-}  # fmt: skip
+SETTING_NAMES: tuple[str, ...] = tuple(_FIELDS)
+
+
+def _kind(name: str) -> type:
+    """How a setting's value is read: its list kind, else its type without None."""
+    found = _FIELDS[name].metadata.get("kind")
+    if found is not None:
+        return cast(type, found)
+    hint = typing.get_type_hints(Settings)[name]
+    kinds = [kind for kind in typing.get_args(hint) if kind is not type(None)] or [hint]
+    return cast(type, kinds[0])
+
+
+_TYPES: Mapping[str, type] = {name: _kind(name) for name in _FIELDS}
 _NOT_IN_FILES = {"api_key"}  # secrets belong in the environment, not in a committed file
 
 
@@ -164,9 +190,9 @@ def _convert(key: str, value: Any, source: str) -> Any:
             return _to_bool(value)
         if kind is Path:
             return Path(value).expanduser()
-        if kind is tuple:
+        if kind is _Names:
             return _to_names(value)
-        if kind is list:
+        if kind is _Patterns:
             return _to_patterns(value)
         if kind is _Arguments:
             return _to_arguments(value)
@@ -176,7 +202,7 @@ def _convert(key: str, value: Any, source: str) -> Any:
             raise ValueError(value)
         return kind(value)
     except (TypeError, ValueError):
-        names: dict[type, str] = {tuple: "a list of module names", list: "a list of file name patterns",
+        names: dict[type, str] = {_Names: "a list of module names", _Patterns: "a list of file name patterns",
                                   _Arguments: "pytest arguments", _Rules: "a list of ruff rule codes"}  # fmt: skip
         expected = names.get(kind, kind.__name__)
         raise UsageError(f"{source}: expected {expected}, got {value!r}") from None

@@ -245,8 +245,9 @@ def test_the_guard_refuses_and_the_next_correct_draft_wins(
     scripted: Callable[..., ScriptedLLM], project: Path, attack: str
 ) -> None:
     server = scripted([fenced(GUARDED[attack]), "Try again.", fenced(FAST), "NOTHING LEFT TO GAIN"])
+    # No analyzer: its fix (`result += item`) would be one more draft before the scripted ones.
     report = optimize(project / "sums.py", "total", base_url=server.url, model="scripted-model", backoff=0.01,
-                      max_examples=60, max_iterations=2)  # fmt: skip
+                      max_examples=60, max_iterations=2, analyzer_rules=())  # fmt: skip
     hostile, fast = report.results[0].refine.iterations  # type: ignore[union-attr]
     assert not hostile.accepted and hostile.facts.metrics["correct"] is False
     assert "refused before it ran" in hostile.facts.metrics["mismatch"]
