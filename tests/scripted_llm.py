@@ -62,7 +62,8 @@ class ScriptedLLM:
         self.attempts = 0  # every chat request, answered or not
         self._lock = threading.Lock()
         self._server = _QuietServer(("127.0.0.1", 0), self._handler())
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # Polled every 20 ms, not 0.5 s: shutdown waits for the next poll, and every test stops a server.
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,), daemon=True)
 
     @property
     def url(self) -> str:

@@ -27,6 +27,8 @@ from coderefine.code.source import SourceFile
 from coderefine.sandbox.client import DockerSandbox, Limits
 from tests.scripted_llm import ScriptedLLM, prompt_text
 
+pytestmark = pytest.mark.docker  # every test here runs checks in the Docker sandbox
+
 MODULE = '''\
 def total(items: list[int]) -> int:
     result = 0

@@ -79,6 +79,7 @@ def review(project: Path, store: JsonCache | None, *, timeout: float = 120.0, se
     return tests
 
 
+@pytest.mark.docker
 def test_one_run_captures_every_function_and_its_tests(project: Path) -> None:
     tests = review(project, None)
     assert tests.ran == ("tests/test_shapes.py", "tests/test_words.py") and tests.note is None
@@ -91,6 +92,7 @@ def test_one_run_captures_every_function_and_its_tests(project: Path) -> None:
     assert tests.baseline_for("words", "whisper").captured_count == 0
 
 
+@pytest.mark.docker
 def test_an_unchanged_project_runs_no_test_and_a_change_runs_only_the_tests_it_reaches(
     project: Path, tmp_path: Path
 ) -> None:
@@ -119,6 +121,7 @@ def test_an_unchanged_project_runs_no_test_and_a_change_runs_only_the_tests_it_r
     assert len(review(project, store).ran) == 3
 
 
+@pytest.mark.docker
 def test_a_changed_function_runs_again_only_the_tests_that_ran_it(project: Path, tmp_path: Path) -> None:
     store = JsonCache(tmp_path / "kept")
     first = review(project, store)
@@ -165,6 +168,7 @@ def test_a_file_is_hashed_function_by_function(tmp_path: Path) -> None:
     assert unit_hashes(path) is None
 
 
+@pytest.mark.docker
 def test_tests_that_fail_already_are_left_out_and_named(project: Path) -> None:
     (project / "tests" / "test_words.py").write_text(TEST_WORDS + "\n\ndef test_broken():\n"
                                                      "    assert shout('a') == 'A'\n")  # fmt: skip
@@ -176,6 +180,7 @@ def test_tests_that_fail_already_are_left_out_and_named(project: Path) -> None:
     assert tests.baseline_for("shapes", "area").note is None
 
 
+@pytest.mark.docker
 def test_tests_that_cannot_be_collected_are_named_and_the_others_still_count(project: Path) -> None:
     (project / "tests" / "test_words.py").write_text("import no_such_module\n" + TEST_WORDS)
     tests = review(project, None)
@@ -183,6 +188,7 @@ def test_tests_that_cannot_be_collected_are_named_and_the_others_still_count(pro
     assert tests.baseline_for("shapes", "area").captured_count == 3
 
 
+@pytest.mark.docker
 def test_tests_that_do_not_finish_are_an_environment_problem(project: Path) -> None:
     (project / "tests" / "test_words.py").write_text(TEST_WORDS + "\n\ndef test_slow():\n"
                                                      "    import time\n    time.sleep(60)\n")  # fmt: skip
@@ -191,6 +197,7 @@ def test_tests_that_do_not_finish_are_an_environment_problem(project: Path) -> N
         review(project, None, timeout=5.0)
 
 
+@pytest.mark.docker
 def test_tests_cut_by_the_time_limit_are_kept_and_the_next_run_goes_on(project: Path, tmp_path: Path) -> None:
     slow = "".join(f"\n\ndef test_wait_{n}():\n    time.sleep(1.5)\n" for n in range(10))
     (project / "tests" / "test_slow.py").write_text("import time" + slow)
@@ -208,6 +215,7 @@ def test_tests_cut_by_the_time_limit_are_kept_and_the_next_run_goes_on(project: 
     assert review(project, store).ran == ()
 
 
+@pytest.mark.docker
 def test_baseline_tests_select_what_runs(project: Path) -> None:
     tests = review(project, None, selection=("-k", "shout"))
     assert tests.ran == ("tests/test_words.py",)

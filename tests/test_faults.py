@@ -190,6 +190,7 @@ def optimize_argv(server: ScriptedLLM, target: str, *extra: str) -> list[str]:
     return ["optimize", target, "--json", "--max-examples", "60", "--retries", "1", *scripted_args(server), *extra]
 
 
+@pytest.mark.docker
 @pytest.mark.parametrize("when", ["feedback", "next_draft"])
 @pytest.mark.parametrize("fault", list(ENDPOINT_FAULTS))
 def test_a_verified_winner_outlives_the_endpoint(
@@ -222,6 +223,7 @@ def test_a_verified_winner_outlives_the_endpoint(
     assert server.attempts == len(before) + (2 if retried else 1)
 
 
+@pytest.mark.docker
 def test_apply_through_a_symlink_keeps_the_link(
     scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -241,6 +243,7 @@ def test_apply_through_a_symlink_keeps_the_link(
     assert leftovers == []
 
 
+@pytest.mark.docker
 def test_the_loser_of_two_apply_runs_keeps_its_report(
     scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -380,6 +380,7 @@ def test_bad_guard_allow_imports_name_their_source(isolated: Path, value: str) -
 SLOW = MODULE.split("\n\n\ndef merge")[0] + "\n"
 
 
+@pytest.mark.docker
 def test_a_hostile_draft_is_refused_and_the_model_told_why(
     scripted: Callable[..., ScriptedLLM], tmp_path: Path
 ) -> None:

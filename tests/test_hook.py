@@ -153,6 +153,7 @@ def assert_only_dedupe_was_worked_on(server: ScriptedLLM, run: HookRun) -> None:
     assert "untouched" not in "\n".join(run.hook_lines)
 
 
+@pytest.mark.docker
 def test_suggest_hook_prints_the_verified_speedup_and_writes_nothing(
     scripted: Start, repo: Path, pre_commit_home: Path
 ) -> None:
@@ -170,6 +171,7 @@ def test_suggest_hook_prints_the_verified_speedup_and_writes_nothing(
     assert "Docker is not available" not in run.output  # verified in the Docker sandbox
 
 
+@pytest.mark.docker
 def test_fix_hook_writes_the_fast_version_and_fails_the_commit(
     scripted: Start, repo: Path, pre_commit_home: Path
 ) -> None:
@@ -188,6 +190,7 @@ def test_fix_hook_writes_the_fast_version_and_fails_the_commit(
     assert "dict.fromkeys" in git(repo, "diff", "slow.py")
 
 
+@pytest.mark.docker
 def test_suggest_hook_without_docker_says_the_local_sandbox_ran(
     scripted: Start, repo: Path, pre_commit_home: Path
 ) -> None:
@@ -200,6 +203,7 @@ def test_suggest_hook_without_docker_says_the_local_sandbox_ran(
     assert (repo / "slow.py").read_bytes() == STAGED.encode()
 
 
+@pytest.mark.docker
 def test_a_change_outside_functions_asks_the_model_nothing(scripted: Start, repo: Path, pre_commit_home: Path) -> None:
     git(repo, "reset", "--quiet", "HEAD", "slow.py")
     commented = COMMITTED.replace('"""Helpers:', '# A comment.\n"""Helpers:', 1)

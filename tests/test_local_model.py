@@ -87,6 +87,7 @@ def test_a_file_that_is_no_model_is_reported(tmp_path: Path) -> None:
         server.endpoint()
 
 
+@pytest.mark.docker
 def test_optimize_end_to_end_on_the_embedded_model(tmp_path: Path) -> None:
     """Whatever the small model proposes, only a verified, measured winner may be offered."""
     project = tmp_path / "proj"

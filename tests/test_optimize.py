@@ -65,6 +65,7 @@ def run(server: ScriptedLLM, path: Path, name: str | None = "dedupe", **options:
     return optimize(path, name, base_url=server.url, model="scripted-model", backoff=0.01, **options)
 
 
+@pytest.mark.docker
 def test_only_a_correct_faster_draft_is_accepted(scripted: Start, project: Path) -> None:
     server = scripted([WRONG, "feedback one", MUTATES, "feedback two", SLOWER, "feedback three", FAST, DONE])
     report = run(server, project / "slow.py", max_iterations=4, plateau_patience=10)
@@ -87,6 +88,7 @@ def test_only_a_correct_faster_draft_is_accepted(scripted: Start, project: Path)
     assert (project / "slow.py").read_bytes() == SLOW.replace("\n", "\r\n").encode()  # not asked to write
 
 
+@pytest.mark.docker
 def test_unparseable_and_hanging_drafts_are_failed_drafts(scripted: Start, project: Path) -> None:
     server = scripted([BROKEN, HANGS, "it hangs"])
     report = run(server, project / "slow.py", max_iterations=2)
@@ -98,6 +100,7 @@ def test_unparseable_and_hanging_drafts_are_failed_drafts(scripted: Start, proje
     assert report.results[0].final == report.results[0].original
 
 
+@pytest.mark.docker
 def test_apply_writes_only_a_verified_winner_keeping_every_other_byte(scripted: Start, project: Path) -> None:
     path = project / "slow.py"
     server = scripted([FAST, DONE])
@@ -113,6 +116,7 @@ def test_apply_writes_only_a_verified_winner_keeping_every_other_byte(scripted: 
     assert written.decode() == expected
 
 
+@pytest.mark.docker
 def test_apply_without_a_winner_writes_nothing(scripted: Start, project: Path) -> None:
     path = project / "slow.py"
     before = path.read_bytes()
@@ -126,6 +130,7 @@ def test_apply_without_a_winner_writes_nothing(scripted: Start, project: Path) -
     assert metrics["checked_inputs"] >= 50 and metrics["input_sources"]
 
 
+@pytest.mark.docker
 def test_cli_json_has_the_contract_fields(scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     server = scripted([FAST, DONE])
     code = main(["optimize", f"{project / 'slow.py'}::dedupe", "--json", "--max-examples", "60",
@@ -149,6 +154,7 @@ def test_cli_json_has_the_contract_fields(scripted: Start, project: Path, capsys
     assert document["seconds"] >= document["baseline_seconds"] + drafts - 0.01
 
 
+@pytest.mark.docker
 def test_cli_prints_a_diff_and_a_summary(scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     server = scripted([FAST, DONE])
     code = main(["optimize", f"{project / 'slow.py'}::dedupe", "--max-examples", "60",
@@ -199,6 +205,7 @@ def test_missing_and_non_python_files(tmp_path: Path, capsys: pytest.CaptureFixt
     assert (code, err) == (2, f"coderefine: {tmp_path / 'notes.txt'} is not a Python file")
 
 
+@pytest.mark.docker
 def test_file_mode_skips_what_it_cannot_optimize(scripted: Start, project: Path) -> None:
     path = project / "slow.py"
     path.write_text(SLOW + "\n\ndef gen():\n    yield 1\n")
@@ -244,6 +251,7 @@ SAME_LIST = (
 )
 
 
+@pytest.mark.docker
 def test_project_tests_give_inputs_and_must_keep_passing(scripted: Start, project: Path) -> None:
     (project / "slow.py").write_text(UNTYPED)  # no type hints: only the project's tests give inputs
     (project / "test_slow.py").write_text(PROJECT_TESTS)
@@ -268,6 +276,7 @@ def test_local_sandbox_fallback_verifies_too(scripted: Start, project: Path) -> 
     assert report.sandbox == "local"
 
 
+@pytest.mark.docker
 def test_inputs_the_original_raises_on_are_checked_but_not_timed(scripted: Start, project: Path) -> None:
     (project / "slow.py").write_text(
         "def largest(values: list[int]) -> int:\n    best = values[0]\n    for value in values[1:]:\n"
@@ -285,6 +294,7 @@ def test_inputs_the_original_raises_on_are_checked_but_not_timed(scripted: Start
     assert only.accepted, only.facts.summary
 
 
+@pytest.mark.docker
 def test_an_original_that_does_not_match_itself_cannot_be_checked(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -302,6 +312,7 @@ def test_bad_examples_are_usage_errors(project: Path, capsys: pytest.CaptureFixt
     assert "is not call arguments made of Python literals" in err
 
 
+@pytest.mark.docker
 def test_the_projects_benchmark_is_the_preferred_workload(scripted: Start, project: Path) -> None:
     (project / "test_speed.py").write_text(
         "from slow import dedupe\n\n\ndef test_dedupe_speed(benchmark):\n    benchmark(dedupe, list(range(1000)) * 3)\n"
@@ -336,6 +347,7 @@ class Bag:
 """
 
 
+@pytest.mark.docker
 @pytest.mark.parametrize("name, first", [("Bag.dedupe", "self"), ("Bag.unique", "cls")])
 def test_methods_and_classmethods_are_optimized_in_place(scripted: Start, project: Path, name: str, first: str) -> None:
     path = project / "bag.py"
@@ -356,6 +368,7 @@ def test_methods_and_classmethods_are_optimized_in_place(scripted: Start, projec
     assert written.count("        return result\n") == 1  # the other method untouched
 
 
+@pytest.mark.docker
 def test_an_original_whose_check_outlasts_check_timeout_is_an_environment_problem(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -368,6 +381,7 @@ def test_an_original_whose_check_outlasts_check_timeout_is_an_environment_proble
     assert "did not finish in 3s in the sandbox; raise check_timeout (--check-timeout) or select" in err[0]
 
 
+@pytest.mark.docker
 def test_baseline_tests_select_what_the_original_check_runs(
     scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -418,6 +432,7 @@ def answer_by_function(request: dict[str, Any]) -> Reply:
     return Reply(SIDE_BY_SIDE_DRAFTS[name], delay=0.3)
 
 
+@pytest.mark.docker
 def test_functions_side_by_side_give_the_same_results_in_the_same_order(scripted: Start, tmp_path: Path) -> None:
     reports = {}
     for jobs in (1, 3):

@@ -107,6 +107,7 @@ def run(server: ScriptedLLM, path: Path, **options: Any) -> CodeReport:
     return improve_readability(path, "grade", base_url=server.url, model="scripted-model", backoff=0.01, **options)
 
 
+@pytest.mark.docker
 def test_a_clearer_correct_draft_is_accepted_with_its_scores(scripted: Start, project: Path) -> None:
     server = scripted([CLEAR, "Clear now. NOTHING LEFT TO IMPROVE"])
     report = run(server, project / "grades.py")
@@ -127,6 +128,7 @@ def test_a_clearer_correct_draft_is_accepted_with_its_scores(scripted: Start, pr
     assert (project / "grades.py").read_text() == MESSY  # not asked to write
 
 
+@pytest.mark.docker
 def test_a_clearer_but_wrong_draft_is_rejected_with_its_counterexample(scripted: Start, project: Path) -> None:
     server = scripted([CLEAR_WRONG, "Fix the boundary.", CLEAR, "NOTHING LEFT TO IMPROVE"])
     report = run(server, project / "grades.py", max_iterations=2)
@@ -138,6 +140,7 @@ def test_a_clearer_but_wrong_draft_is_rejected_with_its_counterexample(scripted:
     assert clear.accepted and report.results[0].final.strip().endswith('return "F"')
 
 
+@pytest.mark.docker
 def test_less_readable_and_much_slower_drafts_are_rejected(scripted: Start, project: Path) -> None:
     server = scripted([WORSE, "Flatten it.", SLOWER, "Too slow."])
     report = run(server, project / "grades.py", max_iterations=2, slowdown_tolerance=0.1)
@@ -163,6 +166,7 @@ COSTLY = draft("""    if score < 0:
 """)
 
 
+@pytest.mark.docker
 def test_a_slowdown_in_proportion_is_accepted_and_its_cost_shown(scripted: Start, project: Path) -> None:
     # Several times slower than a function of some 50 ns, the same on every input: a few hundred ns per call.
     server = scripted([COSTLY, "NOTHING LEFT TO IMPROVE", COSTLY, "NOTHING LEFT TO IMPROVE"])
@@ -190,6 +194,7 @@ GUARDED = """def grade(score: int) -> str:
 """
 
 
+@pytest.mark.docker
 def test_a_draft_may_move_a_block_into_a_private_helper(scripted: Start, project: Path) -> None:
     server = scripted([f"```python\n{HELPER}{GUARDED}```", "NOTHING LEFT TO IMPROVE"])
     report = run(server, project / "grades.py", apply=True)
@@ -202,6 +207,7 @@ def test_a_draft_may_move_a_block_into_a_private_helper(scripted: Start, project
         MESSY.split("\n", 1)[1].split("\n\n\n")[0] + "\n", GUARDED)
 
 
+@pytest.mark.docker
 def test_a_helper_line_no_input_reaches_leaves_the_draft_unverified(scripted: Start, project: Path) -> None:
     never = '    if score < 0:\n        return "invalid"\n'
     unreachable = HELPER.replace("    if score >= 90:", never + "    if score >= 90:")
@@ -212,6 +218,7 @@ def test_a_helper_line_no_input_reaches_leaves_the_draft_unverified(scripted: St
     assert "NOT VERIFIED" in summary and "line 3 never ran" in summary
 
 
+@pytest.mark.docker
 def test_the_loop_stops_when_the_score_stops_rising(scripted: Start, project: Path) -> None:
     server = scripted([
         CLEAR, "Name the floors.",
@@ -228,6 +235,7 @@ def test_the_loop_stops_when_the_score_stops_rising(scripted: Start, project: Pa
     assert server.remaining == 2
 
 
+@pytest.mark.docker
 def test_cli_json_and_apply(scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = project / "grades.py"
     # The second run's draft comes from the response cache; its feedback prompt holds new timings.
@@ -248,6 +256,7 @@ def test_cli_json_and_apply(scripted: Start, project: Path, capsys: pytest.Captu
     assert written.endswith("\n\n\ndef untouched(x: int) -> int:\n    return x + 1  # stays byte for byte\n")
 
 
+@pytest.mark.docker
 def test_file_mode_works_on_each_function_and_lists_the_skipped(
     scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -277,6 +286,7 @@ def has(table: dict[str, int], key: str) -> bool:
 '''
 
 
+@pytest.mark.docker
 def test_the_analyzers_fixes_are_a_draft_the_model_critiques(scripted: Start, tmp_path: Path) -> None:
     (tmp_path / "lookup.py").write_text(LOOKUP)
     server = scripted(["Direct and clear. NOTHING LEFT TO IMPROVE"])

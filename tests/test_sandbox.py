@@ -44,6 +44,7 @@ def assert_still_works(sandbox: DockerSandbox) -> None:
     assert result.ok and result.stdout == "alive\n", result
 
 
+@pytest.mark.docker
 def test_a_draft_runs_and_its_output_comes_back(sandbox: DockerSandbox) -> None:
     result = sandbox.run("import sys\nprint('out')\nprint('err', file=sys.stderr)\nsys.exit(3)")
     assert (result.exit_code, result.stdout, result.stderr) == (3, "out\n", "err\n")
@@ -51,6 +52,7 @@ def test_a_draft_runs_and_its_output_comes_back(sandbox: DockerSandbox) -> None:
     assert not (result.timed_out or result.oom_killed or result.truncated)
 
 
+@pytest.mark.docker
 def test_drafts_run_as_an_unprivileged_user_without_capabilities(sandbox: DockerSandbox) -> None:
     code = (
         "import os\n"
@@ -62,6 +64,7 @@ def test_drafts_run_as_an_unprivileged_user_without_capabilities(sandbox: Docker
     assert result.stdout.split() == ["10001", "0000000000000000", "1"]
 
 
+@pytest.mark.docker
 def test_each_run_gets_a_fresh_scratch_directory(sandbox: DockerSandbox) -> None:
     first = sandbox.run("import os\nopen('left.txt', 'w').write('x')\nprint(os.getcwd())")
     second = sandbox.run("import os\nprint(os.getcwd(), os.path.exists('left.txt'))")
@@ -70,11 +73,13 @@ def test_each_run_gets_a_fresh_scratch_directory(sandbox: DockerSandbox) -> None
     assert second.stdout.split()[1] == "False"
 
 
+@pytest.mark.docker
 def test_the_project_and_its_package_are_importable_read_only(sandbox: DockerSandbox) -> None:
     result = sandbox.run("from mypkg import double\nprint(double(21))\nimport hypothesis, pytest")
     assert result.ok and result.stdout == "42\n", result.stderr
 
 
+@pytest.mark.docker
 def test_infinite_loop_is_killed_at_the_timeout(sandbox: DockerSandbox) -> None:
     started = time.monotonic()
     result = sandbox.run("while True:\n    pass\n", timeout=1.0)
@@ -84,6 +89,7 @@ def test_infinite_loop_is_killed_at_the_timeout(sandbox: DockerSandbox) -> None:
     assert_still_works(sandbox)
 
 
+@pytest.mark.docker
 def test_fork_bomb_is_contained(sandbox: DockerSandbox) -> None:
     code = "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
     result = sandbox.run(code, timeout=2.0)
@@ -91,6 +97,7 @@ def test_fork_bomb_is_contained(sandbox: DockerSandbox) -> None:
     assert_still_works(sandbox)
 
 
+@pytest.mark.docker
 def test_memory_hog_is_killed_and_reported(sandbox: DockerSandbox) -> None:
     result = sandbox.run("blocks = []\nwhile True:\n    blocks.append(b'x' * (16 << 20))\n")
     assert result.oom_killed and result.killed_by == "memory"
@@ -98,6 +105,7 @@ def test_memory_hog_is_killed_and_reported(sandbox: DockerSandbox) -> None:
     assert_still_works(sandbox)
 
 
+@pytest.mark.docker
 def test_100_mb_of_output_is_capped(sandbox: DockerSandbox) -> None:
     result = sandbox.run("import sys\nfor _ in range(100):\n    sys.stdout.write('x' * (1 << 20))\n")
     assert result.truncated and result.killed_by == "output"
@@ -105,6 +113,7 @@ def test_100_mb_of_output_is_capped(sandbox: DockerSandbox) -> None:
     assert_still_works(sandbox)
 
 
+@pytest.mark.docker
 def test_the_mounted_project_cannot_be_written(sandbox: DockerSandbox) -> None:
     code = (
         "for action in (lambda: open('/project/data.txt', 'w').write('hacked'),\n"
@@ -119,6 +128,7 @@ def test_the_mounted_project_cannot_be_written(sandbox: DockerSandbox) -> None:
     assert not (sandbox.project / "new.txt").exists()
 
 
+@pytest.mark.docker
 def test_no_network_not_even_the_hosts_loopback(sandbox: DockerSandbox) -> None:
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))
@@ -136,6 +146,7 @@ def test_no_network_not_even_the_hosts_loopback(sandbox: DockerSandbox) -> None:
     assert result.stdout.splitlines()[2] == "['lo']"
 
 
+@pytest.mark.docker
 def test_host_files_outside_the_mounts_are_invisible(sandbox: DockerSandbox, tmp_path: Path) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_text("host secret")
@@ -146,6 +157,7 @@ def test_host_files_outside_the_mounts_are_invisible(sandbox: DockerSandbox, tmp
     assert host.stdout.strip() != socket.gethostname()
 
 
+@pytest.mark.docker
 def test_code_under_test_cannot_kill_the_runner(sandbox: DockerSandbox) -> None:
     # The runner is another user's: code under test can neither signal it nor anything else there.
     result = sandbox.run("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n")
@@ -154,12 +166,14 @@ def test_code_under_test_cannot_kill_the_runner(sandbox: DockerSandbox) -> None:
     assert_still_works(sandbox)
 
 
+@pytest.mark.docker
 def test_a_draft_that_does_not_parse_is_a_failed_run(sandbox: DockerSandbox) -> None:
     result = sandbox.run("def broken(:\n")
     assert result.exit_code == 1 and "SyntaxError" in result.stderr
     assert result.killed_by is None
 
 
+@pytest.mark.docker
 def test_background_processes_do_not_survive_the_run(sandbox: DockerSandbox) -> None:
     sandbox.run("import subprocess\nsubprocess.Popen(['sleep', '300'], start_new_session=True)\n")
     result = sandbox.run(
@@ -170,6 +184,7 @@ def test_background_processes_do_not_survive_the_run(sandbox: DockerSandbox) -> 
     assert result.stdout == "False\n"
 
 
+@pytest.mark.docker
 def test_stale_containers_of_a_dead_owner_are_removed() -> None:
     client = docker.from_env()
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
@@ -181,6 +196,7 @@ def test_stale_containers_of_a_dead_owner_are_removed() -> None:
         stale.reload()
 
 
+@pytest.mark.docker
 def test_containers_are_removed_on_close(tmp_path: Path) -> None:
     before = our_container_ids()
     with DockerSandbox(limits=LIMITS) as box:
@@ -190,6 +206,7 @@ def test_containers_are_removed_on_close(tmp_path: Path) -> None:
     assert not (our_container_ids() & during)
 
 
+@pytest.mark.docker
 def test_ctrl_c_removes_the_containers(tmp_path: Path) -> None:
     script = tmp_path / "loop.py"
     script.write_text("import time\nwhile True:\n    time.sleep(1)\n")
@@ -209,6 +226,7 @@ def test_ctrl_c_removes_the_containers(tmp_path: Path) -> None:
     assert not (our_container_ids() - before)
 
 
+@pytest.mark.docker
 def test_third_party_dependencies_of_the_project_are_installed(tmp_path: Path) -> None:
     project = tmp_path / "proj"
     (project / "app").mkdir(parents=True)
@@ -226,6 +244,7 @@ def test_third_party_dependencies_of_the_project_are_installed(tmp_path: Path) -
     assert time.monotonic() - started < 10
 
 
+@pytest.mark.docker
 def test_a_project_without_dependencies_uses_the_sandbox_image(tmp_path: Path) -> None:
     tmp_path.chmod(0o755)
     with DockerSandbox(project=tmp_path, limits=LIMITS) as box:
@@ -237,6 +256,7 @@ def run_cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = No
                           env=env, cwd=cwd, stdin=subprocess.DEVNULL, timeout=120)  # fmt: skip
 
 
+@pytest.mark.docker
 def test_a_project_closed_to_others_is_copied_and_readable(tmp_path: Path) -> None:
     project = tmp_path / "private"
     project.mkdir(mode=0o700)  # as a CI job's temporary checkout often is
@@ -248,6 +268,7 @@ def test_a_project_closed_to_others_is_copied_and_readable(tmp_path: Path) -> No
     assert result.stdout.strip() == "42 ['secretless.py']", result.stderr
 
 
+@pytest.mark.docker
 def test_cli_sandbox_run_json(tmp_path: Path) -> None:
     tmp_path.chmod(0o755)
     script = tmp_path / "hello.py"
@@ -259,6 +280,7 @@ def test_cli_sandbox_run_json(tmp_path: Path) -> None:
     assert (result["exit_code"], result["stdout"], result["sandbox"]) == (4, "hi\n", "docker")
 
 
+@pytest.mark.docker
 def test_cli_sandbox_run_plain_reports_a_timeout(tmp_path: Path) -> None:
     tmp_path.chmod(0o755)
     script = tmp_path / "spin.py"
@@ -285,6 +307,7 @@ def test_docker_unreachable_is_exit_3_naming_the_fix(tmp_path: Path) -> None:
     assert "Docker is not available" in done.stderr and "coderefine sandbox setup" in done.stderr
 
 
+@pytest.mark.docker
 def test_missing_image_is_exit_3_naming_the_fix(tmp_path: Path) -> None:
     script = tmp_path / "hello.py"
     script.write_text("print('hi')\n")
@@ -296,6 +319,7 @@ def test_missing_image_is_exit_3_naming_the_fix(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.docker
 def test_doctor_says_all_is_well(tmp_path: Path) -> None:
     done = run_cli("sandbox", "doctor", "--json", cwd=tmp_path)
     report = json.loads(done.stdout)
@@ -304,6 +328,7 @@ def test_doctor_says_all_is_well(tmp_path: Path) -> None:
         "docker package", "docker daemon", "sandbox image", "sandbox run"]  # fmt: skip
 
 
+@pytest.mark.docker
 def test_doctor_names_what_is_missing(tmp_path: Path) -> None:
     env = {**os.environ, "CODEREFINE_SANDBOX_IMAGE": "coderefine-sandbox:absent"}
     done = run_cli("sandbox", "doctor", env=env, cwd=tmp_path)
@@ -311,6 +336,7 @@ def test_doctor_names_what_is_missing(tmp_path: Path) -> None:
     assert "MISSING  sandbox image: coderefine-sandbox:absent is missing (fix: coderefine sandbox setup)" in done.stdout
 
 
+@pytest.mark.docker
 def test_setup_is_idempotent(tmp_path: Path) -> None:
     done = run_cli("sandbox", "setup", cwd=tmp_path)
     assert done.returncode == 0, done.stderr

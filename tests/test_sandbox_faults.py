@@ -106,6 +106,7 @@ def test_the_engine_going_away_is_an_environment_problem_and_closing_is_quiet(
     box.close()  # no traceback from the clean-up: the engine is gone, and that was already said
 
 
+@pytest.mark.docker
 def test_a_draft_that_fills_the_scratch_space_harms_no_later_check(project: Path) -> None:
     filler = ("def total(items: list[int]) -> int:\n"
               "    for folder in ('/tmp', '/scratch'):\n"
@@ -161,6 +162,7 @@ def project_tests(box: DockerSandbox, project: Path) -> ProjectTests:
     return cache.tests_of(project, box)[0]
 
 
+@pytest.mark.docker
 def test_a_container_killed_during_the_project_tests_is_retried(project: Path) -> None:
     slow_tests(project)
     target = SourceFile.read(project / "sums.py").target("total")
@@ -173,6 +175,7 @@ def test_a_container_killed_during_the_project_tests_is_retried(project: Path) -
     assert baseline.verified and baseline.baseline.tests == ("test_sums.py::test_total",)
 
 
+@pytest.mark.docker
 def test_a_container_killed_twice_is_an_environment_problem_not_bad_input(project: Path) -> None:
     slow_tests(project)
     with DockerSandbox(project=project, limits=Limits(timeout=300, memory_mb=1024)) as box:

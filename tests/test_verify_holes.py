@@ -18,6 +18,8 @@ from coderefine.code.check import Verdict, VerifyOptions, verify
 from coderefine.code.source import SourceFile
 from coderefine.sandbox.client import DockerSandbox, Limits
 
+pytestmark = pytest.mark.docker  # every test here runs checks in the Docker sandbox
+
 MODULE = '''\
 import itertools
 
