@@ -18,7 +18,7 @@ import io
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 from . import contract, executor, inputs
 
@@ -93,7 +93,11 @@ class CallSource:
 
     def plan(self) -> Any:
         target = self.job.target
-        skip = "class" if target.is_classmethod else "instance" if target.class_name and not target.is_static else None
+        skip: Literal["instance", "class"] | None = None
+        if target.is_classmethod:
+            skip = "class"
+        elif target.class_name and not target.is_static:
+            skip = "instance"
         module_file = getattr(self.version.module, "__file__", None)
         stub = inputs.stub_hints(module_file, target.class_name, target.function_name) if module_file else {}
         return inputs.plan_inputs(
@@ -232,7 +236,7 @@ def _skip_constants_of_the_checker() -> None:
         seen.update(id(module) for name, module in list(sys.modules.items()) if name.startswith(package))
 
 
-_SEQUENCE_ITERATORS = (type(iter([])), type(iter(())))
+_SEQUENCE_ITERATORS: tuple[type, ...] = (type(iter([])), type(iter(())))
 
 
 def _short(value: Any, limit: int = 200) -> str:

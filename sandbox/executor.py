@@ -59,7 +59,7 @@ class Version:
             function = function.__func__
         if not callable(function):
             raise LookupError(f"the new version defines no function {name}")
-        return function  # type: ignore[no-any-return]
+        return function
 
     def refs(self) -> dict[int, str]:
         """Objects whose identity a caller can see: module-level objects and this version's defaults."""
@@ -81,7 +81,7 @@ def is_plain(value: Any) -> bool:
 def static_function(owner: Any, name: str) -> Callable[..., Any] | None:
     raw = owner.__dict__.get(name) if hasattr(owner, "__dict__") else None
     if isinstance(raw, (staticmethod, classmethod)):
-        return raw.__func__  # type: ignore[no-any-return]
+        return raw.__func__
     return getattr(owner, name, None)
 
 
@@ -440,7 +440,8 @@ def _project_request(
     version: Version, request: dict[str, Any], project: str | None, project_tests: Any
 ) -> dict[str, Any]:
     if request["kind"] == "tests":
-        return project_tests.run_in_child(version, project, request["tests"])
+        answer: dict[str, Any] = project_tests.run_in_child(version, project, request["tests"])
+        return answer
     return {"crashed": "unknown request {!r}".format(request["kind"])}
 
 

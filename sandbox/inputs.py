@@ -900,7 +900,7 @@ _DEFAULT_TYPES = (bool, int, float, str, bytes, list, tuple, set, frozenset, dic
 # own) or treats it like the usual values, the stray is outside what it is meant for: the judge
 # leaves that input out. Only builtins whose results do not depend on the process (no id, hash or
 # object addresses).
-_STRAYS = (None, 0, 1, -1, 2, "", "a", "0", (), [], {}, True, 1.5, len, str, bool, abs)
+_STRAYS: tuple[object, ...] = (None, 0, 1, -1, 2, "", "a", "0", (), [], {}, True, 1.5, len, str, bool, abs)
 
 STRAY_DRAWS = 2  # calls per (parameter, stray) pair
 

@@ -100,12 +100,12 @@ def _profiled_plugin(pytest: Any, recorder: Recorder) -> Any:
             recorder.end()
 
     class Plugin:
-        @pytest.hookimpl(hookwrapper=True)
+        @pytest.hookimpl(hookwrapper=True)  # type: ignore[untyped-decorator, unused-ignore]  # pluggy's marker is untyped
         def pytest_runtest_setup(self, item: Any) -> Any:
             with profiled(item):
                 yield
 
-        @pytest.hookimpl(hookwrapper=True)
+        @pytest.hookimpl(hookwrapper=True)  # type: ignore[untyped-decorator, unused-ignore]
         def pytest_runtest_call(self, item: Any) -> Any:
             with profiled(item):
                 yield
@@ -291,7 +291,7 @@ class Recorder:
         """The project file of this code, relative to the project; None for code outside it."""
         if code.co_filename.startswith("<"):
             return None  # frozen modules, code made by exec or compile
-        path = os.path.realpath(code.co_filename)
+        path: str = os.path.realpath(code.co_filename)
         if not path.startswith(self.project) or "site-packages" in path:
             return None
         return path[len(self.project):]

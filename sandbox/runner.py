@@ -21,9 +21,11 @@ a run's overhead is mostly interpreter start-up, so every import counts.
 Interpreter-wide settings (PYTHONHASHSEED, PYTHONPATH, PYTHONUNBUFFERED) are
 therefore given to the runner itself, and the child inherits them.
 
-Standard library only, and Python 3.8 syntax: it runs on whatever Python the
-sandbox image has.
+Standard library only, and syntax old enough for whatever Python the sandbox image has
+(annotations are never evaluated, and `typing` is not even imported).
 """
+
+from __future__ import annotations
 
 import contextlib
 import json
@@ -32,6 +34,13 @@ import selectors
 import signal
 import sys
 import time
+
+TYPE_CHECKING = False  # the runner imports as little as it can: typing only for the type checker
+if TYPE_CHECKING:
+    from types import ModuleType
+    from typing import Any, NoReturn
+
+    Request = dict[str, Any]  # a request, or a result: JSON objects
 
 RUNNER_VERSION = 3
 DRAFT_UID = 10001  # what runs code under test, where the runner may choose (it is root in the container)
@@ -43,7 +52,7 @@ _CLONE_NEWNET = 0x40000000
 _PR_SET_CHILD_SUBREAPER = 36
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     _undumpable()  # code under test, even as the same user, cannot read or trace the runner
     # This folder's modules are loaded as a package of their own (load_package): as plain
     # top-level names they would shadow the project's own `inputs`, `timing`, ...
@@ -60,12 +69,12 @@ def main(argv):
     return 0
 
 
-def _reply(result):
+def _reply(result: Request) -> None:
     sys.stdout.write(json.dumps(result) + "\n")
     sys.stdout.flush()
 
 
-def serve_one(request_line):
+def serve_one(request_line: str) -> Request:
     """Run the request (a JSON object, or the path of a file holding one); a problem of the
     runner itself becomes `runner_error`."""
     try:
@@ -81,7 +90,7 @@ def serve_one(request_line):
     return result
 
 
-def run(request):
+def run(request: Request) -> Request:
     """A program (`code`, run as `python main.py`), or a check (`job`, judged by judge.py)."""
     if os.geteuid() == 0 and not request.get("local"):
         request["uids"] = {"draft": DRAFT_UID, "judge": JUDGE_UID}
@@ -91,7 +100,7 @@ def run(request):
         _clean_scratch(request)
 
 
-def _prepare_workdir(request):
+def _prepare_workdir(request: Request) -> str:
     """In the child, as the user that runs the program: a fresh directory with its files."""
     workdir = request["workdir"]
     os.makedirs(workdir, mode=0o700)
@@ -104,7 +113,7 @@ def _prepare_workdir(request):
     return program
 
 
-def _clean_scratch(request):
+def _clean_scratch(request: Request) -> None:
     """Remove the run's directory, and in a container whatever code under test left in /scratch and /tmp."""
     uids = request.get("uids")
     if not uids:
@@ -125,7 +134,7 @@ def _clean_scratch(request):
         os.waitpid(pid, 0)
 
 
-def supervise(request):
+def supervise(request: Request) -> Request:
     local = request.get("local", False)
     if local:
         _become_subreaper()
@@ -155,7 +164,7 @@ def supervise(request):
     return result
 
 
-def _verdict_text(data):
+def _verdict_text(data: bytes) -> str | None:
     """The judge's frame (see wire.py) as text, or None when it wrote none."""
     if len(data) < 4:
         return None
@@ -172,7 +181,7 @@ class _Child:
     and, when the request asks for it, the timing gate (see _Gate).
     """
 
-    def __init__(self, request):
+    def __init__(self, request: Request) -> None:
         out_read, out_write = os.pipe()
         err_read, err_write = os.pipe()
         cut_read, cut_write = os.pipe()  # the child says whether it got off the network
@@ -191,16 +200,16 @@ class _Child:
         self.stdout, self.stderr, self.verdict, self.gate = out_read, err_read, verdict_read, gate
         self.network_cut = os.read(cut_read, 1) == b"1"
         os.close(cut_read)
-        self.returncode = None
+        self.returncode: int | None = None
 
-    def poll(self):
+    def poll(self) -> int | None:
         if self.returncode is None:
             pid, status = os.waitpid(self.pid, os.WNOHANG)
             if pid:
                 self.returncode = _exit_code(status)
         return self.returncode
 
-    def wait(self):
+    def wait(self) -> int:
         if self.returncode is None:
             self.returncode = _exit_code(os.waitpid(self.pid, 0)[1])
         return self.returncode
@@ -217,39 +226,40 @@ class _Gate:
     the versions' processes, like the verdict channel.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.ask_read, self.ask_write = os.pipe()
         self.go_read, self.go_write = os.pipe()
 
-    def judge_ends(self):
+    def judge_ends(self) -> tuple[int, int]:
         return self.ask_write, self.go_read
 
-    def runner_ends(self):
+    def runner_ends(self) -> tuple[int, int]:
         return self.ask_read, self.go_write
 
     @staticmethod
-    def tell_host(what):
+    def tell_host(what: str) -> None:
         sys.stdout.write(json.dumps({"gate": what}) + "\n")
         sys.stdout.flush()
 
-    def host_said_go(self):
+    def host_said_go(self) -> bool:
         line = sys.stdin.buffer.readline()
         if line.strip() != b"go":
             return False
         os.write(self.go_write, b"g")
         return True
 
-    def close(self):
+    def close(self) -> None:
         for fd in self.runner_ends():
             with contextlib.suppress(OSError):
                 os.close(fd)
 
 
-def _exit_code(status):
+def _exit_code(status: int) -> int:
     return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
 
 
-def _run_program(request, out_write, err_write, cut_write, verdict_write, gate_ends):
+def _run_program(request: Request, out_write: int, err_write: int, cut_write: int, verdict_write: int | None,
+                 gate_ends: tuple[int, int] | None) -> NoReturn:
     code = 1
     try:
         os.setsid()
@@ -278,7 +288,8 @@ def _run_program(request, out_write, err_write, cut_write, verdict_write, gate_e
         os._exit(code)
 
 
-def _judge(request, verdict_write, uids, gate_ends):
+def _judge(request: Request, verdict_write: int | None, uids: dict[str, int] | None,
+           gate_ends: tuple[int, int] | None) -> int:
     """A check: judge.py, from the runner's own folder, decides it (it drops to its own user)."""
     if not uids:
         os.makedirs(request["workdir"], mode=0o700)
@@ -286,7 +297,7 @@ def _judge(request, verdict_write, uids, gate_ends):
         os.environ["HOME"] = os.environ["TMPDIR"] = request["workdir"]
     try:
         judge = load_package().judge
-        return judge.main(request["job"], verdict_write, uids, gate_ends)
+        return int(judge.main(request["job"], verdict_write, uids, gate_ends))
     except BaseException:
         import traceback
 
@@ -297,7 +308,7 @@ def _judge(request, verdict_write, uids, gate_ends):
 PACKAGE = "_coderefine_sandbox"
 
 
-def load_package():
+def load_package() -> ModuleType:
     """This folder as the package `_coderefine_sandbox`: its modules can shadow none of the project's."""
     import importlib
     import importlib.util
@@ -306,6 +317,7 @@ def load_package():
         here = os.path.dirname(os.path.abspath(__file__))
         spec = importlib.util.spec_from_file_location(
             PACKAGE, os.path.join(here, "__init__.py"), submodule_search_locations=[here])
+        assert spec is not None and spec.loader is not None  # a file location always has both
         package = importlib.util.module_from_spec(spec)
         sys.modules[PACKAGE] = package
         spec.loader.exec_module(package)
@@ -313,14 +325,14 @@ def load_package():
     return sys.modules[PACKAGE]
 
 
-def _become(uid):
+def _become(uid: int) -> None:
     os.setgroups([])
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)
     _undumpable()
 
 
-def _undumpable():
+def _undumpable() -> None:
     try:
         import ctypes
 
@@ -329,7 +341,7 @@ def _undumpable():
         pass
 
 
-def _execute(program, args):
+def _execute(program: str, args: list[str]) -> int:
     """Run the program as `python program args...` would, in this process."""
     import atexit
 
@@ -358,7 +370,7 @@ def _execute(program, args):
     return code
 
 
-def _system_exit_code(stop):
+def _system_exit_code(stop: SystemExit) -> int:
     if stop.code is None:
         return 0
     if isinstance(stop.code, int):
@@ -367,7 +379,8 @@ def _system_exit_code(stop):
     return 1
 
 
-def _collect(child, deadline, limit, gate=None):
+def _collect(child: _Child, deadline: float, limit: int,
+             gate: _Gate | None = None) -> tuple[bytes, bytes, bytes, str | None]:
     """Read stdout, stderr (and a check's verdict) until they close or a limit is hit; pass
     the judge's timing requests to the host and its answers back (`gate`).
 
@@ -413,6 +426,7 @@ def _collect(child, deadline, limit, gate=None):
                 if not gate.host_said_go():
                     reason = "timeout"  # the host is gone: nobody will ever say go
                     break
+                assert asked_at is not None  # stdin is watched only while the judge waits for its go
                 deadline += time.monotonic() - asked_at  # waiting for another check's timing is not this one's time
                 asked_at = None
                 continue
@@ -420,12 +434,12 @@ def _collect(child, deadline, limit, gate=None):
             if not chunk:
                 selector.unregister(key.fileobj)
                 continue
-            if key.fileobj == child.verdict:
+            if key.fd == child.verdict:
                 if len(captured[child.verdict]) < VERDICT_LIMIT:
                     captured[child.verdict] += chunk
                 continue
             room = max(0, limit - total)
-            captured[key.fileobj] += chunk[:room]
+            captured[key.fd] += chunk[:room]
             total += len(chunk)
             if total > limit:
                 reason = "output"
@@ -441,7 +455,7 @@ def _collect(child, deadline, limit, gate=None):
     return bytes(captured[child.stdout]), bytes(captured[child.stderr]), verdict, reason
 
 
-def _kill_everything(child, kill_all_of_user):
+def _kill_everything(child: _Child, kill_all_of_user: bool) -> int:
     """Kill the program's session, then whatever escaped it. Returns the program's exit code."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(child.pid, signal.SIGKILL)
@@ -456,7 +470,7 @@ def _kill_everything(child, kill_all_of_user):
     return exit_code
 
 
-def _kill_descendants():
+def _kill_descendants() -> None:
     """As child subreaper, orphans of the program become ours: kill them all."""
     me = os.getpid()
     for _ in range(20):
@@ -471,7 +485,7 @@ def _kill_descendants():
                 pass
 
 
-def _parents():
+def _parents() -> dict[int, int]:
     parents = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -487,7 +501,7 @@ def _parents():
     return parents
 
 
-def _become_subreaper():
+def _become_subreaper() -> None:
     import ctypes
 
     try:
@@ -497,7 +511,7 @@ def _become_subreaper():
         pass
 
 
-def _limit_child(request):
+def _limit_child(request: Request) -> bool:
     """Runs in the child. Returns whether the network was cut off."""
     try:
         with open("/proc/self/oom_score_adj", "w") as handle:
@@ -523,14 +537,14 @@ def _limit_child(request):
     return _cut_network()
 
 
-def _owned(pid):
+def _owned(pid: str) -> bool:
     try:
         return os.stat("/proc/" + pid).st_uid == os.getuid()
     except OSError:
         return False
 
 
-def _cut_network():
+def _cut_network() -> bool:
     """A new user and network namespace: the child sees only a loopback that is down."""
     import ctypes
 
@@ -548,7 +562,7 @@ def _cut_network():
     return True
 
 
-def _remove_tree(path):
+def _remove_tree(path: str) -> None:
     """shutil.rmtree(path, ignore_errors=True), without importing shutil; a file or link is unlinked."""
     if os.path.islink(path) or not os.path.isdir(path):
         with contextlib.suppress(OSError):
@@ -568,7 +582,7 @@ def _remove_tree(path):
         os.rmdir(path)
 
 
-def _oom_kills():
+def _oom_kills() -> int:
     """The cgroup's OOM-kill counter (v2, then v1), or 0 where it cannot be read."""
     for path in ("/sys/fs/cgroup/memory.events", "/sys/fs/cgroup/memory/memory.oom_control"):
         try:
@@ -582,7 +596,7 @@ def _oom_kills():
     return 0
 
 
-def _ran_out_of_memory(exit_code, stderr):
+def _ran_out_of_memory(exit_code: int, stderr: bytes) -> bool:
     # Under RLIMIT_AS Python raises MemoryError rather than being killed.
     return exit_code != 0 and b"MemoryError" in stderr[-4096:]
 
