@@ -1,0 +1,156 @@
+"""The rules on what a draft may reach: no-system-imports, no-dangerous-calls, no-dunder-access,
+no-introspection."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Iterator
+
+from coderefine.code.guard.findings import Finding, called_name, literal_text
+
+# Processes, the OS, threads, files, the network, imports, the interpreter's own objects. `types` is one:
+# it builds functions, code objects and modules from parts. `_thread`, `posix` and `nt` are `threading`'s
+# and `os`'s own halves.
+SYSTEM_MODULES = frozenset({
+    "os", "posix", "nt", "sys", "subprocess", "_posixsubprocess", "pty", "signal", "atexit", "resource", "fcntl",
+    "mmap", "ctypes", "_ctypes", "faulthandler", "platform",
+    "threading", "_thread", "multiprocessing", "concurrent", "asyncio",
+    "io", "_io", "pathlib", "shutil", "tempfile", "fileinput", "glob", "linecache", "shelve", "dbm", "sqlite3",
+    "zipfile", "tarfile",
+    "socket", "ssl", "select", "selectors", "urllib", "http", "ftplib", "smtplib", "webbrowser",
+    "importlib", "pkgutil", "zipimport", "runpy", "site", "sysconfig", "builtins", "inspect", "gc", "types",
+    "traceback", "code", "codeop", "pdb", "bdb", "trace", "tracemalloc", "cProfile", "profile",
+    "pickle", "_pickle", "marshal", "copyreg",
+})  # fmt: skip
+# Module names that, as another object's attribute, are almost surely that module (`random._os`).
+_REACH = frozenset({"os", "sys", "subprocess", "builtins", "importlib", "ctypes", "posix", "nt", "thread", "shutil",
+                    "socket", "pickle", "marshal", "multiprocessing", "threading", "gc", "inspect"})  # fmt: skip
+DANGEROUS_BUILTINS = frozenset({"eval", "exec", "compile", "__import__", "open", "globals", "locals", "vars",
+                                "breakpoint", "input", "exit", "quit"})  # fmt: skip
+INTROSPECTION_ATTRIBUTES = frozenset({
+    "_getframe", "_current_frames", "settrace", "setprofile", "f_back", "f_builtins", "f_code", "f_globals",
+    "f_locals", "f_trace", "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code", "tb_frame",
+    "tb_next", "co_code", "co_consts", "co_names",
+})  # fmt: skip
+_NAMED_ACCESS = frozenset({"getattr", "setattr", "delattr", "hasattr"})
+_NAME_GETTERS = frozenset({"attrgetter", "methodcaller"})
+_DUNDER = re.compile(r"__[A-Za-z0-9]\w*?__")
+
+
+def imports(tree: ast.AST) -> Iterator[tuple[str, int]]:
+    """Each import's reach as a dotted path: `import a.b` reaches all of `a` (it binds `a`)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield (alias.name if alias.asname else alias.name.split(".")[0]), node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            module = "." * node.level + (node.module or "")
+            for alias in node.names:
+                if alias.name == "*":
+                    yield module, node.lineno
+                else:
+                    yield (f"{module}.{alias.name}" if node.module else f"{module}{alias.name}"), node.lineno
+
+
+def import_bindings(tree: ast.AST) -> Iterator[str]:
+    """The names that imports bind."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                yield alias.asname or alias.name.split(".")[0]
+
+
+def system(path: str) -> bool:
+    parts = path.lstrip(".").split(".")
+    if path.startswith("."):  # a project module: only what it hands on from the system counts
+        return any(part.lstrip("_") in _REACH for part in parts)
+    return parts[0] in SYSTEM_MODULES or any(part.lstrip("_") in _REACH for part in parts[1:])
+
+
+def covered(path: str, allowed: Iterable[str]) -> bool:
+    return any(path == name or path.startswith(name + ".") for name in allowed)
+
+
+def import_detail(path: str) -> str:
+    return (f"it imports {path}, which the original does not (system and introspection modules are refused "
+            "unless the original's module imports them or the project's guard_allow_imports lists them)")  # fmt: skip
+
+
+# -- no-dangerous-calls, no-dunder-access, no-introspection -------------------------------------
+
+
+def _literal_names(node: ast.Call) -> list[str] | None:
+    """The attribute names a getattr-like call reaches, or None when one is computed."""
+    name = called_name(node)
+    if name in _NAMED_ACCESS:
+        literal = literal_text(node.args[1]) if len(node.args) >= 2 and not node.keywords else None
+        return None if literal is None else [literal]
+    arguments = [literal_text(arg) for arg in node.args[: 1 if name == "methodcaller" else None]]
+    if not arguments or any(a is None for a in arguments):
+        return None
+    return [part for a in arguments if a is not None for part in a.split(".")]
+
+
+def dangerous_calls(tree: ast.Module) -> Iterator[Finding]:
+    vetted: set[int] = set()  # getattr-like names called with literal names
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and called_name(node) in _NAMED_ACCESS | _NAME_GETTERS
+            and (_literal_names(node) is not None)
+        ):
+            vetted.add(id(node.func))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "open":
+            yield Finding("no-dangerous-calls", ".open", f"it calls {ast.unparse(node.func)}", node.lineno)
+    for node in ast.walk(tree):
+        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+        if isinstance(node, ast.Name) and name in DANGEROUS_BUILTINS:
+            yield Finding("no-dangerous-calls", name, f"it uses {name}", node.lineno)
+        elif name in _NAMED_ACCESS | _NAME_GETTERS and id(node) not in vetted:
+            detail = f"it uses {name} with a name that is not a string literal"
+            yield Finding("no-dangerous-calls", f"computed {name}", detail, getattr(node, "lineno", 0))
+
+
+def attribute_findings(tree: ast.Module) -> Iterator[Finding]:
+    """Attribute names read or written, and those that getattr-like calls name in literals."""
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Attribute):
+            names = [node.attr]
+        elif isinstance(node, ast.Call) and called_name(node) in _NAMED_ACCESS | _NAME_GETTERS:
+            names = _literal_names(node) or []
+        elif isinstance(node, ast.Name):
+            names = [node.id]
+        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            names = [alias.name for alias in node.names]
+        for name in names:
+            yield from _name_findings(name, getattr(node, "lineno", 0), isinstance(node, ast.Name))
+
+
+def _name_findings(name: str, line: int, bare: bool) -> Iterator[Finding]:
+    if _DUNDER.fullmatch(name):
+        yield Finding("no-dunder-access", name, f"it uses {name}", line)
+    elif not bare and name in INTROSPECTION_ATTRIBUTES:
+        yield Finding("no-introspection", name, f"it reaches frames or code objects through .{name}", line)
+    elif not bare and name.lstrip("_") in _REACH:
+        detail = f"it reaches the {name.lstrip('_')} module through another object's attribute .{name}"
+        yield Finding("no-system-imports", f"attribute {name}", detail, line)
+
+
+def dunder_strings(tree: ast.Module) -> Iterator[Finding]:
+    """Dunders in string literals (format fields, getattr names); docstrings aside."""
+    docstrings = {id(docstring) for docstring in map(_docstring, ast.walk(tree)) if docstring is not None}
+    for node in ast.walk(tree):
+        text = literal_text(node) if isinstance(node, ast.expr) else None
+        if text is None or id(node) in docstrings:
+            continue
+        for dunder in sorted(set(_DUNDER.findall(text))):
+            yield Finding("no-dunder-access", dunder, f"it names {dunder} in a string", getattr(node, "lineno", 0))
+
+
+def _docstring(node: ast.AST) -> ast.expr | None:
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Module)) or not node.body:
+        return None
+    first = node.body[0]
+    return first.value if isinstance(first, ast.Expr) and literal_text(first.value) is not None else None
