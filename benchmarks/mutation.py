@@ -61,10 +61,12 @@ from optimize_suite import project_copy  # noqa: E402
 from coderefine.code.baseline_cache import BaselineCache  # noqa: E402
 from coderefine.code.check import Baseline, Verdict, VerifyOptions, verify  # noqa: E402
 from coderefine.code.run import limits_for  # noqa: E402
-from coderefine.code.source import SourceFile, Target  # noqa: E402
+from coderefine.code.source import SourceFile  # noqa: E402
+from coderefine.code.target import Target  # noqa: E402
 from coderefine.errors import CoderefineError, EnvironmentProblem, UsageError  # noqa: E402
-from coderefine.sandbox.client import Sandbox, open_sandbox  # noqa: E402
+from coderefine.sandbox.base import Sandbox  # noqa: E402
 from coderefine.sandbox.image import default_image  # noqa: E402
+from coderefine.sandbox.open import open_sandbox  # noqa: E402
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,8 @@ from fast import EXAMPLES, FAST  # noqa: E402
 from coderefine.code.check import VerifyOptions, verify  # noqa: E402
 from coderefine.code.optimize import optimize  # noqa: E402
 from coderefine.code.source import SourceFile  # noqa: E402
-from coderefine.sandbox.client import DockerSandbox, Limits  # noqa: E402
+from coderefine.sandbox.base import Limits  # noqa: E402
+from coderefine.sandbox.docker import DockerSandbox  # noqa: E402
 from tests.scripted_llm import ScriptedLLM  # noqa: E402
 
 

@@ -51,7 +51,8 @@ from mutation import LIBRARIES, Library, library_project  # noqa: E402
 from coderefine.code.baseline_cache import BaselineCache, ProjectTests  # noqa: E402
 from coderefine.code.check import module_name  # noqa: E402
 from coderefine.code.source import SourceFile  # noqa: E402
-from coderefine.sandbox.client import Limits, open_sandbox  # noqa: E402
+from coderefine.sandbox.base import Limits  # noqa: E402
+from coderefine.sandbox.open import open_sandbox  # noqa: E402
 from tests.scripted_llm import Reply, ScriptedLLM  # noqa: E402
 
 # library, file for file mode. pyparsing: a suite of about 30 s on the host, one test file that

@@ -21,7 +21,9 @@ from typing import Any
 
 from coderefine.code.check import VerifyOptions, verify
 from coderefine.code.source import SourceFile
-from coderefine.sandbox.client import DockerSandbox, Limits, LocalSandbox, Sandbox
+from coderefine.sandbox.base import Limits, Sandbox
+from coderefine.sandbox.docker import DockerSandbox
+from coderefine.sandbox.local import LocalSandbox
 
 FUNCTION = "def total(items: list[int]) -> int:\n    result = 0\n    for item in items:\n        result += item\n" \
            "    return result\n"

@@ -22,7 +22,7 @@ from coderefine import config
 from coderefine.cache import default_cache_root
 from coderefine.code import kinds
 from coderefine.code.run import CodeReport, check_writable, write_atomically
-from coderefine.code.source import Target
+from coderefine.code.target import Target
 from coderefine.commands import ci, hook
 from coderefine.commands.progress import MODES
 from coderefine.engine import Iteration, RefineResult, StopRule
@@ -30,7 +30,8 @@ from coderefine.errors import CoderefineError, EnvironmentProblem, NoUsableAnswe
 from coderefine.review import reports
 from coderefine.sandbox import doctor
 from coderefine.sandbox import image as sandbox_image
-from coderefine.sandbox.client import Limits, open_sandbox
+from coderefine.sandbox.base import Limits
+from coderefine.sandbox.open import open_sandbox
 from coderefine.taskfiles.builtin import list_tasks
 from coderefine.text.tasks import refine_text
 

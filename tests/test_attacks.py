@@ -24,7 +24,8 @@ from coderefine.code.baseline_cache import BaselineCache
 from coderefine.code.check import Baseline, Verdict, VerifyOptions, verify
 from coderefine.code.optimize import optimize
 from coderefine.code.source import SourceFile
-from coderefine.sandbox.client import DockerSandbox, Limits
+from coderefine.sandbox.base import Limits
+from coderefine.sandbox.docker import DockerSandbox
 from tests.scripted_llm import ScriptedLLM, prompt_text
 
 pytestmark = pytest.mark.docker  # every test here runs checks in the Docker sandbox

@@ -13,7 +13,8 @@ import pytest
 from coderefine.cache import JsonCache
 from coderefine.code.baseline_cache import MODULE, BaselineCache, ProjectTests, unit_hashes
 from coderefine.errors import EnvironmentProblem
-from coderefine.sandbox.client import Limits, open_sandbox
+from coderefine.sandbox.base import Limits
+from coderefine.sandbox.open import open_sandbox
 
 SHAPES = '''\
 def area(width, height):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from coderefine.code.source import HelperClash, SourceFile, compatible, parse_candidate
+from coderefine.code.candidate import parse_candidate
+from coderefine.code.source import SourceFile
+from coderefine.code.splice import HelperClash, compatible
 from coderefine.engine import MalformedAnswer
 from coderefine.errors import UsageError
 

@@ -18,8 +18,10 @@ from typing import Any
 import pytest
 
 from coderefine.cli import main
+from coderefine.code.candidate import parse_candidate
 from coderefine.code.optimize import optimize
-from coderefine.code.source import SourceFile, Target, parse_candidate
+from coderefine.code.source import SourceFile
+from coderefine.code.target import Target
 from coderefine.errors import BadResponse, EndpointUnavailable, UsageError
 from coderefine.llm.client import LLMOptions, Message, OpenAIChat, RemoteEndpoint
 from tests.scripted_llm import Reply, ScriptedLLM, prompt_text

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from coderefine.code.candidate import parse_candidate
 from coderefine.code.guard import Guard, Refusal, check_draft
 from coderefine.code.optimize import optimize
-from coderefine.code.source import SourceFile, parse_candidate
+from coderefine.code.source import SourceFile
 from coderefine.config import resolve
 from coderefine.errors import UsageError
 from tests.scripted_llm import ScriptedLLM, prompt_text

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from coderefine.sandbox.client import Limits, LocalSandbox
+from coderefine.sandbox.base import Limits
+from coderefine.sandbox.local import LocalSandbox
 
 LIMITS = Limits(timeout=5.0, memory_mb=256, pids=64, output_bytes=1 << 20)
 

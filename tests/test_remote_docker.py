@@ -16,7 +16,8 @@ import docker
 import pytest
 
 from coderefine.code.optimize import optimize
-from coderefine.sandbox.client import OWNER_LABEL, open_sandbox
+from coderefine.sandbox.base import OWNER_LABEL
+from coderefine.sandbox.open import open_sandbox
 from tests.scripted_llm import ScriptedLLM
 
 LOCAL_SOCKET = "/var/run/docker.sock"

@@ -19,7 +19,8 @@ from pathlib import Path
 import docker
 import pytest
 
-from coderefine.sandbox.client import POOL_LABEL, DockerSandbox, Limits, remove_stale_containers
+from coderefine.sandbox.base import POOL_LABEL, Limits
+from coderefine.sandbox.docker import DockerSandbox, remove_stale_containers
 
 LIMITS = Limits(timeout=5.0, memory_mb=256, pids=64, output_bytes=1 << 20)
 

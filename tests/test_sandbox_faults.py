@@ -17,7 +17,8 @@ from coderefine.code.baseline_cache import BaselineCache, ProjectTests
 from coderefine.code.check import VerifyOptions, verify
 from coderefine.code.source import SourceFile
 from coderefine.errors import EnvironmentProblem
-from coderefine.sandbox.client import OWNER_LABEL, DockerSandbox, Limits
+from coderefine.sandbox.base import OWNER_LABEL, Limits
+from coderefine.sandbox.docker import DockerSandbox
 
 LOCAL_SOCKET = "/var/run/docker.sock"
 MODULE = "def total(items: list[int]) -> int:\n    result = 0\n    for item in items:\n        result += item\n" \

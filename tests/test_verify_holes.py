@@ -16,7 +16,8 @@ import pytest
 from coderefine.code.baseline_cache import BaselineCache
 from coderefine.code.check import Verdict, VerifyOptions, verify
 from coderefine.code.source import SourceFile
-from coderefine.sandbox.client import DockerSandbox, Limits
+from coderefine.sandbox.base import Limits
+from coderefine.sandbox.docker import DockerSandbox
 
 pytestmark = pytest.mark.docker  # every test here runs checks in the Docker sandbox
 

@@ -44,7 +44,8 @@ from coderefine.code.result_cache import module_files
 from coderefine.code.testfiles import is_test_file
 from coderefine.errors import EnvironmentProblem
 from coderefine.sandbox import contract
-from coderefine.sandbox.client import Sandbox, left_out
+from coderefine.sandbox.base import Sandbox
+from coderefine.sandbox.project_copy import left_out
 from coderefine.version import package_version
 
 BASELINE_FORMAT = 2

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from coderefine import config
-from coderefine.code.source import Target
+from coderefine.code.target import Target
 from coderefine.errors import EnvironmentProblem, UsageError
 from coderefine.sandbox import contract
-from coderefine.sandbox.client import RunResult, Sandbox
+from coderefine.sandbox.base import RunResult, Sandbox
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from coderefine.cache import JsonCache, cache_key
-from coderefine.code.source import SourceFile, Target, read_python
+from coderefine.code.source import SourceFile, read_python
+from coderefine.code.target import Target
 from coderefine.version import package_version
 
 Import = tuple[int, str, tuple[str, ...]]  # (leading dots, module, names imported from it)

@@ -15,7 +15,8 @@ from coderefine import config
 from coderefine.code.check import Verdict, VerifyOptions, checks, unoffered_metrics
 from coderefine.code.kind import CodeKind
 from coderefine.code.run import Check, CodeReport, FunctionCallback, RunRequest, run_code_task
-from coderefine.code.source import SourceFile, Target
+from coderefine.code.source import SourceFile
+from coderefine.code.target import Target
 from coderefine.code.task import CodeTaskSpec, OptimizationTask, load_code_task
 from coderefine.engine import ProgressCallback, Task
 from coderefine.taskfiles.builtin import builtin_tasks_dir

@@ -18,7 +18,8 @@ from coderefine.code.kind import CodeKind
 from coderefine.code.run import Check, CodeReport, FunctionCallback, RunRequest, run_code_task
 from coderefine.code.scores import Measures, file_score, measure
 from coderefine.code.slowdown import SlowdownRule
-from coderefine.code.source import SourceFile, Target
+from coderefine.code.source import SourceFile
+from coderefine.code.target import Target
 from coderefine.code.task import CodeTaskSpec, ReadabilityTask, load_code_task
 from coderefine.engine import ProgressCallback, Task
 from coderefine.taskfiles.builtin import builtin_tasks_dir

@@ -19,7 +19,7 @@ from coderefine.cache import JsonCache, cache_key, default_cache_root
 from coderefine.code import analyzer, scores
 from coderefine.code.check import VerifyOptions
 from coderefine.code.file_facts import Import
-from coderefine.code.source import Target
+from coderefine.code.target import Target
 from coderefine.config import Settings
 from coderefine.engine import Facts, Iteration, Prompt, RefineResult, Usage
 from coderefine.llm.client import Message

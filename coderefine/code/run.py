@@ -34,17 +34,21 @@ from typing import Any, Protocol
 from coderefine import config, engine
 from coderefine.code import result_cache
 from coderefine.code.baseline_cache import BaselineCache, ProjectTests
+from coderefine.code.candidate import parse_candidate
 from coderefine.code.check import Baseline, Verdict, VerifyOptions, module_name, verify
 from coderefine.code.file_facts import FileFacts, facts_of
 from coderefine.code.guard import Guard
-from coderefine.code.source import Candidate, SourceFile, Target, compatible, parse_candidate
+from coderefine.code.source import SourceFile
+from coderefine.code.splice import compatible
+from coderefine.code.target import Candidate, Target
 from coderefine.code.testfiles import TEST_FILE_REASON, is_test_file
 from coderefine.engine import ProgressCallback, RefineResult, Task
 from coderefine.errors import EnvironmentProblem, UsageError
 from coderefine.llm.client import ChatModel
 from coderefine.llm.open import open_model
-from coderefine.sandbox.client import Limits, Sandbox, SandboxUnavailable, open_sandbox
+from coderefine.sandbox.base import Limits, Sandbox, SandboxUnavailable
 from coderefine.sandbox.image import default_image, sandbox_digest
+from coderefine.sandbox.open import open_sandbox
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 

@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from coderefine.code import analyzer
+from coderefine.code.candidate import parse_candidate
 from coderefine.code.check import Verdict
 from coderefine.code.scores import Measures, measure
 from coderefine.code.slowdown import Cost, SlowdownRule
-from coderefine.code.source import Target, parse_candidate
+from coderefine.code.target import Target
 from coderefine.engine import Facts, Judgement, Prompt, Seed, Step, StopRule
 from coderefine.errors import TaskError
 from coderefine.taskfiles.format import Prompts, Table, load_prompts, stop_rule

@@ -11,7 +11,7 @@ from coderefine.code.kinds import by_task
 from coderefine.code.readability import file_scores
 from coderefine.code.run import CodeReport, FunctionResult
 from coderefine.engine import Iteration, Prompt, RefineResult, StopRule, Usage
-from coderefine.sandbox.client import RunResult
+from coderefine.sandbox.base import RunResult
 
 SCHEMA_VERSION = 1
 

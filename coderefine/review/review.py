@@ -18,6 +18,7 @@ from typing import Any
 
 from coderefine import config
 from coderefine.cache import JsonCache, cache_key
+from coderefine.code.candidate import parse_candidate
 from coderefine.code.check import VerifyOptions
 from coderefine.code.file_facts import FileFacts, read_facts
 from coderefine.code.kinds import by_command, by_task
@@ -36,7 +37,9 @@ from coderefine.code.run import (
     unified_diff,
 )
 from coderefine.code.scores import measure
-from coderefine.code.source import SourceFile, Target, compatible, parse_candidate
+from coderefine.code.source import SourceFile
+from coderefine.code.splice import compatible
+from coderefine.code.target import Target
 from coderefine.code.testfiles import TEST_FILE_REASON, is_test_file
 from coderefine.engine import ProgressCallback
 from coderefine.errors import UsageError

@@ -7,7 +7,7 @@ import shutil
 from dataclasses import dataclass
 
 from coderefine.errors import EnvironmentProblem
-from coderefine.sandbox.client import DockerSandbox
+from coderefine.sandbox.docker import DockerSandbox
 from coderefine.sandbox.image import default_image
 
 

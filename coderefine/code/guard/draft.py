@@ -20,7 +20,8 @@ from coderefine.code.guard.reach import (
 )
 from coderefine.code.guard.signature import doctest_difference, doctests, signature_difference
 from coderefine.code.guard.state import mutable_defaults, state_findings
-from coderefine.code.source import SourceFile, Target, top_level_names
+from coderefine.code.source import SourceFile, top_level_names
+from coderefine.code.target import Target
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,6 @@ The Docker engine is the one `DOCKER_HOST` names (else the local socket). The
 project is copied into a volume on it once per sandbox, without files that
 hold secrets (see `left_out`), readable by the sandbox's users, and mounted
 read-only: so a remote engine (tcp://, ssh://) works as a local one does.
-
-Local (`--sandbox local`): the same runner as a host subprocess, with
-resource limits, a timeout, a fresh temp directory and no network where the
-kernel allows an unprivileged network namespace.
 """
 
 from __future__ import annotations
@@ -28,174 +24,30 @@ import json
 import os
 import socket
 import struct
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Protocol, Self
+from typing import Any
 
-from coderefine.errors import EnvironmentProblem
-from coderefine.sandbox.image import RUNNER_IN_IMAGE, VENV_PYTHON, default_image, sandbox_dir
+from coderefine.sandbox.base import (
+    DEFAULT_LIMITS,
+    OWNER_LABEL,
+    POOL_LABEL,
+    SETUP_HINT,
+    Closing,
+    Limits,
+    RunResult,
+    SandboxUnavailable,
+    parse_runner_output,
+    project_path_for,
+    runner_env,
+    runner_request,
+)
+from coderefine.sandbox.image import RUNNER_IN_IMAGE, VENV_PYTHON, default_image
+from coderefine.sandbox.project_copy import project_volume, remote_engine
 from coderefine.sandbox.project_deps import project_image
-
-POOL_LABEL = "coderefine.sandbox"
-OWNER_LABEL = "coderefine.owner"
-SETUP_HINT = "run 'coderefine sandbox setup'"
-
-
-class SandboxUnavailable(EnvironmentProblem):
-    """Docker, its daemon or the sandbox image is missing."""
-
-
-@dataclass(frozen=True)
-class Limits:
-    timeout: float = 10.0  # seconds of wall-clock time per run
-    memory_mb: int = 512
-    cpus: float = 1.0
-    pids: int = 128
-    output_bytes: int = 1 << 20  # stdout and stderr together
-    scratch_mb: int = 64
-
-
-@dataclass(frozen=True)
-class RunResult:
-    exit_code: int | None
-    stdout: str
-    stderr: str
-    duration_s: float
-    timed_out: bool
-    oom_killed: bool
-    truncated: bool
-    sandbox: str  # "docker" or "local"
-    killed_by: str | None = None  # "timeout", "memory", "output", "runner_killed"
-    network_isolated: bool = True
-    verdict: str | None = None  # a check's verdict (JSON), from the judge's own channel
-
-    @property
-    def ok(self) -> bool:
-        return self.exit_code == 0 and self.killed_by is None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-class Sandbox(Protocol):
-    @property
-    def kind(self) -> str: ...
-
-    @property
-    def project_path(self) -> str | None:
-        """Where the project is, as the code in the sandbox sees it."""
-        ...
-
-    def run(
-        self,
-        code: str,
-        *,
-        timeout: float | None = None,
-        files: Mapping[str, str] | None = None,
-        args: Sequence[str] = (),
-    ) -> RunResult: ...
-
-    def check(self, job: Mapping[str, Any], *, timeout: float,
-              timing_lock: threading.Lock | None = None) -> RunResult:  # fmt: skip
-        """Run one check (sandbox/judge.py) on a job of the contract; its verdict is in `verdict`.
-
-        With `timing_lock`, checks may run side by side: the check holds the lock while it
-        times, and the time it waits for it does not count against `timeout`.
-        """
-        ...
-
-    def close(self) -> None: ...
-
-
-def _request(
-    code: str, workdir: str, limits: Limits, timeout: float | None,
-    files: Mapping[str, str] | None, args: Sequence[str],
-) -> dict[str, Any]:  # fmt: skip
-    return {
-        "code": code,
-        "files": dict(files or {}),
-        "args": list(args),
-        "workdir": workdir,
-        "timeout": limits.timeout if timeout is None else timeout,
-        "output_limit": limits.output_bytes,
-    }
-
-
-def _runner_env(python_path: list[str], path: str) -> dict[str, str]:
-    """The runner's environment; the forked program inherits it, hash seed included."""
-    env = {
-        "PATH": path,
-        "LANG": "C.UTF-8",
-        "PYTHONHASHSEED": "0",  # the same set and dict order in every run, for comparisons
-        "PYTHONUNBUFFERED": "1",  # output written before a kill is kept
-        "PYTHONDONTWRITEBYTECODE": "1",
-    }
-    if python_path:
-        env["PYTHONPATH"] = os.pathsep.join(python_path)
-    return env
-
-
-def _project_path(project: Path | None, mount: str) -> list[str]:
-    """Where the project's code is imported from: its root, and src/ when it has one."""
-    if project is None:
-        return []
-    paths = [mount]
-    if (project / "src").is_dir():
-        paths.append(f"{mount}/src")
-    return paths
-
-
-def _parse_runner_output(stdout: bytes, stderr: bytes, kind: str) -> RunResult:
-    """The runner's JSON line, or a result saying the runner itself was killed."""
-    lines = stdout.decode("utf-8", "replace").strip().splitlines()
-    try:
-        data = json.loads(lines[-1]) if lines else None
-    except json.JSONDecodeError:
-        data = None
-    if isinstance(data, dict) and "runner_error" in data:
-        raise EnvironmentProblem(f"the sandbox runner failed: {data['runner_error']}")
-    if not isinstance(data, dict):
-        return RunResult(
-            exit_code=None, stdout="", stderr=stderr.decode("utf-8", "replace")[-2000:],
-            duration_s=0.0, timed_out=False, oom_killed=False, truncated=False,
-            sandbox=kind, killed_by="runner_killed",
-        )  # fmt: skip
-    return RunResult(
-        exit_code=data["exit_code"],
-        stdout=data["stdout"],
-        stderr=data["stderr"],
-        duration_s=data["duration_s"],
-        timed_out=data["timed_out"],
-        oom_killed=data["oom_killed"],
-        truncated=data["truncated"],
-        sandbox=kind,
-        killed_by=data["killed_by"],
-        network_isolated=kind == "docker" or bool(data["network_isolated"]),
-        verdict=data.get("verdict") if isinstance(data.get("verdict"), str) else None,
-    )
-
-
-class _Closing:
-    """`with sandbox:` closes it on the way out, Ctrl-C included."""
-
-    def close(self) -> None:
-        raise NotImplementedError
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
 
 class _WarmRunner:
@@ -306,7 +158,7 @@ class _GateKeeper:
             self.lock.release()
 
 
-class DockerSandbox(_Closing):
+class DockerSandbox(Closing):
     """Runs drafts in warm, locked-down Docker containers."""
 
     kind = "docker"
@@ -316,7 +168,7 @@ class DockerSandbox(_Closing):
         *,
         image: str | None = None,
         project: Path | None = None,
-        limits: Limits = Limits(),
+        limits: Limits = DEFAULT_LIMITS,
         pool_size: int = 1,
         exclude: Sequence[str] = (),
     ) -> None:
@@ -336,9 +188,9 @@ class DockerSandbox(_Closing):
         self._volume: Any = None
         if self.project is not None:
             # Always a copy, never the folder itself: files that hold secrets stay out, and the
-            # sandbox's users can read the copy whoever owns the checkout (see _project_tar).
-            self._volume = _project_volume(self._client, self.image, self.project, self._owner, exclude)
-        self._env = _runner_env(_project_path(self.project, "/project"), "/opt/venv/bin:/usr/local/bin:/usr/bin:/bin")
+            # sandbox's users can read the copy whoever owns the checkout (see project_tar).
+            self._volume = project_volume(self._client, self.image, self.project, self._owner, exclude)
+        self._env = runner_env(project_path_for(self.project, "/project"), "/opt/venv/bin:/usr/local/bin:/usr/bin:/bin")
         atexit.register(self.close)
 
     def run(
@@ -349,11 +201,11 @@ class DockerSandbox(_Closing):
         files: Mapping[str, str] | None = None,
         args: Sequence[str] = (),
     ) -> RunResult:
-        return self._ask(_request(code, f"/scratch/{uuid.uuid4().hex}", self.limits, timeout, files, args))
+        return self._ask(runner_request(code, f"/scratch/{uuid.uuid4().hex}", self.limits, timeout, files, args))
 
     def check(self, job: Mapping[str, Any], *, timeout: float,
               timing_lock: threading.Lock | None = None) -> RunResult:  # fmt: skip
-        request = _request("", f"/scratch/{uuid.uuid4().hex}", self.limits, timeout, None, ())
+        request = runner_request("", f"/scratch/{uuid.uuid4().hex}", self.limits, timeout, None, ())
         request["job"] = dict(job)
         if timing_lock is None:
             return self._ask(request)
@@ -372,7 +224,7 @@ class DockerSandbox(_Closing):
         except BaseException:
             runner.remove()
             raise
-        result = _parse_runner_output(stdout, stderr, self.kind)
+        result = parse_runner_output(stdout, stderr, self.kind)
         if result.killed_by is None:
             self._give_back(runner)
         else:
@@ -470,65 +322,6 @@ class DockerSandbox(_Closing):
             cleaner.close()
 
 
-# Never copied into the sandbox: version control, environments and caches (size), and files that
-# hold secrets, which a draft could otherwise read and put into the text that goes to the model.
-_NOT_COPIED = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox", ".nox", "node_modules", ".mypy_cache",
-               ".pytest_cache", ".ruff_cache", ".hypothesis", ".benchmarks", "coderefine-report"}  # fmt: skip
-SECRET_PATTERNS = (".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", ".netrc", ".npmrc", ".pypirc", ".aws",
-                   ".ssh", ".gnupg", ".docker", "id_rsa*", "id_ed25519*", "*.secret", "secrets.*")  # fmt: skip
-
-
-def left_out(name: str, extra: Sequence[str] = ()) -> bool:
-    """Whether a file or folder of this name stays out of the sandbox's copy of the project."""
-    import fnmatch
-
-    if name in _NOT_COPIED:
-        return True
-    return any(fnmatch.fnmatch(name, pattern) for pattern in (*SECRET_PATTERNS, *extra))
-
-
-def remote_engine() -> bool:
-    """Whether `DOCKER_HOST` names an engine on another machine (one that cannot see our files)."""
-    return os.environ.get("DOCKER_HOST", "").startswith(("tcp://", "ssh://", "http://", "https://"))
-
-
-def _project_volume(client: Any, image: str, project: Path, owner: str, exclude: Sequence[str]) -> Any:
-    """A volume on the engine holding a copy of the project, readable by the draft user."""
-    import docker.errors
-
-    volume = client.volumes.create(name=f"coderefine-project-{uuid.uuid4().hex[:12]}", labels={OWNER_LABEL: owner})
-    try:
-        helper = client.containers.create(image, ["true"], network_disabled=True, user="0",
-                                          volumes={volume.name: {"bind": "/project", "mode": "rw"}})  # fmt: skip
-        try:
-            helper.put_archive("/project", _project_tar(project, exclude))
-        finally:
-            helper.remove(force=True)
-    except docker.errors.APIError as error:
-        volume.remove(force=True)
-        raise SandboxUnavailable(f"cannot copy the project to the Docker engine: {error.explanation}") from None
-    return volume
-
-
-def _project_tar(project: Path, exclude: Sequence[str] = ()) -> bytes:
-    import io
-    import tarfile
-
-    def readable(info: tarfile.TarInfo) -> tarfile.TarInfo | None:
-        if left_out(Path(info.name).name, exclude):
-            return None
-        info.uid = info.gid = 0
-        info.uname = info.gname = "root"
-        info.mode |= 0o555 if info.isdir() else 0o444
-        return info
-
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w") as archive:
-        for entry in sorted(project.iterdir()):
-            archive.add(entry, arcname=entry.name, filter=readable)
-    return buffer.getvalue()
-
-
 def _connect() -> Any:
     try:
         import docker
@@ -586,82 +379,3 @@ def remove_stale_containers(client: Any, owner: str | None = None) -> int:
                 client.api.remove_container(entry["Id"], force=True)
                 removed += 1
     return removed
-
-
-class LocalSandbox(_Closing):
-    """Runs drafts as host subprocesses under resource limits: for machines without Docker."""
-
-    kind = "local"
-
-    def __init__(self, *, project: Path | None = None, limits: Limits = Limits()) -> None:
-        self.limits = limits
-        self.project = project.resolve() if project else None
-        self._runner = sandbox_dir() / "runner.py"
-        self._env = _runner_env(_project_path(self.project, str(self.project)), os.environ.get("PATH", "/usr/bin:/bin"))
-
-    def run(
-        self,
-        code: str,
-        *,
-        timeout: float | None = None,
-        files: Mapping[str, str] | None = None,
-        args: Sequence[str] = (),
-    ) -> RunResult:
-        return self._ask(code, timeout, files, args, None)
-
-    def check(self, job: Mapping[str, Any], *, timeout: float,
-              timing_lock: threading.Lock | None = None) -> RunResult:  # fmt: skip
-        # On the host, nothing keeps a check off the timing CPU: checks with a lock run one at a time.
-        with timing_lock or contextlib.nullcontext():
-            return self._ask("", timeout, None, (), job)
-
-    def _ask(
-        self, code: str, timeout: float | None, files: Mapping[str, str] | None, args: Sequence[str],
-        job: Mapping[str, Any] | None,
-    ) -> RunResult:  # fmt: skip
-        limits = self.limits if timeout is None else replace(self.limits, timeout=timeout)
-        with tempfile.TemporaryDirectory(prefix="coderefine-run-") as root:
-            request = _request(code, f"{root}/work", limits, None, files, args)
-            if job is not None:
-                request["job"] = dict(job)
-            request.update(
-                local=True,
-                memory_limit=limits.memory_mb << 20,
-                max_processes=limits.pids,
-                max_file_bytes=limits.scratch_mb << 20,
-            )
-            path = Path(root) / "request.json"
-            path.write_text(json.dumps(request), encoding="utf-8")
-            try:
-                done = subprocess.run(
-                    [sys.executable, "-s", str(self._runner), str(path)],
-                    capture_output=True, stdin=subprocess.DEVNULL, timeout=limits.timeout + 30, env=self._env,
-                )  # fmt: skip
-            except subprocess.TimeoutExpired:
-                return _parse_runner_output(b"", b"the sandbox runner did not answer", self.kind)
-        return _parse_runner_output(done.stdout, done.stderr, self.kind)
-
-    @property
-    def project_path(self) -> str | None:
-        return str(self.project) if self.project is not None else None
-
-    def close(self) -> None:
-        pass  # each run cleans up after itself
-
-
-def open_sandbox(
-    kind: str = "docker",
-    *,
-    project: Path | None = None,
-    limits: Limits = Limits(),
-    image: str | None = None,
-    exclude: Sequence[str] = (),
-    pool_size: int = 1,
-) -> DockerSandbox | LocalSandbox:
-    """`exclude`: file name patterns the Docker sandbox's copy of the project leaves out, besides secrets;
-    `pool_size`: how many warm containers to keep (one per check that may run side by side)."""
-    if kind == "docker":
-        return DockerSandbox(image=image, project=project, limits=limits, exclude=exclude, pool_size=pool_size)
-    if kind == "local":
-        return LocalSandbox(project=project, limits=limits)
-    raise ValueError(f"unknown sandbox kind {kind!r}")

@@ -1,0 +1,128 @@
+"""A model's answer read as a candidate: the function from its code block, the imports it needs,
+and the private helpers it calls (new `_names` of its own)."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Iterator, Mapping
+
+import libcst as cst
+
+from coderefine.code.target import ALLOWED_DECORATORS, Candidate, Target, dotted, one_line
+from coderefine.engine import MalformedAnswer
+
+# A fence is a line that starts with ``` (indented or not): backticks inside a line, as in a
+# docstring's "use ``` here", are code. An opening fence may name a language; a closing one is bare.
+_FENCE = re.compile(r"[ \t]*```")
+
+
+_CLOSING_FENCE = re.compile(r"[ \t]*```[ \t]*")
+
+
+_MAX_FENCES = 24  # blocks tried are pairs of fences: enough for any real answer, bounded for a runaway one
+
+
+def parse_candidate(answer: str, target: Target) -> Candidate:
+    """The new version of `target` in a model's answer: the first fenced block that holds it, else the
+    text before any fence (a prompt that ends in an open ```python block gets bare code back), else
+    the whole answer."""
+    errors = []
+    for code in _code_blocks(answer):
+        try:
+            return _candidate_from(code, target)
+        except MalformedAnswer as problem:
+            errors.append(str(problem))
+    raise MalformedAnswer(errors[0])
+
+
+def _code_blocks(answer: str) -> Iterator[str]:
+    """Every text an answer's fences may enclose, the most likely first.
+
+    A fence line inside the code (a docstring's own ``` example) looks like a
+    closing one, so each opening fence is paired with each later fence in
+    turn, then with the end of the answer: the first block that parses wins.
+    """
+    lines = answer.splitlines()
+    fences = [index for index, line in enumerate(lines) if _FENCE.match(line)][:_MAX_FENCES]
+    closings = [index for index in fences if _CLOSING_FENCE.fullmatch(lines[index])]
+    for opening in fences:
+        for closing in [*(c for c in closings if c > opening), len(lines)]:
+            yield textwrap.dedent("\n".join(lines[opening + 1 : closing]))
+    if fences:
+        yield "\n".join(lines[: fences[0]])
+    yield answer
+
+
+def _candidate_from(code: str, target: Target) -> Candidate:
+    try:
+        module = cst.parse_module(code.strip() + "\n")
+    except cst.ParserSyntaxError as error:
+        raise MalformedAnswer(f"the code does not parse: {one_line(str(error))}") from None
+    imports: list[cst.SimpleStatementLine] = []
+    helpers: dict[str, cst.FunctionDef] = {}
+    function: cst.FunctionDef | None = None
+    for statement in module.body:
+        if isinstance(statement, cst.FunctionDef) and statement.name.value == target.function_name:
+            function = statement
+        elif isinstance(statement, cst.FunctionDef) and _is_helper_name(statement.name.value, target):
+            helpers[statement.name.value] = statement.with_changes(leading_lines=[])
+        elif isinstance(statement, cst.SimpleStatementLine) and all(
+            isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body
+        ):
+            imports.append(statement.with_changes(leading_lines=[]))
+        elif isinstance(statement, cst.ClassDef) and statement.name.value == target.class_name:
+            function = _method_in(statement, target) or function
+    if function is None:
+        raise MalformedAnswer(f"the answer has no function named {target.function_name}")
+    if function.asynchronous is not None:
+        raise MalformedAnswer("the new version must not be async")
+    function = _with_original_decorators(function, target)
+    return Candidate(function=function, imports=tuple(imports), helpers=_called_helpers(function, helpers))
+
+
+def _is_helper_name(name: str, target: Target) -> bool:
+    """A name a draft's helper may have: private, not special, new to the module."""
+    return (name.startswith("_") and not name.startswith("__") and name != target.function_name
+            and name not in target.module_names)  # fmt: skip
+
+
+def _called_helpers(function: cst.FunctionDef, helpers: Mapping[str, cst.FunctionDef]) -> tuple[cst.FunctionDef, ...]:
+    """The helpers the function needs, directly or through each other, in the draft's order: a model's
+    answer may also hold functions nothing calls (examples, tests), which are left out."""
+    needed: set[str] = set()
+    pending: list[cst.CSTNode] = [function]
+    while pending:
+        for name in _names_used(pending.pop()) & (set(helpers) - needed):
+            needed.add(name)
+            pending.append(helpers[name])
+    return tuple(node for name, node in helpers.items() if name in needed)
+
+
+def _names_used(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.add(name.value)
+
+    node.visit(Names())
+    return found
+
+
+def _method_in(node: cst.ClassDef, target: Target) -> cst.FunctionDef | None:
+    if isinstance(node.body, cst.IndentedBlock):
+        for member in node.body.body:
+            if isinstance(member, cst.FunctionDef) and member.name.value == target.function_name:
+                return member
+    return None
+
+
+def _with_original_decorators(function: cst.FunctionDef, target: Target) -> cst.FunctionDef:
+    """Keep @staticmethod or @classmethod where the original has it, whatever the model wrote."""
+    decorators = [d for d in function.decorators if dotted(d.decorator) not in ALLOWED_DECORATORS]
+    if target.is_static:
+        decorators.insert(0, cst.Decorator(cst.Name("staticmethod")))
+    if target.is_classmethod:
+        decorators.insert(0, cst.Decorator(cst.Name("classmethod")))
+    return function.with_changes(decorators=decorators, leading_lines=[])

@@ -1,0 +1,171 @@
+"""What every sandbox is: its limits, a run's result, the interface, and the runner's request
+and answer (sandbox/runner.py) that Docker and local sandboxes share."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Protocol, Self
+
+from coderefine.errors import EnvironmentProblem
+
+POOL_LABEL = "coderefine.sandbox"
+OWNER_LABEL = "coderefine.owner"
+SETUP_HINT = "run 'coderefine sandbox setup'"
+
+
+class SandboxUnavailable(EnvironmentProblem):
+    """Docker, its daemon or the sandbox image is missing."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    timeout: float = 10.0  # seconds of wall-clock time per run
+    memory_mb: int = 512
+    cpus: float = 1.0
+    pids: int = 128
+    output_bytes: int = 1 << 20  # stdout and stderr together
+    scratch_mb: int = 64
+
+
+DEFAULT_LIMITS = Limits()
+
+
+@dataclass(frozen=True)
+class RunResult:
+    exit_code: int | None
+    stdout: str
+    stderr: str
+    duration_s: float
+    timed_out: bool
+    oom_killed: bool
+    truncated: bool
+    sandbox: str  # "docker" or "local"
+    killed_by: str | None = None  # "timeout", "memory", "output", "runner_killed"
+    network_isolated: bool = True
+    verdict: str | None = None  # a check's verdict (JSON), from the judge's own channel
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and self.killed_by is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class Sandbox(Protocol):
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def project_path(self) -> str | None:
+        """Where the project is, as the code in the sandbox sees it."""
+        ...
+
+    def run(
+        self,
+        code: str,
+        *,
+        timeout: float | None = None,
+        files: Mapping[str, str] | None = None,
+        args: Sequence[str] = (),
+    ) -> RunResult: ...
+
+    def check(self, job: Mapping[str, Any], *, timeout: float,
+              timing_lock: threading.Lock | None = None) -> RunResult:  # fmt: skip
+        """Run one check (sandbox/judge.py) on a job of the contract; its verdict is in `verdict`.
+
+        With `timing_lock`, checks may run side by side: the check holds the lock while it
+        times, and the time it waits for it does not count against `timeout`.
+        """
+        ...
+
+    def close(self) -> None: ...
+
+
+def runner_request(
+    code: str, workdir: str, limits: Limits, timeout: float | None,
+    files: Mapping[str, str] | None, args: Sequence[str],
+) -> dict[str, Any]:  # fmt: skip
+    return {
+        "code": code,
+        "files": dict(files or {}),
+        "args": list(args),
+        "workdir": workdir,
+        "timeout": limits.timeout if timeout is None else timeout,
+        "output_limit": limits.output_bytes,
+    }
+
+
+def runner_env(python_path: list[str], path: str) -> dict[str, str]:
+    """The runner's environment; the forked program inherits it, hash seed included."""
+    env = {
+        "PATH": path,
+        "LANG": "C.UTF-8",
+        "PYTHONHASHSEED": "0",  # the same set and dict order in every run, for comparisons
+        "PYTHONUNBUFFERED": "1",  # output written before a kill is kept
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    if python_path:
+        env["PYTHONPATH"] = os.pathsep.join(python_path)
+    return env
+
+
+def project_path_for(project: Path | None, mount: str) -> list[str]:
+    """Where the project's code is imported from: its root, and src/ when it has one."""
+    if project is None:
+        return []
+    paths = [mount]
+    if (project / "src").is_dir():
+        paths.append(f"{mount}/src")
+    return paths
+
+
+def parse_runner_output(stdout: bytes, stderr: bytes, kind: str) -> RunResult:
+    """The runner's JSON line, or a result saying the runner itself was killed."""
+    lines = stdout.decode("utf-8", "replace").strip().splitlines()
+    try:
+        data = json.loads(lines[-1]) if lines else None
+    except json.JSONDecodeError:
+        data = None
+    if isinstance(data, dict) and "runner_error" in data:
+        raise EnvironmentProblem(f"the sandbox runner failed: {data['runner_error']}")
+    if not isinstance(data, dict):
+        return RunResult(
+            exit_code=None, stdout="", stderr=stderr.decode("utf-8", "replace")[-2000:],
+            duration_s=0.0, timed_out=False, oom_killed=False, truncated=False,
+            sandbox=kind, killed_by="runner_killed",
+        )  # fmt: skip
+    return RunResult(
+        exit_code=data["exit_code"],
+        stdout=data["stdout"],
+        stderr=data["stderr"],
+        duration_s=data["duration_s"],
+        timed_out=data["timed_out"],
+        oom_killed=data["oom_killed"],
+        truncated=data["truncated"],
+        sandbox=kind,
+        killed_by=data["killed_by"],
+        network_isolated=kind == "docker" or bool(data["network_isolated"]),
+        verdict=data.get("verdict") if isinstance(data.get("verdict"), str) else None,
+    )
+
+
+class Closing:
+    """`with sandbox:` closes it on the way out, Ctrl-C included."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()

@@ -1,0 +1,91 @@
+"""Local (`--sandbox local`): the same runner as a host subprocess, with resource limits, a
+timeout, a fresh temp directory and no network where the kernel allows an unprivileged network
+namespace. For machines without Docker: code under test runs as the user who started it."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from coderefine.sandbox.base import (
+    DEFAULT_LIMITS,
+    Closing,
+    Limits,
+    RunResult,
+    parse_runner_output,
+    project_path_for,
+    runner_env,
+    runner_request,
+)
+from coderefine.sandbox.image import sandbox_dir
+
+
+class LocalSandbox(Closing):
+    """Runs drafts as host subprocesses under resource limits: for machines without Docker."""
+
+    kind = "local"
+
+    def __init__(self, *, project: Path | None = None, limits: Limits = DEFAULT_LIMITS) -> None:
+        self.limits = limits
+        self.project = project.resolve() if project else None
+        self._runner = sandbox_dir() / "runner.py"
+        path = os.environ.get("PATH", "/usr/bin:/bin")
+        self._env = runner_env(project_path_for(self.project, str(self.project)), path)
+
+    def run(
+        self,
+        code: str,
+        *,
+        timeout: float | None = None,
+        files: Mapping[str, str] | None = None,
+        args: Sequence[str] = (),
+    ) -> RunResult:
+        return self._ask(code, timeout, files, args, None)
+
+    def check(self, job: Mapping[str, Any], *, timeout: float,
+              timing_lock: threading.Lock | None = None) -> RunResult:  # fmt: skip
+        # On the host, nothing keeps a check off the timing CPU: checks with a lock run one at a time.
+        with timing_lock or contextlib.nullcontext():
+            return self._ask("", timeout, None, (), job)
+
+    def _ask(
+        self, code: str, timeout: float | None, files: Mapping[str, str] | None, args: Sequence[str],
+        job: Mapping[str, Any] | None,
+    ) -> RunResult:  # fmt: skip
+        limits = self.limits if timeout is None else replace(self.limits, timeout=timeout)
+        with tempfile.TemporaryDirectory(prefix="coderefine-run-") as root:
+            request = runner_request(code, f"{root}/work", limits, None, files, args)
+            if job is not None:
+                request["job"] = dict(job)
+            request.update(
+                local=True,
+                memory_limit=limits.memory_mb << 20,
+                max_processes=limits.pids,
+                max_file_bytes=limits.scratch_mb << 20,
+            )
+            path = Path(root) / "request.json"
+            path.write_text(json.dumps(request), encoding="utf-8")
+            try:
+                done = subprocess.run(
+                    [sys.executable, "-s", str(self._runner), str(path)],
+                    capture_output=True, stdin=subprocess.DEVNULL, timeout=limits.timeout + 30, env=self._env,
+                )  # fmt: skip
+            except subprocess.TimeoutExpired:
+                return parse_runner_output(b"", b"the sandbox runner did not answer", self.kind)
+        return parse_runner_output(done.stdout, done.stderr, self.kind)
+
+    @property
+    def project_path(self) -> str | None:
+        return str(self.project) if self.project is not None else None
+
+    def close(self) -> None:
+        pass  # each run cleans up after itself

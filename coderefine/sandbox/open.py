@@ -1,0 +1,28 @@
+"""The sandbox a run uses: Docker (the default) or the local fallback."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from coderefine.sandbox.base import DEFAULT_LIMITS, Limits
+from coderefine.sandbox.docker import DockerSandbox
+from coderefine.sandbox.local import LocalSandbox
+
+
+def open_sandbox(
+    kind: str = "docker",
+    *,
+    project: Path | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    image: str | None = None,
+    exclude: Sequence[str] = (),
+    pool_size: int = 1,
+) -> DockerSandbox | LocalSandbox:
+    """`exclude`: file name patterns the Docker sandbox's copy of the project leaves out, besides secrets;
+    `pool_size`: how many warm containers to keep (one per check that may run side by side)."""
+    if kind == "docker":
+        return DockerSandbox(image=image, project=project, limits=limits, exclude=exclude, pool_size=pool_size)
+    if kind == "local":
+        return LocalSandbox(project=project, limits=limits)
+    raise ValueError(f"unknown sandbox kind {kind!r}")
