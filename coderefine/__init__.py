@@ -9,7 +9,7 @@ Example::
 
 from coderefine.code.optimize import optimize
 from coderefine.code.readability import improve_readability
-from coderefine.code.run import CodeReport, FunctionResult
+from coderefine.code.report import CodeReport, FunctionResult
 from coderefine.engine import Iteration, RefineResult, Usage
 from coderefine.errors import (
     AuthenticationFailed,

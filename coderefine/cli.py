@@ -21,7 +21,8 @@ from typing import Any, NoReturn
 from coderefine import config
 from coderefine.cache import default_cache_root
 from coderefine.code import kinds
-from coderefine.code.run import CodeReport, check_writable, write_atomically
+from coderefine.code.files import check_writable, write_atomically
+from coderefine.code.report import CodeReport
 from coderefine.code.target import Target
 from coderefine.commands import ci, hook
 from coderefine.commands.progress import MODES

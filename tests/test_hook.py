@@ -221,7 +221,7 @@ def test_a_change_outside_functions_asks_the_model_nothing(scripted: Start, repo
 
 
 def test_a_spent_budget_names_what_it_left_out_and_what_the_tests_cost() -> None:
-    from coderefine.code.run import NOT_STARTED
+    from coderefine.code.report import NOT_STARTED
     from coderefine.commands.hook import budget_line
     from coderefine.review.review import FileOutcome, Review
 

@@ -11,7 +11,7 @@ import pytest
 
 from coderefine.cli import main
 from coderefine.code.readability import improve_readability
-from coderefine.code.run import CodeReport
+from coderefine.code.report import CodeReport
 from coderefine.code.scores import measure
 from coderefine.review.reports import function_summary
 from coderefine.taskfiles.builtin import builtin_tasks_dir

@@ -74,6 +74,7 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.mark.docker
 def test_the_project_is_copied_to_a_volume_not_bind_mounted(remote_engine: str, project: Path) -> None:
     engine = docker.from_env()
     assert engine.api.base_url.startswith("http://127.0.0.1")
@@ -91,6 +92,7 @@ def test_the_project_is_copied_to_a_volume_not_bind_mounted(remote_engine: str, 
     assert volume not in [v.name for v in engine.volumes.list()]  # removed with the sandbox
 
 
+@pytest.mark.docker
 def test_optimize_runs_its_drafts_on_the_remote_engine(
     remote_engine: str, project: Path, scripted: Callable[..., ScriptedLLM]
 ) -> None:

@@ -93,6 +93,7 @@ def engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[Forwarder]:
             container.remove(force=True)
 
 
+@pytest.mark.docker
 def test_the_engine_going_away_is_an_environment_problem_and_closing_is_quiet(
     engine: Forwarder, project: Path
 ) -> None:

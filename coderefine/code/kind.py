@@ -13,7 +13,8 @@ from coderefine import config
 from coderefine.code.check import VerifyOptions
 
 if TYPE_CHECKING:
-    from coderefine.code.run import CodeJob, CodeReport
+    from coderefine.code.report import CodeReport
+    from coderefine.code.run import CodeJob
 
 JobMaker = Callable[[config.Settings, Path | None, Sequence[str], int | None, int], tuple["CodeJob", VerifyOptions]]
 

@@ -14,7 +14,8 @@ from typing import Any
 from coderefine import config
 from coderefine.code.check import Verdict, VerifyOptions, checks, unoffered_metrics
 from coderefine.code.kind import CodeKind
-from coderefine.code.run import Check, CodeReport, FunctionCallback, RunRequest, run_code_task
+from coderefine.code.report import CodeReport
+from coderefine.code.run import Check, FunctionCallback, RunRequest, run_code_task
 from coderefine.code.source import SourceFile
 from coderefine.code.target import Target
 from coderefine.code.task import CodeTaskSpec, OptimizationTask, load_code_task

@@ -15,18 +15,12 @@ nothing: no sandbox, no model. Both are opened only when a function needs them.
 
 from __future__ import annotations
 
-import dataclasses
-import difflib
-import os
-import shutil
-import stat
-import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field, replace
+from contextlib import ExitStack
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
@@ -37,12 +31,14 @@ from coderefine.code.baseline_cache import BaselineCache, ProjectTests
 from coderefine.code.candidate import parse_candidate
 from coderefine.code.check import Baseline, Verdict, VerifyOptions, module_name, verify
 from coderefine.code.file_facts import FileFacts, facts_of
+from coderefine.code.files import check_writable, project_of, write_atomically
 from coderefine.code.guard import Guard
+from coderefine.code.report import NOT_REACHED, NOT_STARTED, CodeReport, FunctionResult
 from coderefine.code.source import SourceFile
 from coderefine.code.splice import compatible
 from coderefine.code.target import Candidate, Target
 from coderefine.code.testfiles import TEST_FILE_REASON, is_test_file
-from coderefine.engine import ProgressCallback, RefineResult, Task
+from coderefine.engine import ProgressCallback, Task
 from coderefine.errors import EnvironmentProblem, UsageError
 from coderefine.llm.client import ChatModel
 from coderefine.llm.open import open_model
@@ -50,97 +46,13 @@ from coderefine.sandbox.base import Limits, Sandbox, SandboxUnavailable
 from coderefine.sandbox.image import default_image, sandbox_digest
 from coderefine.sandbox.open import open_sandbox
 
-PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
-
 Check = Callable[[str | None], Verdict]
+
+
 FunctionCallback = Callable[[Target], None]
+
+
 DRAFT_LIMIT_FACTOR = 2.0  # a draft's check may take this many times as long as the original's
-NOT_STARTED = "not started: the time budget was spent"
-NOT_REACHED = "not reached: "  # the endpoint or the sandbox failed for good before this function
-
-
-@dataclass(frozen=True)
-class FunctionResult:
-    target: str
-    original: str
-    refine: RefineResult | None  # None when the function was skipped
-    skipped: str | None = None
-    unchanged: Mapping[str, Any] = field(default_factory=dict)  # the metrics when nothing is offered
-    metric_keys: tuple[str, ...] = ()  # what `metrics` shows of the winner's
-    cached: bool = False  # taken from the result cache, not run now
-    baseline_seconds: float = 0.0  # the original's own check, before the first draft
-    tests_seconds: float = 0.0  # the project's tests, when this function's start ran them
-    tests_note: str | None = None  # what went wrong with the project's tests, for this function
-
-    @property
-    def final_result(self) -> bool:
-        """Not cut short (time budget, endpoint failure): the same inputs would give it again."""
-        if self.refine is None:
-            return self.skipped is not None and not self.skipped.startswith((NOT_STARTED, NOT_REACHED))
-        return self.refine.error is None and self.refine.stop_reason != "time_budget"
-
-    def to_dict(self) -> dict[str, Any]:
-        """For the result cache: every prompt and answer included."""
-        document = dataclasses.asdict(self)
-        document.pop("cached")
-        return document
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> FunctionResult:
-        """The inverse of `to_dict`."""
-        refine = data["refine"]
-        return cls(
-            target=data["target"],
-            original=data["original"],
-            refine=result_cache.decode_refine(refine) if refine is not None else None,
-            skipped=data["skipped"],
-            unchanged=data["unchanged"],
-            metric_keys=tuple(data["metric_keys"]),
-            baseline_seconds=float(data.get("baseline_seconds") or 0.0),
-            tests_seconds=float(data.get("tests_seconds") or 0.0),
-            tests_note=data.get("tests_note"),
-        )
-
-    @property
-    def seconds(self) -> float:
-        """The whole function's time: the project's tests (when it ran them), the original's check, the drafts'."""
-        return self.tests_seconds + self.baseline_seconds + (self.refine.seconds if self.refine is not None else 0.0)
-
-    @property
-    def improved(self) -> bool:
-        return self.refine is not None and self.refine.status == "improved"
-
-    @property
-    def final(self) -> str:
-        return self.refine.final if self.improved and self.refine and self.refine.final else self.original
-
-    @property
-    def metrics(self) -> dict[str, Any]:
-        best = self.refine.best if self.refine is not None and self.improved else None
-        if best is None:
-            return dict(self.unchanged)
-        return {key: best.facts.metrics.get(key) for key in self.metric_keys}
-
-
-@dataclass(frozen=True)
-class CodeReport:
-    task: str
-    file: str
-    results: tuple[FunctionResult, ...]
-    original_bytes: bytes
-    new_bytes: bytes
-    encoding: str
-    sandbox: str
-    applied: bool = False
-    error: str | None = None  # what stopped a file's run before its last function (its winners are kept)
-
-    @property
-    def diff(self) -> str:
-        return unified_diff(self.file, self.original_bytes, self.new_bytes, self.encoding)
-
-    @property
-    def status(self) -> str:
-        return "improved" if any(r.improved for r in self.results) else "no_improvement"
 
 
 class CodeJob(Protocol):
@@ -269,7 +181,7 @@ def limits_for(options: VerifyOptions) -> Limits:
 
 def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None = None) -> CodeReport:
     """Run the job over the request's functions; `resources` may be shared by several files' runs."""
-    with _project(request.path_or_source) as (path, project, shown), ExitStack() as stack:
+    with project_of(request.path_or_source) as (path, project, shown), ExitStack() as stack:
         if resources is None:
             resources = stack.enter_context(Resources(request.settings, limits_for(request.verify_options)))
         source = SourceFile.read(path)
@@ -481,90 +393,3 @@ def _spliced(source: SourceFile, results: Sequence[FunctionResult]) -> bytes:
             target = source.target(result.target)
             winners[result.target] = parse_candidate(result.final, target)
     return source.splice(compatible(winners)) if winners else source.data
-
-
-def unified_diff(name: str, before: bytes, after: bytes, encoding: str) -> str:
-    if before == after:
-        return ""
-    old = before.decode(encoding).splitlines(keepends=True)
-    new = after.decode(encoding).splitlines(keepends=True)
-    label = name.lstrip("/")
-    return "".join(difflib.unified_diff(old, new, fromfile=f"a/{label}", tofile=f"b/{label}"))
-
-
-def write_atomically(path: Path, expected: bytes, data: bytes) -> None:
-    """Replace the file's bytes, only if they are still `expected`; never a half-written file.
-
-    A symbolic link is written through: its target gets the new bytes (from a
-    temporary file beside the target) and the link stays a link. The file keeps
-    its permissions, and its owner where the process may give it.
-    """
-    target = Path(os.path.realpath(path))
-    check_writable(path)
-    if target.read_bytes() != expected:
-        raise UsageError(f"{path} changed while coderefine worked on it: nothing written")
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".coderefine")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        _keep_owner_and_mode(target, Path(temporary))
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def _keep_owner_and_mode(original: Path, new: Path) -> None:
-    shutil.copymode(original, new)
-    owner = original.stat()
-    if os.geteuid() == 0 and (owner.st_uid, owner.st_gid) != (0, 0):
-        os.chown(new, owner.st_uid, owner.st_gid)  # root writing a user's file must not take it over
-
-
-def check_writable(path: Path) -> None:
-    """A one-line UsageError unless `path` (through a link) may be rewritten in place.
-
-    A file without any write permission is refused even for root, who could
-    write it: read-only is the owner's word that it must not change.
-    """
-    target = Path(os.path.realpath(path))
-    try:
-        mode = target.stat().st_mode
-    except OSError:
-        return  # a missing file is reported where it is read
-    if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
-        raise UsageError(f"{path} is read-only: nothing would be written (make it writable, or leave out --apply)")
-    if not os.access(target.parent, os.W_OK | os.X_OK):
-        raise UsageError(f"{path} cannot be replaced: its folder {target.parent} is not writable")
-
-
-def find_project(path: Path) -> Path:
-    """The nearest folder above `path` that looks like a project root, else its own folder."""
-    for folder in path.resolve().parents:
-        if any((folder / marker).exists() for marker in PROJECT_MARKERS):
-            return folder
-    return path.resolve().parent
-
-
-def _is_path(text: str) -> bool:
-    return "\n" not in text and text.endswith((".py", ".pyw"))
-
-
-@contextmanager
-def _project(path_or_source: str | Path) -> Iterator[tuple[Path, Path, str]]:
-    """(file, project root, name to show): the given file, or source text in a scratch project."""
-    if isinstance(path_or_source, Path) or _is_path(path_or_source):
-        path = Path(path_or_source)
-        yield path, find_project(path), str(path)
-        return
-    if "def " not in path_or_source:
-        raise UsageError("give a Python file path, or Python source that defines a function")
-    scratch = Path(tempfile.mkdtemp(prefix="coderefine-source-"))
-    try:
-        scratch.chmod(0o755)  # readable by the sandbox's user
-        path = scratch / "snippet.py"
-        path.write_text(path_or_source, encoding="utf-8")
-        path.chmod(0o644)
-        yield path, scratch, "<source>"
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from coderefine import config
+from coderefine.code.files import write_atomically
 from coderefine.code.result_cache import facts_store
-from coderefine.code.run import write_atomically
 from coderefine.commands.ci import observer, review_options
 from coderefine.commands.progress import Progress, choose_mode
 from coderefine.errors import UsageError

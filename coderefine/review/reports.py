@@ -9,7 +9,7 @@ from typing import Any
 
 from coderefine.code.kinds import by_task
 from coderefine.code.readability import file_scores
-from coderefine.code.run import CodeReport, FunctionResult
+from coderefine.code.report import CodeReport, FunctionResult
 from coderefine.engine import Iteration, Prompt, RefineResult, StopRule, Usage
 from coderefine.sandbox.base import RunResult
 

@@ -21,21 +21,11 @@ from coderefine.cache import JsonCache, cache_key
 from coderefine.code.candidate import parse_candidate
 from coderefine.code.check import VerifyOptions
 from coderefine.code.file_facts import FileFacts, read_facts
+from coderefine.code.files import find_project, unified_diff
 from coderefine.code.kinds import by_command, by_task
+from coderefine.code.report import NOT_STARTED, CodeReport, FunctionResult
 from coderefine.code.result_cache import result_store
-from coderefine.code.run import (
-    NOT_STARTED,
-    CodeJob,
-    CodeReport,
-    FunctionResult,
-    Resources,
-    RunRequest,
-    find_project,
-    limits_for,
-    result_keys,
-    run_code_task,
-    unified_diff,
-)
+from coderefine.code.run import CodeJob, Resources, RunRequest, limits_for, result_keys, run_code_task
 from coderefine.code.scores import measure
 from coderefine.code.source import SourceFile
 from coderefine.code.splice import compatible

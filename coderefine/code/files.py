@@ -1,0 +1,104 @@
+"""The user's files: which project a file belongs to, a diff of a change, and writing a file
+atomically, only if it has not changed meanwhile, keeping its owner and mode."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import shutil
+import stat
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from coderefine.errors import UsageError
+
+PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+
+
+def unified_diff(name: str, before: bytes, after: bytes, encoding: str) -> str:
+    if before == after:
+        return ""
+    old = before.decode(encoding).splitlines(keepends=True)
+    new = after.decode(encoding).splitlines(keepends=True)
+    label = name.lstrip("/")
+    return "".join(difflib.unified_diff(old, new, fromfile=f"a/{label}", tofile=f"b/{label}"))
+
+
+def write_atomically(path: Path, expected: bytes, data: bytes) -> None:
+    """Replace the file's bytes, only if they are still `expected`; never a half-written file.
+
+    A symbolic link is written through: its target gets the new bytes (from a
+    temporary file beside the target) and the link stays a link. The file keeps
+    its permissions, and its owner where the process may give it.
+    """
+    target = Path(os.path.realpath(path))
+    check_writable(path)
+    if target.read_bytes() != expected:
+        raise UsageError(f"{path} changed while coderefine worked on it: nothing written")
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".coderefine")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        _keep_owner_and_mode(target, Path(temporary))
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _keep_owner_and_mode(original: Path, new: Path) -> None:
+    shutil.copymode(original, new)
+    owner = original.stat()
+    if os.geteuid() == 0 and (owner.st_uid, owner.st_gid) != (0, 0):
+        os.chown(new, owner.st_uid, owner.st_gid)  # root writing a user's file must not take it over
+
+
+def check_writable(path: Path) -> None:
+    """A one-line UsageError unless `path` (through a link) may be rewritten in place.
+
+    A file without any write permission is refused even for root, who could
+    write it: read-only is the owner's word that it must not change.
+    """
+    target = Path(os.path.realpath(path))
+    try:
+        mode = target.stat().st_mode
+    except OSError:
+        return  # a missing file is reported where it is read
+    if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
+        raise UsageError(f"{path} is read-only: nothing would be written (make it writable, or leave out --apply)")
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise UsageError(f"{path} cannot be replaced: its folder {target.parent} is not writable")
+
+
+def find_project(path: Path) -> Path:
+    """The nearest folder above `path` that looks like a project root, else its own folder."""
+    for folder in path.resolve().parents:
+        if any((folder / marker).exists() for marker in PROJECT_MARKERS):
+            return folder
+    return path.resolve().parent
+
+
+def _is_path(text: str) -> bool:
+    return "\n" not in text and text.endswith((".py", ".pyw"))
+
+
+@contextmanager
+def project_of(path_or_source: str | Path) -> Iterator[tuple[Path, Path, str]]:
+    """(file, project root, name to show): the given file, or source text in a scratch project."""
+    if isinstance(path_or_source, Path) or _is_path(path_or_source):
+        path = Path(path_or_source)
+        yield path, find_project(path), str(path)
+        return
+    if "def " not in path_or_source:
+        raise UsageError("give a Python file path, or Python source that defines a function")
+    scratch = Path(tempfile.mkdtemp(prefix="coderefine-source-"))
+    try:
+        scratch.chmod(0o755)  # readable by the sandbox's user
+        path = scratch / "snippet.py"
+        path.write_text(path_or_source, encoding="utf-8")
+        path.chmod(0o644)
+        yield path, scratch, "<source>"
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
