@@ -116,6 +116,19 @@ def test_answers_without_the_function_are_malformed(source: SourceFile) -> None:
         parse_candidate("```python\ndef slow_sum(xs:\n```", target)
 
 
+def test_a_file_that_only_libcst_accepts_is_bad_input() -> None:
+    with pytest.raises(UsageError, match=r"^f\.py: not valid Python: dict unpacking cannot be used"):
+        SourceFile(b"def f(d):\n    return {**{k} for k, v in d.items()}\n", "f.py")
+
+
+def test_code_that_only_libcst_accepts_is_malformed(source: SourceFile) -> None:
+    # A small model wrote this for toolz's keyfilter: libcst parses it, CPython (and so radon,
+    # the guard and the sandbox) does not.
+    answer = "```python\ndef slow_sum(xs):\n    return {**{k} for k, v in xs.items()}\n```"
+    with pytest.raises(MalformedAnswer, match="does not parse: dict unpacking cannot be used in dict comprehension"):
+        parse_candidate(answer, source.target("slow_sum"))
+
+
 def test_a_classmethod_is_a_target_and_keeps_its_decorator() -> None:
     source = SourceFile(
         b"class Box:\n    @classmethod\n    def make(cls, n: int) -> list[int]:\n        return [0] * n\n"

@@ -3,6 +3,7 @@ and the private helpers it calls (new `_names` of its own)."""
 
 from __future__ import annotations
 
+import ast
 import re
 import textwrap
 from collections.abc import Iterator, Mapping
@@ -15,11 +16,7 @@ from coderefine.engine import MalformedAnswer
 # A fence is a line that starts with ``` (indented or not): backticks inside a line, as in a
 # docstring's "use ``` here", are code. An opening fence may name a language; a closing one is bare.
 _FENCE = re.compile(r"[ \t]*```")
-
-
 _CLOSING_FENCE = re.compile(r"[ \t]*```[ \t]*")
-
-
 _MAX_FENCES = 24  # blocks tried are pairs of fences: enough for any real answer, bounded for a runaway one
 
 
@@ -58,6 +55,10 @@ def _candidate_from(code: str, target: Target) -> Candidate:
     try:
         module = cst.parse_module(code.strip() + "\n")
     except cst.ParserSyntaxError as error:
+        raise MalformedAnswer(f"the code does not parse: {one_line(str(error))}") from None
+    try:  # libcst's grammar is looser than CPython's in places (`{**x for x in y}`): CPython decides
+        ast.parse(module.code)
+    except (SyntaxError, ValueError) as error:
         raise MalformedAnswer(f"the code does not parse: {one_line(str(error))}") from None
     imports: list[cst.SimpleStatementLine] = []
     helpers: dict[str, cst.FunctionDef] = {}

@@ -48,6 +48,10 @@ class SourceFile:
             self.module = cst.parse_module(data)
         except cst.ParserSyntaxError as error:
             raise UsageError(f"{path}: not valid Python: {one_line(str(error))}") from None
+        try:  # libcst's grammar is looser than CPython's in places (`{**x for x in y}`): CPython decides
+            ast.parse(data)
+        except (SyntaxError, ValueError) as error:
+            raise UsageError(f"{path}: not valid Python: {one_line(str(error))}") from None
         self._targets = _collect_targets(self.module, data)
 
     @classmethod
