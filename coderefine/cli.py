@@ -7,13 +7,11 @@ Exit codes: 0 success, 1 suggestions found where asked to fail on them,
 from __future__ import annotations
 
 import argparse
-import math
 import signal
 import sys
 import tempfile
 import traceback
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, replace
+from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
@@ -21,20 +19,12 @@ from typing import Any, NoReturn
 from coderefine import config
 from coderefine.cache import default_cache_root
 from coderefine.code import kinds
-from coderefine.code.files import check_writable, write_atomically
-from coderefine.code.report import CodeReport
-from coderefine.code.target import Target
-from coderefine.commands import ci, hook
+from coderefine.code.files import check_writable
+from coderefine.commands import ci, code, hook, sandbox, tasks, text
 from coderefine.commands.progress import MODES
-from coderefine.engine import Iteration, RefineResult, StopRule
-from coderefine.errors import CoderefineError, EnvironmentProblem, NoUsableAnswer, UsageError
+from coderefine.commands.reviewing import ReviewInputs
+from coderefine.errors import CoderefineError, EnvironmentProblem, UsageError
 from coderefine.review import reports
-from coderefine.sandbox import doctor
-from coderefine.sandbox import image as sandbox_image
-from coderefine.sandbox.base import Limits
-from coderefine.sandbox.open import open_sandbox
-from coderefine.taskfiles.builtin import list_tasks
-from coderefine.text.tasks import refine_text
 
 
 class _Parser(argparse.ArgumentParser):
@@ -245,19 +235,36 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    """The command's typed request, made from the parsed flags, handed to its module."""
     if args.command == "tasks":
-        return _tasks(args)
+        return tasks.run(json=args.json)
     if args.command == "sandbox":
-        return _sandbox(args)
+        if args.action == "setup":
+            return sandbox.setup()
+        if args.action == "doctor":
+            return sandbox.doctor(json=args.json)
+        return sandbox.run_file(args.file, timeout=args.timeout, memory_mb=args.memory, project=args.project,
+                                where=args.sandbox, json=args.json)  # fmt: skip
     if args.command in kinds.COMMANDS:
-        return _code(args)
+        request = code.CodeRun(args.target, tuple(args.example), args.size, args.max_examples, args.apply,
+                               args.task_file, args.json, args.trace, args.quiet)  # fmt: skip
+        return code.run(kinds.by_command(args.command), request, _settings(args))
     if args.command == "ci":
-        return ci.run_ci(args, _settings(args))
+        return ci.run_ci(args.base, args.shard, _review_inputs(args), _outputs(args), _settings(args))
     if args.command == "hook":
-        return hook.run_hook(args, _settings(args))
+        return hook.run_hook(args.files, _review_inputs(args), _settings(args), fix=args.fix, strict=args.strict)
     if args.command == "report":
-        return ci.merge_command(args)
-    return _text(args)
+        return ci.merge_command(args.documents, args.root, _outputs(args))
+    task = args.task_file if args.task_file else args.task
+    return text.run(text.TextRun(task, args.input, args.json, args.trace, args.quiet), _settings(args))
+
+
+def _review_inputs(args: argparse.Namespace) -> ReviewInputs:
+    return ReviewInputs(args.task, args.task_file, args.size, args.max_examples, args.progress)
+
+
+def _outputs(args: argparse.Namespace) -> ci.ReportOutputs:
+    return ci.ReportOutputs(args.out, args.json, args.quiet, args.fail_on_suggestions)
 
 
 def _fail(args: argparse.Namespace, argv: Sequence[str], message: str, exit_code: int) -> int:
@@ -285,7 +292,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
         if settings.cache:
             _check_folder(settings.cache_dir or default_cache_root(), "the cache folder (--cache-dir)")
     if getattr(args, "apply", False):
-        check_writable(_split_target(args.target)[0])
+        check_writable(code.split_target(args.target)[0])
 
 
 def _check_file(path: Path, what: str) -> None:
@@ -333,190 +340,3 @@ def _folder_problem(folder: Path) -> str | None:
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
-
-
-def _sandbox(args: argparse.Namespace) -> int:
-    if args.action == "setup":
-        return sandbox_image.setup()
-    if args.action == "doctor":
-        return _doctor(args)
-    return _sandbox_run(args)
-
-
-def _doctor(args: argparse.Namespace) -> int:
-    checks = doctor.doctor()
-    healthy = all(check.ok for check in checks)
-    if args.json:
-        print(reports.to_json({"ok": healthy, "checks": [asdict(check) for check in checks]}))
-    else:
-        for check in checks:
-            fix = f" (fix: {check.fix})" if check.fix else ""
-            print(f"{'ok' if check.ok else 'MISSING':7}  {check.name}: {check.detail}{fix}")
-    return 0 if healthy else 3
-
-
-def _sandbox_run(args: argparse.Namespace) -> int:
-    try:
-        code = args.file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UsageError(f"file not found: {args.file}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"cannot read {args.file}: {error}") from None
-    if not (math.isfinite(args.timeout) and 0 < args.timeout <= 86400) or args.memory <= 0:
-        raise UsageError("--timeout must be a number of seconds from 0 to 86400, and --memory positive")
-    limits = Limits(timeout=args.timeout, memory_mb=args.memory)
-    project = args.project or Path.cwd()
-    if not project.is_dir():
-        raise UsageError(f"project folder not found: {project}")
-    with open_sandbox(args.sandbox, project=project, limits=limits) as box:
-        result = box.run(code)
-    if args.json:
-        print(reports.to_json(result.to_dict()))
-        return 0
-    sys.stdout.write(result.stdout)
-    sys.stderr.write(result.stderr)
-    print(f"coderefine: {reports.run_summary(result)}", file=sys.stderr)
-    return 0
-
-
-def _tasks(args: argparse.Namespace) -> int:
-    infos = list_tasks()
-    if args.json:
-        tasks = [{"name": i.name, "kind": i.kind, "description": i.description, "path": str(i.path)} for i in infos]
-        print(reports.to_json({"tasks": tasks}))
-        return 0
-    width = max((len(info.name) for info in infos), default=0)
-    for info in infos:
-        print(f"{info.name:<{width}}  {info.description}")
-    return 0
-
-
-def _text(args: argparse.Namespace) -> int:
-    text = args.input if args.input is not None else _read_stdin()
-    settings = _settings(args)
-    show_progress = not args.quiet and sys.stderr.isatty()
-    result = refine_text(
-        args.task_file if args.task_file else args.task,
-        text,
-        on_iteration=_print_progress if show_progress else None,
-        **settings,
-    )
-    if args.trace:
-        reports.write_trace(result, args.trace)
-    code, problem = _outcome(result)
-    if args.json:
-        document = reports.result_to_dict(result)
-        document.update(exit_code=code, error=document["error"] or problem)
-        print(reports.to_json(document))
-    elif result.final is not None:
-        print(result.final)
-    if not args.quiet:
-        print(f"coderefine: {reports.summary_line(result)}", file=sys.stderr)
-    if problem:
-        print(f"coderefine: {problem}", file=sys.stderr)
-    return code
-
-
-def _split_target(target: str) -> tuple[Path, str | None]:
-    """PATH::NAME into the file and the function; PATH alone means every function."""
-    if "::" not in target:
-        return Path(target), None
-    path_text, _, name = target.rpartition("::")
-    if not path_text.strip():
-        raise UsageError(f"no file before '::' in {target!r}")
-    if not name.strip():
-        raise UsageError(f"no function name after '::' in {target!r} (give PATH::NAME, or PATH for every function)")
-    return Path(path_text), name
-
-
-def _code(args: argparse.Namespace) -> int:
-    path, name = _split_target(args.target)
-    kind = kinds.by_command(args.command)
-    show_progress = not args.quiet and sys.stderr.isatty()
-    report = kind.run(
-        path,
-        name,
-        examples=args.example,
-        size=args.size,
-        max_examples=args.max_examples,
-        apply=False,  # written below, so that a refused write still leaves the report to print
-        task_file=args.task_file,
-        on_iteration=_print_progress if show_progress else None,
-        on_function=_function_printer(kind.doing) if show_progress else None,
-        **_settings(args),
-    )
-    report, refused = _apply(report, path) if args.apply else (report, None)
-    if args.trace:
-        args.trace.write_text(reports.to_json(reports.code_report_to_dict(report, trace=True)) + "\n",
-                              encoding="utf-8")  # fmt: skip
-    document = reports.code_report_to_dict(report)
-    code = refused.exit_code if refused else (3 if document["error"] else 0)
-    if args.json:
-        document["exit_code"] = code
-        if refused:
-            document.update(status="error", error=str(refused))
-        print(reports.to_json(document))
-    else:
-        sys.stdout.write(report.diff)
-    _print_code_summary(args, report, document)
-    if refused:
-        print(f"coderefine: {refused}", file=sys.stderr)
-    return code
-
-
-def _apply(report: CodeReport, path: Path) -> tuple[CodeReport, CoderefineError | None]:
-    """The verified winners written into the file, or why not (the report is kept either way)."""
-    if report.status != "improved":
-        return report, None
-    try:
-        write_atomically(path, report.original_bytes, report.new_bytes)
-    except UsageError as refused:  # e.g. another run changed the file meanwhile
-        return report, refused
-    return replace(report, applied=True), None
-
-
-def _print_code_summary(args: argparse.Namespace, report: CodeReport, document: dict[str, Any]) -> None:
-    if document["error"]:
-        # Stopped early by the endpoint: what was verified before is reported (and written), yet it counts.
-        print(f"coderefine: stopped early: {document['error']}", file=sys.stderr)
-    if args.quiet:
-        return
-    if not report.results:
-        print(f"coderefine: {document['note']}", file=sys.stderr)
-    for result in report.results:
-        summary = reports.function_summary(f"{report.file}::{result.target}", report.task, report.sandbox, result)
-        print(f"coderefine: {summary}", file=sys.stderr)
-    if report.applied:
-        print(f"coderefine: wrote {report.file}", file=sys.stderr)
-
-
-def _function_printer(doing: str) -> Callable[[Target], None]:
-    def show(target: Target) -> None:
-        print(f"coderefine: {doing} {target.name}", file=sys.stderr, flush=True)
-
-    return show
-
-
-def _outcome(result: RefineResult) -> tuple[int, str | None]:
-    """The exit code of a text run, and the line that says why it is not 0."""
-    if result.status == "error":
-        last = result.iterations[-1].error if result.iterations else None
-        problem = NoUsableAnswer(
-            f"the model gave no usable answer in {len(result.iterations)} draft(s)"
-            + (f" (last: {last})" if last else "")
-        )
-        return problem.exit_code, str(problem)
-    if result.error:
-        # Stopped early by the endpoint: the best so far is printed, the failure still counts.
-        return EnvironmentProblem.exit_code, f"stopped early: {result.error}"
-    return 0, None
-
-
-def _read_stdin() -> str:
-    if sys.stdin is None or sys.stdin.isatty():
-        raise UsageError("give the input with --input TEXT or on standard input")
-    return sys.stdin.read()
-
-
-def _print_progress(iteration: Iteration, rule: StopRule) -> None:
-    print(f"coderefine: {reports.progress_line(iteration, rule)}", file=sys.stderr, flush=True)

@@ -8,74 +8,70 @@ empty when there is nothing to suggest).
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from coderefine import config
 from coderefine.code.result_cache import facts_store
 from coderefine.commands.progress import Progress, choose_mode
+from coderefine.commands.reviewing import ReviewInputs, observer
 from coderefine.errors import UsageError
 from coderefine.review import git, markdown, reports, sarif
-from coderefine.review.review import Observer, ReviewOptions, Shard, review, review_document, touched
+from coderefine.review.review import Shard, review, review_document, touched
 from coderefine.review.review import merge as merge_documents
 
 REPORT_FILES = {"json": "coderefine.json", "markdown": "coderefine.md", "sarif": "coderefine.sarif",
                 "patch": "coderefine.patch"}  # fmt: skip
 
 
-def run_ci(args: argparse.Namespace, overrides: Mapping[str, Any]) -> int:
+@dataclass(frozen=True)
+class ReportOutputs:
+    """Where the four reports go, and what is printed and returned (`--out`, `--json`, ...)."""
+
+    out: Path = Path("coderefine-report")
+    json: bool = False
+    quiet: bool = False
+    fail_on_suggestions: bool = False
+
+
+def run_ci(base: str, shard: str | None, inputs: ReviewInputs, outputs: ReportOutputs,
+           overrides: Mapping[str, Any]) -> int:  # fmt: skip
+    """Review the functions changed since the merge base of `base` and HEAD (the `shard`-th share)."""
     root = git.repo_root(Path.cwd())
-    shard = Shard.parse(args.shard) if args.shard else None
-    base = git.resolve_base(root, args.base)
+    part = Shard.parse(shard) if shard else None
+    since = git.resolve_base(root, base)
     settings = config.resolve(overrides, start=root)
-    functions, unreadable = touched(root, git.changed_since(root, base.commit), facts_store(settings),
+    functions, unreadable = touched(root, git.changed_since(root, since.commit), facts_store(settings),
                                     include_tests=settings.include_tests)
-    if shard is not None:
-        functions = shard.take(functions)
-    options = review_options(args, settings.time_budget)
-    progress = Progress(choose_mode(args.progress, sys.stderr), sys.stderr)
-    progress.begin(len(functions), f"changed since {args.base} ({base.commit[:10]})")
+    if part is not None:
+        functions = part.take(functions)
+    progress = Progress(choose_mode(inputs.progress, sys.stderr), sys.stderr)
+    progress.begin(len(functions), f"changed since {base} ({since.commit[:10]})")
     try:
-        done = review(functions, options, settings, observer(progress))
+        done = review(functions, inputs.options(settings.time_budget), settings, observer(progress))
     finally:
         progress.close()
     document = review_document(
         done,
         skipped=unreadable,
         command="ci",
-        base=args.base,
-        base_commit=base.commit,
-        head_commit=base.head,
-        shard=[shard.index, shard.count] if shard else None,
+        base=base,
+        base_commit=since.commit,
+        head_commit=since.head,
+        shard=[part.index, part.count] if part else None,
     )
-    return _finish(document, args)
+    return _finish(document, outputs)
 
 
-def review_options(args: argparse.Namespace, time_budget: float | None, *, fallback: bool = False) -> ReviewOptions:
-    return ReviewOptions(
-        kind=args.task,
-        task_file=args.task_file,
-        size=args.size,
-        max_examples=args.max_examples,
-        deadline=time.monotonic() + time_budget if time_budget else None,
-        fallback=fallback,
-    )
-
-
-def observer(progress: Progress) -> Observer:
-    return Observer(started=progress.started, iteration=progress.iteration, finished=progress.finished,
-                    note=progress.note)
-
-
-def merge_command(args: argparse.Namespace) -> int:
-    documents = [_load(path) for path in args.documents]
+def merge_command(documents: Sequence[Path], root: Path | None, outputs: ReportOutputs) -> int:
+    """One report from the shards' JSON reports."""
+    loaded = [_load(path) for path in documents]
     # The checkout is read only where two shards changed one file (its patch is made anew).
-    return _finish(merge_documents(documents, args.root or Path.cwd()), args)
+    return _finish(merge_documents(loaded, root or Path.cwd()), outputs)
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -90,19 +86,19 @@ def _load(path: Path) -> dict[str, Any]:
     return document
 
 
-def _finish(document: dict[str, Any], args: argparse.Namespace) -> int:
-    written = write_reports(document, args.out)
-    if args.json:
+def _finish(document: dict[str, Any], outputs: ReportOutputs) -> int:
+    written = write_reports(document, outputs.out)
+    if outputs.json:
         print(reports.to_json(document))
-    if not args.quiet:
+    if not outputs.quiet:
         skipped = len(document["skipped"])
         print(
             f"coderefine: {document['suggestions']} suggestion(s) among {len(document['results'])} function(s)"
             + (f", {skipped} skipped" if skipped else "")
-            + f"; reports in {args.out}/ ({', '.join(p.name for p in written)})",
+            + f"; reports in {outputs.out}/ ({', '.join(p.name for p in written)})",
             file=sys.stderr,
         )
-    return 1 if args.fail_on_suggestions and document["suggestions"] else 0
+    return 1 if outputs.fail_on_suggestions and document["suggestions"] else 0
 
 
 def write_reports(document: Mapping[str, Any], out: Path) -> list[Path]:

@@ -9,18 +9,17 @@ sandbox runs instead, and the hook says so.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from coderefine import config
 from coderefine.code.files import write_atomically
 from coderefine.code.result_cache import facts_store
-from coderefine.commands.ci import observer, review_options
 from coderefine.commands.progress import Progress, choose_mode
+from coderefine.commands.reviewing import ReviewInputs, observer
 from coderefine.errors import UsageError
 from coderefine.review import git
 from coderefine.review.review import Review, entry_summary, review, touched
@@ -28,21 +27,23 @@ from coderefine.review.review import Review, entry_summary, review, touched
 HOOK_TIME_BUDGET = 60.0  # seconds: what a commit can wait for
 
 
-def run_hook(args: argparse.Namespace, overrides: Mapping[str, Any]) -> int:
+def run_hook(files: Sequence[str], inputs: ReviewInputs, overrides: Mapping[str, Any], *, fix: bool = False,
+             strict: bool = False) -> int:  # fmt: skip
+    """Review the functions the staged change touches (in `files`, when pre-commit names them)."""
     root = git.repo_root(Path.cwd())
-    paths = [Path(name).resolve() for name in args.files if name.endswith((".py", ".pyw"))]
-    if args.files and not paths:
+    paths = [Path(name).resolve() for name in files if name.endswith((".py", ".pyw"))]
+    if files and not paths:
         return 0
     settings = config.resolve(overrides, start=root)
     functions, _ = touched(root, git.staged(root, paths), facts_store(settings), include_tests=settings.include_tests)
     if not functions:
         return 0
     budget = settings.time_budget if settings.time_budget is not None else HOOK_TIME_BUDGET
-    options = review_options(args, budget, fallback=True)
-    progress = Progress(choose_mode("quiet" if args.progress == "auto" else args.progress, sys.stderr), sys.stderr)
+    mode = choose_mode("quiet" if inputs.progress == "auto" else inputs.progress, sys.stderr)
+    progress = Progress(mode, sys.stderr)
     progress.begin(len(functions), "staged")
     try:
-        done = review(functions, options, settings, observer(progress))
+        done = review(functions, inputs.options(budget, fallback=True), settings, observer(progress))
     finally:
         progress.close()
     if done.fallback_reason:
@@ -50,7 +51,7 @@ def run_hook(args: argparse.Namespace, overrides: Mapping[str, Any]) -> int:
               "(host processes under resource limits, no container isolation)", file=sys.stderr)  # fmt: skip
     if done.unfinished or done.cut_short:
         print(budget_line(done, budget), file=sys.stderr)
-    return _apply(done, root) if args.fix else _suggest(done, args.strict)
+    return _apply(done, root) if fix else _suggest(done, strict)
 
 
 def budget_line(done: Review, budget: float) -> str:

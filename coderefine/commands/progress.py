@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import threading
 from typing import TextIO
 
@@ -90,3 +91,8 @@ class Progress:
             self.stream.write("\r\033[K")
             self.stream.flush()
             self._status_shown = False
+
+
+def print_progress(iteration: Iteration, rule: StopRule) -> None:
+    """A one-function run's line per draft (optimize, readability, text), on stderr."""
+    print(f"coderefine: {progress_line(iteration, rule)}", file=sys.stderr, flush=True)

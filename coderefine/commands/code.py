@@ -1,0 +1,112 @@
+"""`coderefine optimize` and `coderefine readability`: one code task on a file or one function,
+a diff (or one JSON object) on stdout, a summary line per function on stderr."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from coderefine.code.files import write_atomically
+from coderefine.code.kind import CodeKind
+from coderefine.code.report import CodeReport
+from coderefine.code.target import Target
+from coderefine.commands.progress import print_progress
+from coderefine.errors import CoderefineError, UsageError
+from coderefine.review import reports
+
+
+@dataclass(frozen=True)
+class CodeRun:
+    """What a code command was asked: the target, the checks' inputs, and the outputs."""
+
+    target: str  # PATH, or PATH::NAME
+    examples: tuple[str, ...] = ()
+    size: int | None = None
+    max_examples: int = 200
+    apply: bool = False
+    task_file: Path | None = None
+    json: bool = False
+    trace: Path | None = None
+    quiet: bool = False
+
+
+def split_target(target: str) -> tuple[Path, str | None]:
+    """PATH::NAME into the file and the function; PATH alone means every function."""
+    if "::" not in target:
+        return Path(target), None
+    path_text, _, name = target.rpartition("::")
+    if not path_text.strip():
+        raise UsageError(f"no file before '::' in {target!r}")
+    if not name.strip():
+        raise UsageError(f"no function name after '::' in {target!r} (give PATH::NAME, or PATH for every function)")
+    return Path(path_text), name
+
+
+def run(kind: CodeKind, request: CodeRun, settings: Mapping[str, Any]) -> int:
+    path, name = split_target(request.target)
+    show_progress = not request.quiet and sys.stderr.isatty()
+    report = kind.run(
+        path,
+        name,
+        examples=request.examples,
+        size=request.size,
+        max_examples=request.max_examples,
+        apply=False,  # written below, so that a refused write still leaves the report to print
+        task_file=request.task_file,
+        on_iteration=print_progress if show_progress else None,
+        on_function=_function_printer(kind.doing) if show_progress else None,
+        **settings,
+    )
+    report, refused = _apply(report, path) if request.apply else (report, None)
+    if request.trace:
+        request.trace.write_text(reports.to_json(reports.code_report_to_dict(report, trace=True)) + "\n",
+                                 encoding="utf-8")  # fmt: skip
+    document = reports.code_report_to_dict(report)
+    code = refused.exit_code if refused else (3 if document["error"] else 0)
+    if request.json:
+        document["exit_code"] = code
+        if refused:
+            document.update(status="error", error=str(refused))
+        print(reports.to_json(document))
+    else:
+        sys.stdout.write(report.diff)
+    _print_summary(report, document, quiet=request.quiet)
+    if refused:
+        print(f"coderefine: {refused}", file=sys.stderr)
+    return code
+
+
+def _apply(report: CodeReport, path: Path) -> tuple[CodeReport, CoderefineError | None]:
+    """The verified winners written into the file, or why not (the report is kept either way)."""
+    if report.status != "improved":
+        return report, None
+    try:
+        write_atomically(path, report.original_bytes, report.new_bytes)
+    except UsageError as refused:  # e.g. another run changed the file meanwhile
+        return report, refused
+    return replace(report, applied=True), None
+
+
+def _print_summary(report: CodeReport, document: dict[str, Any], *, quiet: bool) -> None:
+    if document["error"]:
+        # Stopped early by the endpoint: what was verified before is reported (and written), yet it counts.
+        print(f"coderefine: stopped early: {document['error']}", file=sys.stderr)
+    if quiet:
+        return
+    if not report.results:
+        print(f"coderefine: {document['note']}", file=sys.stderr)
+    for result in report.results:
+        summary = reports.function_summary(f"{report.file}::{result.target}", report.task, report.sandbox, result)
+        print(f"coderefine: {summary}", file=sys.stderr)
+    if report.applied:
+        print(f"coderefine: wrote {report.file}", file=sys.stderr)
+
+
+def _function_printer(doing: str) -> Callable[[Target], None]:
+    def show(target: Target) -> None:
+        print(f"coderefine: {doing} {target.name}", file=sys.stderr, flush=True)
+
+    return show

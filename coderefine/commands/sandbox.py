@@ -1,0 +1,56 @@
+"""`coderefine sandbox setup | doctor | run`: build the image, say what is missing, run a file in it."""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+from coderefine.errors import UsageError
+from coderefine.review import reports
+from coderefine.sandbox import doctor as checks
+from coderefine.sandbox import image
+from coderefine.sandbox.base import Limits
+from coderefine.sandbox.open import open_sandbox
+
+
+def setup() -> int:
+    return image.setup()
+
+
+def doctor(*, json: bool = False) -> int:
+    found = checks.doctor()
+    healthy = all(check.ok for check in found)
+    if json:
+        print(reports.to_json({"ok": healthy, "checks": [asdict(check) for check in found]}))
+    else:
+        for check in found:
+            fix = f" (fix: {check.fix})" if check.fix else ""
+            print(f"{'ok' if check.ok else 'MISSING':7}  {check.name}: {check.detail}{fix}")
+    return 0 if healthy else 3
+
+
+def run_file(file: Path, *, timeout: float, memory_mb: int, project: Path | None, where: str,
+             json: bool = False) -> int:  # fmt: skip
+    """Run `file` as a program in the sandbox (`where`: docker or local), `project` mounted read-only."""
+    try:
+        code = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"file not found: {file}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"cannot read {file}: {error}") from None
+    if not (math.isfinite(timeout) and 0 < timeout <= 86400) or memory_mb <= 0:
+        raise UsageError("--timeout must be a number of seconds from 0 to 86400, and --memory positive")
+    folder = project or Path.cwd()
+    if not folder.is_dir():
+        raise UsageError(f"project folder not found: {folder}")
+    with open_sandbox(where, project=folder, limits=Limits(timeout=timeout, memory_mb=memory_mb)) as box:
+        result = box.run(code)
+    if json:
+        print(reports.to_json(result.to_dict()))
+        return 0
+    sys.stdout.write(result.stdout)
+    sys.stderr.write(result.stderr)
+    print(f"coderefine: {reports.run_summary(result)}", file=sys.stderr)
+    return 0
