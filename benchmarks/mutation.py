@@ -633,7 +633,7 @@ def run_source(source: str, only: set[str] | None, cap: int) -> list[FunctionRow
         if failure:
             raise EnvironmentProblem(f"the {source}'s own tests fail without any mutant: {failure}")
         with open_sandbox("docker", project=project, limits=limits_for(VerifyOptions())) as sandbox:
-            # The project's tests, once, as a review runs them (see coderefine.baseline_cache).
+            # The project's tests, once, as a review runs them (see coderefine.code.baseline_cache).
             cache = BaselineCache(None, checker="mutation", baseline_tests=(), exclude=(), timeout=600.0)
             tests, _ = cache.tests_of(project, sandbox)
             for number, subject in enumerate(subjects, 1):

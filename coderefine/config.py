@@ -75,7 +75,7 @@ class Settings:
     slowdown_tolerance: float = 0.10  # readability: a draft may be this much slower, no more ...
     slowdown_allowance_ns: float = 100.0  # ... unless it adds at most this per call, not growing with the input
     time_budget: float | None = None  # seconds per run of `ci` or `hook` (the hook's default: HOOK_TIME_BUDGET)
-    # modules the static guard lets drafts import (see coderefine.guard)
+    # modules the static guard lets drafts import (see coderefine.code.guard)
     guard_allow_imports: tuple[str, ...] = _listed(_Names)
     # more file name patterns the sandbox's copy of the project leaves out
     sandbox_exclude: tuple[str, ...] = _listed(_Patterns)

@@ -32,7 +32,7 @@ class SpeedJob:
     purpose: str = "optimized"
     metric_keys: tuple[str, ...] = ("speedup", "speedup_ci", "correct", "checked_inputs", "input_sources",
                                      "coverage")
-    rules: tuple[str, ...] = ()  # ruff's (see coderefine.analyzer)
+    rules: tuple[str, ...] = ()  # ruff's (see coderefine.code.analyzer)
 
     def task_for(self, source: SourceFile, target: Target, check: Check, baseline: Verdict) -> Task:
         return OptimizationTask(

@@ -1,8 +1,8 @@
 """`coderefine readability`: make functions easier to read, by radon's measures.
 
-Each draft must score higher than the original (see `coderefine.scores`),
+Each draft must score higher than the original (see `coderefine.code.scores`),
 behave exactly like it (the same sandbox checks as optimization), and be no
-slower than `coderefine.slowdown` allows, by the same timing statistics.
+slower than `coderefine.code.slowdown` allows, by the same timing statistics.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class ReadabilityJob:
     purpose: str = "improved"
     metric_keys: tuple[str, ...] = ("score", "score_before", "radon", "correct", "speedup", "speedup_ci",
                                     "added_ns_per_call", "checked_inputs", "input_sources", "coverage")  # fmt: skip
-    rules: tuple[str, ...] = ()  # ruff's (see coderefine.analyzer)
+    rules: tuple[str, ...] = ()  # ruff's (see coderefine.code.analyzer)
 
     # One run measures its file once, not once per function (radon over a whole file for each).
     _measured: dict[bytes, dict[str, Measures]] = field(default_factory=dict, compare=False, repr=False)
@@ -126,7 +126,7 @@ def readability_job(
 ) -> tuple[ReadabilityJob, VerifyOptions]:
     """The readability job and its checks' options."""
     # The timing's threshold becomes "no more than the tolerance slower"; below it, the cost in
-    # proportion decides (see coderefine.slowdown).
+    # proportion decides (see coderefine.code.slowdown).
     verify_options = checks(examples, size, max_examples, threshold=1.0 / (1.0 + settings.slowdown_tolerance),
                             settings=settings, cost_by_size=True)  # fmt: skip
     spec = load_code_task(task_file or builtin_tasks_dir() / f"{TASK}.toml", TASK)

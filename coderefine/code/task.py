@@ -4,8 +4,8 @@ The task files (tasks/code_optimization.toml, tasks/code_readability.toml)
 hold the prompts and the stop rule; this module adds what plain-text tasks
 lack. Every draft must behave exactly like the original (checked in the
 sandbox); for speed it must be reliably faster, for readability it must score
-higher by radon's measures and be no slower than coderefine.slowdown allows. ruff's
-findings (see coderefine.analyzer) join the original's facts and each draft's.
+higher by radon's measures and be no slower than coderefine.code.slowdown allows. ruff's
+findings (see coderefine.code.analyzer) join the original's facts and each draft's.
 """
 
 from __future__ import annotations

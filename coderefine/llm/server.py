@@ -1,4 +1,4 @@
-"""`python -m coderefine.llama_server ARGS`: llama-cpp-python's server (same arguments), with
+"""`python -m coderefine.llm.server ARGS`: llama-cpp-python's server (same arguments), with
 the weights kept as the model file has them.
 
 llama.cpp may repack weights into extra buffer types for the CPU it runs on; on CPUs with
