@@ -246,8 +246,9 @@ def _dispatch(args: argparse.Namespace) -> int:
         return sandbox.run_file(args.file, timeout=args.timeout, memory_mb=args.memory, project=args.project,
                                 where=args.sandbox, json=args.json)  # fmt: skip
     if args.command in kinds.COMMANDS:
-        request = code.CodeRun(args.target, tuple(args.example), args.size, args.max_examples, args.apply,
-                               args.task_file, args.json, args.trace, args.quiet)  # fmt: skip
+        request = code.CodeRun(target=args.target, examples=tuple(args.example), size=args.size,
+                               max_examples=args.max_examples, apply=args.apply, task_file=args.task_file,
+                               json=args.json, trace=args.trace, quiet=args.quiet)  # fmt: skip
         return code.run(kinds.by_command(args.command), request, _settings(args))
     if args.command == "ci":
         return ci.run_ci(args.base, args.shard, _review_inputs(args), _outputs(args), _settings(args))
@@ -256,15 +257,18 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "report":
         return ci.merge_command(args.documents, args.root, _outputs(args))
     task = args.task_file if args.task_file else args.task
-    return text.run(text.TextRun(task, args.input, args.json, args.trace, args.quiet), _settings(args))
+    request_text = text.TextRun(task=task, input=args.input, json=args.json, trace=args.trace, quiet=args.quiet)
+    return text.run(request_text, _settings(args))
 
 
 def _review_inputs(args: argparse.Namespace) -> ReviewInputs:
-    return ReviewInputs(args.task, args.task_file, args.size, args.max_examples, args.progress)
+    return ReviewInputs(task=args.task, task_file=args.task_file, size=args.size, max_examples=args.max_examples,
+                        progress=args.progress)  # fmt: skip
 
 
 def _outputs(args: argparse.Namespace) -> ci.ReportOutputs:
-    return ci.ReportOutputs(args.out, args.json, args.quiet, args.fail_on_suggestions)
+    return ci.ReportOutputs(out=args.out, json=args.json, quiet=args.quiet,
+                            fail_on_suggestions=args.fail_on_suggestions)  # fmt: skip
 
 
 def _fail(args: argparse.Namespace, argv: Sequence[str], message: str, exit_code: int) -> int:
