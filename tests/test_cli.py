@@ -93,6 +93,11 @@ def test_tasks_lists_the_five_text_tasks(capsys: pytest.CaptureFixture[str]) -> 
             "math_reasoning"} <= names  # fmt: skip
 
 
+def test_a_code_task_given_to_text_names_its_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = error_of(["text", "--task", "code_readability", "--input", "x"], capsys)
+    assert code == 2 and err.endswith("code_readability.toml is a code task: run it with 'coderefine readability'")
+
+
 def error_of(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     code = main(argv)
     err = capsys.readouterr().err.strip()

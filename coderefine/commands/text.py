@@ -8,10 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from coderefine.code import kinds
 from coderefine.commands.progress import print_progress
 from coderefine.engine import RefineResult
-from coderefine.errors import EnvironmentProblem, NoUsableAnswer, UsageError
+from coderefine.errors import EnvironmentProblem, NoUsableAnswer, TaskError, UsageError
 from coderefine.review import reports
+from coderefine.taskfiles.builtin import TASK_SUFFIX, builtin_tasks_dir, read_task_data
 from coderefine.text.tasks import refine_text
 
 
@@ -27,6 +29,7 @@ class TextRun:
 
 
 def run(request: TextRun, settings: Mapping[str, Any]) -> int:
+    _refuse_code_task(request.task)
     text = request.input if request.input is not None else _read_stdin()
     show_progress = not request.quiet and sys.stderr.isatty()
     result = refine_text(request.task, text, on_iteration=print_progress if show_progress else None, **settings)
@@ -44,6 +47,18 @@ def run(request: TextRun, settings: Mapping[str, Any]) -> int:
     if problem:
         print(f"coderefine: {problem}", file=sys.stderr)
     return code
+
+
+def _refuse_code_task(task: str | Path) -> None:
+    """A code task's file (built-in or a path) names the command that runs it."""
+    path = task if isinstance(task, Path) else builtin_tasks_dir() / f"{task}{TASK_SUFFIX}"
+    try:
+        kind = read_task_data(path).get("kind") if path.is_file() else None
+    except TaskError:
+        return  # unreadable: loading it says why
+    code_kind = next((k for k in kinds.KINDS if k.task == kind), None)
+    if code_kind is not None:
+        raise TaskError(f"{path} is a code task: run it with 'coderefine {code_kind.command}'")
 
 
 def _outcome(result: RefineResult) -> tuple[int, str | None]:
