@@ -114,6 +114,8 @@ def _kind(name: str) -> type:
         return cast(type, found)
     hint = typing.get_type_hints(Settings)[name]
     kinds = [kind for kind in typing.get_args(hint) if kind is not type(None)] or [hint]
+    if kinds[0] not in (str, int, float, bool, Path):  # a list needs its kind: `_listed(_Names)`, ...
+        raise TypeError(f"setting {name}: {hint} is read by no rule of config._convert")
     return cast(type, kinds[0])
 
 
