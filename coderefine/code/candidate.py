@@ -52,12 +52,13 @@ def _code_blocks(answer: str) -> Iterator[str]:
 
 
 def _candidate_from(code: str, target: Target) -> Candidate:
+    text = code.strip() + "\n"
     try:
-        module = cst.parse_module(code.strip() + "\n")
+        module = cst.parse_module(text)
     except cst.ParserSyntaxError as error:
         raise MalformedAnswer(f"the code does not parse: {one_line(str(error))}") from None
     try:  # libcst's grammar is looser than CPython's in places (`{**x for x in y}`): CPython decides
-        ast.parse(module.code)
+        ast.parse(text)
     except (SyntaxError, ValueError) as error:
         raise MalformedAnswer(f"the code does not parse: {one_line(str(error))}") from None
     imports: list[cst.SimpleStatementLine] = []

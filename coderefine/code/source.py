@@ -25,15 +25,9 @@ from coderefine.errors import UsageError
 
 _FILE_MODULES = {"subprocess", "socket", "requests", "urllib", "http", "shutil", "httpx", "aiohttp",
                  "ftplib", "smtplib", "tempfile"}  # fmt: skip
-
-
 _FILE_FUNCTIONS = {"open", "os.remove", "os.unlink", "os.rename", "os.replace", "os.mkdir", "os.makedirs",
                    "os.rmdir", "os.system", "os.popen", "os.write", "os.open"}  # fmt: skip
-
-
 _FILE_METHODS = {"write_text", "write_bytes", "unlink", "mkdir", "rmdir", "touch", "open"}
-
-
 _CLOSEST = 3  # names offered when a function is not found
 
 
@@ -49,10 +43,10 @@ class SourceFile:
         except cst.ParserSyntaxError as error:
             raise UsageError(f"{path}: not valid Python: {one_line(str(error))}") from None
         try:  # libcst's grammar is looser than CPython's in places (`{**x for x in y}`): CPython decides
-            ast.parse(data)
+            tree = ast.parse(data)
         except (SyntaxError, ValueError) as error:
             raise UsageError(f"{path}: not valid Python: {one_line(str(error))}") from None
-        self._targets = _collect_targets(self.module, data)
+        self._targets = _collect_targets(self.module, tree)
 
     @classmethod
     def read(cls, path: Path) -> SourceFile:
@@ -150,7 +144,7 @@ def read_python(path: Path) -> bytes:
         raise UsageError(f"cannot read {path}: {error.strerror}") from None
 
 
-def _collect_targets(module: cst.Module, data: bytes) -> dict[str, Target]:
+def _collect_targets(module: cst.Module, tree: ast.Module) -> dict[str, Target]:
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     positions = wrapper.resolve(PositionProvider)
     targets: dict[str, Target] = {}
@@ -162,7 +156,7 @@ def _collect_targets(module: cst.Module, data: bytes) -> dict[str, Target]:
                 if isinstance(member, cst.FunctionDef):
                     target = _target(module, member, statement.name.value, positions)
                     targets[target.name] = target
-    names = top_level_names(data)  # the bytes, not module.code: no second rendering of the file
+    names = _bound_at_top(tree)
     return {name: replace(target, module_names=names) for name, target in targets.items()}
 
 
@@ -173,6 +167,10 @@ def top_level_names(source: str | bytes) -> frozenset[str]:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return frozenset()
+    return _bound_at_top(tree)
+
+
+def _bound_at_top(tree: ast.Module) -> frozenset[str]:
     names: set[str] = set()
     pending: list[ast.stmt] = list(tree.body)
     while pending:
