@@ -13,8 +13,7 @@ from coderefine.commands.progress import print_progress
 from coderefine.engine import RefineResult
 from coderefine.errors import EnvironmentProblem, NoUsableAnswer, TaskError, UsageError
 from coderefine.review import reports
-from coderefine.taskfiles.builtin import TASK_SUFFIX, builtin_tasks_dir, read_task_data
-from coderefine.text.tasks import refine_text
+from coderefine.text.tasks import NotATextTask, refine_text
 
 
 @dataclass(frozen=True)
@@ -29,10 +28,15 @@ class TextRun:
 
 
 def run(request: TextRun, settings: Mapping[str, Any]) -> int:
-    _refuse_code_task(request.task)
     text = request.input if request.input is not None else _read_stdin()
     show_progress = not request.quiet and sys.stderr.isatty()
-    result = refine_text(request.task, text, on_iteration=print_progress if show_progress else None, **settings)
+    try:
+        result = refine_text(request.task, text, on_iteration=print_progress if show_progress else None, **settings)
+    except NotATextTask as error:
+        code_kind = next((kind for kind in kinds.KINDS if kind.task == error.kind), None)
+        if code_kind is None:
+            raise
+        raise TaskError(f"{error.path} is a code task: run it with 'coderefine {code_kind.command}'") from None
     if request.trace:
         reports.write_trace(result, request.trace)
     code, problem = _outcome(result)
@@ -47,18 +51,6 @@ def run(request: TextRun, settings: Mapping[str, Any]) -> int:
     if problem:
         print(f"coderefine: {problem}", file=sys.stderr)
     return code
-
-
-def _refuse_code_task(task: str | Path) -> None:
-    """A code task's file (built-in or a path) names the command that runs it."""
-    path = task if isinstance(task, Path) else builtin_tasks_dir() / f"{task}{TASK_SUFFIX}"
-    try:
-        kind = read_task_data(path).get("kind") if path.is_file() else None
-    except TaskError:
-        return  # unreadable: loading it says why
-    code_kind = next((k for k in kinds.KINDS if k.task == kind), None)
-    if code_kind is not None:
-        raise TaskError(f"{path} is a code task: run it with 'coderefine {code_kind.command}'")
 
 
 def _outcome(result: RefineResult) -> tuple[int, str | None]:

@@ -22,14 +22,22 @@ def load_task(name: str) -> TextTask:
     return load_task_file(path)
 
 
+class NotATextTask(TaskError):
+    """A task file of another kind (a code task's) where a plain-text task was asked for. The text
+    tasks know nothing of the code ones: a caller that does can name the command (`kind`)."""
+
+    def __init__(self, path: Path, kind: object) -> None:
+        super().__init__(f"{path}: field kind must be 'text' for a plain-text task, not {kind!r} "
+                         "(a code task runs with its own command: see 'coderefine --help')")  # fmt: skip
+        self.path, self.kind = path, kind
+
+
 def load_task_file(path: Path) -> TextTask:
     """A plain-text task from any task file; errors name the file and the field."""
     data = read_task_data(path)
     kind = data.get("kind", "text")
     if kind != "text":
-        # A code task's kind names no command here: the text tasks know nothing of the code ones.
-        raise TaskError(f"{path}: field kind must be 'text' for a plain-text task, not {kind!r} "
-                        "(a code task runs with its own command: see 'coderefine --help')")
+        raise NotATextTask(path, kind)
     return text_task_from_data(data, str(path), path)
 
 
