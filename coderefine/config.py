@@ -107,19 +107,18 @@ _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
 SETTING_NAMES: tuple[str, ...] = tuple(_FIELDS)
 
 
-def _kind(name: str) -> type:
-    """How a setting's value is read: its list kind, else its type without None."""
+def _kind(name: str, hint: Any) -> type:
+    """How a setting's value is read: its list kind, else its type (`hint`) without None."""
     found = _FIELDS[name].metadata.get("kind")
     if found is not None:
         return cast(type, found)
-    hint = typing.get_type_hints(Settings)[name]
     kinds = [kind for kind in typing.get_args(hint) if kind is not type(None)] or [hint]
     if kinds[0] not in (str, int, float, bool, Path):  # a list needs its kind: `_listed(_Names)`, ...
         raise TypeError(f"setting {name}: {hint} is read by no rule of config._convert")
     return cast(type, kinds[0])
 
 
-_TYPES: Mapping[str, type] = {name: _kind(name) for name in _FIELDS}
+_TYPES: Mapping[str, type] = {name: _kind(name, hint) for name, hint in typing.get_type_hints(Settings).items()}
 _NOT_IN_FILES = {"api_key"}  # secrets belong in the environment, not in a committed file
 
 
