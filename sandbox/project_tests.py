@@ -100,12 +100,12 @@ def _profiled_plugin(pytest: Any, recorder: Recorder) -> Any:
             recorder.end()
 
     class Plugin:
-        @pytest.hookimpl(hookwrapper=True)  # type: ignore[untyped-decorator, unused-ignore]  # pluggy's marker is untyped
+        @pytest.hookimpl(hookwrapper=True)  # type: ignore[untyped-decorator]  # pytest comes in as Any
         def pytest_runtest_setup(self, item: Any) -> Any:
             with profiled(item):
                 yield
 
-        @pytest.hookimpl(hookwrapper=True)  # type: ignore[untyped-decorator, unused-ignore]
+        @pytest.hookimpl(hookwrapper=True)  # type: ignore[untyped-decorator]
         def pytest_runtest_call(self, item: Any) -> Any:
             with profiled(item):
                 yield

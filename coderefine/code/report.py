@@ -13,8 +13,6 @@ from coderefine.code.files import unified_diff
 from coderefine.engine import RefineResult
 
 NOT_STARTED = "not started: the time budget was spent"
-
-
 NOT_REACHED = "not reached: "  # the endpoint or the sandbox failed for good before this function
 
 

@@ -47,11 +47,7 @@ from coderefine.sandbox.image import default_image, sandbox_digest
 from coderefine.sandbox.open import open_sandbox
 
 Check = Callable[[str | None], Verdict]
-
-
 FunctionCallback = Callable[[Target], None]
-
-
 DRAFT_LIMIT_FACTOR = 2.0  # a draft's check may take this many times as long as the original's
 
 

@@ -15,8 +15,6 @@ from coderefine.sandbox.base import OWNER_LABEL, SandboxUnavailable
 # hold secrets, which a draft could otherwise read and put into the text that goes to the model.
 _NOT_COPIED = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox", ".nox", "node_modules", ".mypy_cache",
                ".pytest_cache", ".ruff_cache", ".hypothesis", ".benchmarks", "coderefine-report"}  # fmt: skip
-
-
 SECRET_PATTERNS = (".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", ".netrc", ".npmrc", ".pypirc", ".aws",
                    ".ssh", ".gnupg", ".docker", "id_rsa*", "id_ed25519*", "*.secret", "secrets.*")  # fmt: skip
 
