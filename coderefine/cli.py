@@ -11,15 +11,16 @@ import signal
 import sys
 import tempfile
 import traceback
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
 
-from coderefine import config
+from coderefine import config, settings
 from coderefine.cache import default_cache_root
 from coderefine.code import kinds
 from coderefine.code.files import check_writable
+from coderefine.code.kind import CodeKind
 from coderefine.commands import ci, code, hook, sandbox, tasks, text
 from coderefine.commands.progress import MODES
 from coderefine.commands.reviewing import ReviewInputs
@@ -35,15 +36,14 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _run_options(parser: argparse.ArgumentParser) -> None:
-    """What every refine command takes: output form, and the model and loop settings."""
+    """What every refine command takes besides its settings' flags: the output's form."""
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--trace", type=Path, help="save every prompt and answer as JSON here")
     parser.add_argument("--quiet", action="store_true", help="no progress or summary lines")
-    _model_options(parser)
 
 
 def _code_options(parser: argparse.ArgumentParser, task: str) -> None:
-    """What both code commands take: the target, the checks' inputs, where drafts run."""
+    """What both code commands take besides their settings' flags: the target, the checks' inputs."""
     parser.add_argument("target", metavar="PATH[::NAME]", help="a file, or one function in it (NAME or Class.method)")
     parser.add_argument(
         "--example",
@@ -54,54 +54,30 @@ def _code_options(parser: argparse.ArgumentParser, task: str) -> None:
     )
     parser.add_argument("--size", type=int, help="also test and time with generated inputs this large")
     parser.add_argument("--max-examples", type=int, default=200, help="generated inputs to test with (default 200)")
-    parser.add_argument("--sandbox", choices=("docker", "local"), help="where drafts run (default docker)")
     parser.add_argument("--apply", action="store_true", help="write the verified winner into the file")
     parser.add_argument("--task-file", type=Path, help=f"your own {task} task file")
-    parser.add_argument("--include-tests", action="store_const", const=True, help=_INCLUDE_TESTS_HELP)
-    parser.add_argument("--check-timeout", type=float, metavar="SECONDS", help=_CHECK_TIMEOUT_HELP)
-    parser.add_argument("--baseline-tests", metavar="ARGS", help=_BASELINE_TESTS_HELP)
-    parser.add_argument("--jobs", type=int, metavar="N", help=_JOBS_HELP)
-    parser.add_argument("--analyzer-rules", metavar="RULES", help=_ANALYZER_HELP)
 
 
-def _model_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("model")
-    group.add_argument("--model", help="model name at the endpoint")
-    group.add_argument("--base-url", help="OpenAI-compatible endpoint (else OPENAI_BASE_URL; else the embedded model)")
-    group.add_argument("--model-path", type=Path, help="GGUF file for the embedded model")
-    group.add_argument("--temperature", type=float)
-    group.add_argument("--max-tokens", type=int, help="limit per answer")
-    group.add_argument("--timeout", type=float, help="seconds per request")
-    group.add_argument("--retries", type=int, help="retries on timeouts, 429 and 5xx")
-    group.add_argument("--seed", type=int)
-    group.add_argument("--no-cache", dest="cache", action="store_const", const=False,
-                       help="do not answer requests from the response cache")  # fmt: skip
-    group.add_argument("--cache-dir", type=Path)
-    loop = parser.add_argument_group("loop")
-    loop.add_argument("--max-iterations", type=int, help="drafts at most (default: the task's)")
-    loop.add_argument("--plateau-patience", type=int, help="stop after this many drafts without a better score")
-    loop.add_argument("--plateau-margin", type=float, help="what counts as better")
-    loop.add_argument("--budget-calls", type=int, help="LLM calls at most")
-    loop.add_argument("--budget-tokens", type=int, help="tokens at most")
-
-
-_ALLOWANCE_HELP = ("readability: beyond the tolerance, a draft may still add this many nanoseconds per call, if "
-                   "that does not grow with input size (default 100)")
-_CHECK_TIMEOUT_HELP = "seconds for a run of the project's tests and for the check of the original (default 180)"
-_BASELINE_TESTS_HELP = "pytest arguments selecting the tests run with the original, e.g. 'tests/unit -k \"not slow\"'"
-_ANALYZER_HELP = "ruff's rules for the static analysis facts and fix drafts, e.g. 'PERF,SIM' ('none': off)"
-_JOBS_HELP = "functions worked on at once (default: 4 with a model endpoint, 1 with the embedded model)"
-_INCLUDE_TESTS_HELP = "also work on test files (tests/, test_*.py, *_test.py, conftest.py, pytest's python_files)"
-
-
-# The flags of the settings only one code task reads (see CodeKind.settings), by setting.
-_TASK_FLAGS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
-    "speedup_threshold": (("--threshold",), {
-        "type": float, "help": "claim a speedup only above this (lower bound of the 95%% CI; default 1.05)"}),
-    "slowdown_tolerance": (("--slowdown-tolerance",), {
-        "type": float, "help": "how much slower a clearer version may be (default 0.10: 10%%)"}),
-    "slowdown_allowance_ns": (("--slowdown-allowance-ns",), {"type": float, "metavar": "NS", "help": _ALLOWANCE_HELP}),
-}
+def _setting_flags(parser: argparse.ArgumentParser, commands: Collection[str], kind: CodeKind | None = None) -> None:
+    """The flags of the settings (settings.FLAGS) that these commands take: those of `kind` if given,
+    else those of every code task, each said to be its task's."""
+    groups: dict[str, Any] = {}
+    for name, flag in settings.FLAGS.items():
+        owner = next((each for each in kinds.KINDS if name in each.settings), None)
+        if flag.commands not in commands or (kind is not None and owner not in (None, kind)):
+            continue
+        if flag.group not in groups:
+            groups[flag.group] = parser.add_argument_group(flag.group)
+        help = flag.help if kind is not None or owner is None else f"{owner.command}: {flag.help}"
+        options: dict[str, Any] = {"dest": name, "help": help}
+        setting_type = settings.kind_of(name)
+        if setting_type is bool:
+            options.update(action="store_const", const=not settings.default_of(name))
+        else:
+            options.update(metavar=flag.metavar, choices=settings.choices_of(name) or None)
+            if setting_type in (int, float, Path):
+                options["type"] = setting_type
+        groups[flag.group].add_argument(settings.spelling_of(name), **options)
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -117,14 +93,13 @@ def _build_parser() -> argparse.ArgumentParser:
     which.add_argument("--task-file", type=Path, help="your own task file")
     text.add_argument("--input", help="the input text (else read from standard input)")
     _run_options(text)
+    _setting_flags(text, ("refine",))
 
     for kind in kinds.KINDS:
         code = commands.add_parser(kind.command, parents=[common], help=kind.help)
         _code_options(code, kind.task)
-        for name in kind.settings:
-            flags, options = _TASK_FLAGS[name]
-            code.add_argument(*flags, dest=name, **options)
         _run_options(code)
+        _setting_flags(code, ("refine", "code", "task"), kind)
 
     _ci_parser(commands, common)
     _hook_parser(commands, common)
@@ -156,20 +131,9 @@ def _review_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--task-file", type=Path, help="your own task file for that task")
     parser.add_argument("--size", type=int, help="also test and time with generated inputs this large")
     parser.add_argument("--max-examples", type=int, default=200, help="generated inputs to test with (default 200)")
-    parser.add_argument("--sandbox", choices=("docker", "local"), help="where drafts run (default docker)")
-    parser.add_argument("--time-budget", dest="time_budget", type=float, metavar="SECONDS",
-                        help="start no new work after this long")  # fmt: skip
-    parser.add_argument("--threshold", dest="speedup_threshold", type=float, help="optimize: least speedup claimed")
-    parser.add_argument("--slowdown-tolerance", type=float, help="readability: how much slower a draft may be")
-    parser.add_argument("--slowdown-allowance-ns", type=float, metavar="NS", help=_ALLOWANCE_HELP)
     parser.add_argument("--progress", choices=MODES, default="auto",
                         help="live (terminal), plain (log lines) or quiet; auto picks")  # fmt: skip
-    parser.add_argument("--include-tests", action="store_const", const=True, help=_INCLUDE_TESTS_HELP)
-    parser.add_argument("--check-timeout", type=float, metavar="SECONDS", help=_CHECK_TIMEOUT_HELP)
-    parser.add_argument("--baseline-tests", metavar="ARGS", help=_BASELINE_TESTS_HELP)
-    parser.add_argument("--jobs", type=int, metavar="N", help=_JOBS_HELP)
-    parser.add_argument("--analyzer-rules", metavar="RULES", help=_ANALYZER_HELP)
-    _model_options(parser)
+    _setting_flags(parser, ("refine", "code", "task", "review"))
 
 
 def _report_outputs(parser: argparse.ArgumentParser) -> None:
@@ -213,7 +177,7 @@ def _report_parser(commands: Any, common: argparse.ArgumentParser) -> None:
 
 def _settings(args: argparse.Namespace) -> dict[str, Any]:
     """The settings the command's flags gave: a flag's dest is its setting's name."""
-    return {name: getattr(args, name) for name in config.SETTING_NAMES if hasattr(args, name)}
+    return {name: getattr(args, name) for name in settings.SETTING_NAMES if hasattr(args, name)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -292,9 +256,9 @@ def _check_outputs(args: argparse.Namespace) -> None:
             if (args.out / name).exists():
                 _check_file(args.out / name, "--out")
     if hasattr(args, "cache_dir"):
-        settings = config.resolve(_settings(args))  # every layer, so env and pyproject are checked too
-        if settings.cache:
-            _check_folder(settings.cache_dir or default_cache_root(), "the cache folder (--cache-dir)")
+        resolved = config.resolve(_settings(args))  # every layer, so env and pyproject are checked too
+        if resolved.cache:
+            _check_folder(resolved.cache_dir or default_cache_root(), "the cache folder (--cache-dir)")
     if getattr(args, "apply", False):
         check_writable(code.split_target(args.target)[0])
 

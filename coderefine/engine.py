@@ -17,9 +17,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-from coderefine.config import Settings
 from coderefine.errors import EnvironmentProblem
 from coderefine.llm.client import ChatModel, Completion, Message, Sampling
+from coderefine.settings import Settings
 
 Status = Literal["improved", "no_improvement", "error"]
 

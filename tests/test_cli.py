@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import os
@@ -12,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from coderefine.cli import main
+from coderefine import config, settings
+from coderefine.cli import _build_parser, _settings, main
+from coderefine.code import kinds
 from tests.scripted_llm import Reply, ScriptedLLM
 
 Start = Callable[..., ScriptedLLM]
@@ -189,3 +192,45 @@ def test_module_entry_point_prints_no_traceback(tmp_path: Path) -> None:
     assert done.stdout == ""
     assert done.stderr.startswith("coderefine: unknown task 'nope'")
     assert "Traceback" not in done.stderr
+
+
+_SAMPLES = {int: "7", float: "1.5", str: "x", Path: "x"}  # a valid text of each type, read by config.resolve
+
+
+def test_each_setting_with_a_flag_reaches_the_settings_from_every_command_that_takes_it(tmp_path: Path) -> None:
+    parser = _build_parser()
+    takes = {
+        "text": ("refine",),
+        "ci": ("refine", "code", "task", "review"),
+        "hook": ("refine", "code", "task", "review"),
+    }
+    takes.update({kind.command: ("refine", "code", "task") for kind in kinds.KINDS})
+    checked = set()
+    for command, scopes in takes.items():
+        base = {"text": ["text", "--task", "acronym"], "ci": ["ci", "--base", "HEAD"]}.get(command, [command, "f.py"])
+        for name, flag in settings.FLAGS.items():
+            owner = [kind.command for kind in kinds.KINDS if name in kind.settings]
+            if flag.commands not in scopes or (owner and command in kinds.COMMANDS and command not in owner):
+                assert not hasattr(parser.parse_args(base), name), (command, name)
+                continue
+            option = next(o for o in _options(parser, command) if o.dest == name)
+            args = parser.parse_args([*base, option.option_strings[0], *_sample(name)])
+            given = _settings(args)
+            assert given[name] is not None, (command, name)
+            resolved = config.resolve(given, environ={}, start=tmp_path)
+            assert getattr(resolved, name) != settings.default_of(name), (command, name)  # the flag changed it
+            checked.add(name)
+    assert checked == set(settings.FLAGS)
+
+
+def _sample(name: str) -> list[str]:
+    """A flag's value other than its setting's default (none for a switch)."""
+    kind = settings.kind_of(name)
+    if kind is bool:
+        return []
+    return [settings.choices_of(name)[-1] if settings.choices_of(name) else _SAMPLES.get(kind, "PERF")]
+
+
+def _options(parser: argparse.ArgumentParser, command: str) -> list[argparse.Action]:
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return list(subparsers.choices[command]._actions)

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from coderefine.config import Settings, resolve
+from coderefine import settings
+from coderefine.config import resolve
 from coderefine.errors import UsageError
+from coderefine.settings import Settings
 
 
 def write_pyproject(folder: Path, body: str) -> None:
@@ -74,3 +76,17 @@ def test_bad_settings_name_their_source(isolated: Path, body: str, environ: dict
 def test_unknown_library_option(isolated: Path) -> None:
     with pytest.raises(UsageError, match="unknown option 'colour'"):
         resolve({"colour": 1}, environ={})
+
+
+def test_the_readmes_table_has_each_setting_with_its_flag_and_environment_name() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    rows = {}
+    for line in readme.split("## Configuration", 1)[1].splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if line.startswith("| ") and len(cells) == 4 and cells[0] not in ("setting", "---"):
+            rows[cells[0]] = cells
+    assert set(rows) == set(settings.SETTING_NAMES)
+    for name, (_, flag, environment, _) in rows.items():
+        spelling = settings.spelling_of(name)
+        assert flag == "—" if spelling is None else flag.startswith(f"`{spelling}"), (name, flag)
+        assert f"`CODEREFINE_{name.upper()}`" in environment, name

@@ -26,7 +26,7 @@ import sysconfig
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from coderefine.config import DEFAULT_RULES
+from coderefine.settings import DEFAULT_RULES
 
 # ruff finds its program through sysconfig, whose first use fills a cache that threads
 # reading it at the same time can see half-filled: filled here, before functions run side by side.

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from coderefine import config
 from coderefine.code.target import Target
 from coderefine.errors import EnvironmentProblem, UsageError
 from coderefine.sandbox import contract
 from coderefine.sandbox.base import RunResult, Sandbox
+from coderefine.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -265,7 +265,7 @@ def unoffered_metrics(baseline: Verdict) -> dict[str, Any]:
 
 
 def checks(examples: Sequence[str], size: int | None, max_examples: int, *, threshold: float,
-           settings: config.Settings, cost_by_size: bool = False) -> VerifyOptions:  # fmt: skip
+           settings: Settings, cost_by_size: bool = False) -> VerifyOptions:  # fmt: skip
     """The sandbox checks' options, from what a caller may set."""
     if max_examples < 1 or (size is not None and size < 1):
         raise UsageError("max_examples and size must be positive")

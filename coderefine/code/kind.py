@@ -9,14 +9,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from coderefine import config
 from coderefine.code.check import VerifyOptions
+from coderefine.settings import Settings
 
 if TYPE_CHECKING:
     from coderefine.code.report import CodeReport
     from coderefine.code.run import CodeJob
 
-JobMaker = Callable[[config.Settings, Path | None, Sequence[str], int | None, int], tuple["CodeJob", VerifyOptions]]
+JobMaker = Callable[[Settings, Path | None, Sequence[str], int | None, int], tuple["CodeJob", VerifyOptions]]
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from coderefine.code.source import SourceFile
 from coderefine.code.target import Target
 from coderefine.code.task import CodeTaskSpec, OptimizationTask, load_code_task
 from coderefine.engine import ProgressCallback, Task
+from coderefine.settings import Settings
 from coderefine.taskfiles.builtin import builtin_tasks_dir
 
 TASK = "code_optimization"  # the task files' kind, and the built-in one's name
@@ -74,7 +75,7 @@ def optimize(
 
 
 def speed_job(
-    settings: config.Settings, task_file: Path | None, examples: Sequence[str], size: int | None, max_examples: int
+    settings: Settings, task_file: Path | None, examples: Sequence[str], size: int | None, max_examples: int
 ) -> tuple[SpeedJob, VerifyOptions]:
     """The optimization job and its checks' options."""
     verify_options = checks(examples, size, max_examples, threshold=settings.speedup_threshold, settings=settings)

@@ -23,6 +23,7 @@ from coderefine.code.source import SourceFile
 from coderefine.code.target import Target
 from coderefine.code.task import CodeTaskSpec, ReadabilityTask, load_code_task
 from coderefine.engine import ProgressCallback, Task
+from coderefine.settings import Settings
 from coderefine.taskfiles.builtin import builtin_tasks_dir
 
 MIN_GAIN = 1.0  # score points a draft must gain over the original to be offered
@@ -122,7 +123,7 @@ def improve_readability(
 
 
 def readability_job(
-    settings: config.Settings, task_file: Path | None, examples: Sequence[str], size: int | None, max_examples: int
+    settings: Settings, task_file: Path | None, examples: Sequence[str], size: int | None, max_examples: int
 ) -> tuple[ReadabilityJob, VerifyOptions]:
     """The readability job and its checks' options."""
     # The timing's threshold becomes "no more than the tolerance slower"; below it, the cost in

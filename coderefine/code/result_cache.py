@@ -20,9 +20,9 @@ from coderefine.code import analyzer, scores
 from coderefine.code.check import VerifyOptions
 from coderefine.code.file_facts import Import
 from coderefine.code.target import Target
-from coderefine.config import Settings
 from coderefine.engine import Facts, Iteration, Prompt, RefineResult, Usage
 from coderefine.llm.client import Message
+from coderefine.settings import Settings
 from coderefine.version import package_version
 
 RESULTS_FORMAT = 1

@@ -25,7 +25,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
 
-from coderefine import config, engine
+from coderefine import engine
 from coderefine.code import result_cache
 from coderefine.code.baseline_cache import BaselineCache, ProjectTests
 from coderefine.code.candidate import parse_candidate
@@ -45,6 +45,7 @@ from coderefine.llm.open import open_model
 from coderefine.sandbox.base import Limits, Sandbox, SandboxUnavailable
 from coderefine.sandbox.image import default_image, sandbox_digest
 from coderefine.sandbox.open import open_sandbox
+from coderefine.settings import Settings
 
 Check = Callable[[str | None], Verdict]
 FunctionCallback = Callable[[Target], None]
@@ -77,7 +78,7 @@ class RunRequest:
     path_or_source: str | Path
     name: str | None
     verify_options: VerifyOptions
-    settings: config.Settings
+    settings: Settings
     apply: bool = False
     on_iteration: ProgressCallback | None = None
     on_function: FunctionCallback | None = None
@@ -93,7 +94,7 @@ class Resources:
     `fallback_reason` says why.
     """
 
-    def __init__(self, settings: config.Settings, limits: Limits, *, fallback: bool = False,
+    def __init__(self, settings: Settings, limits: Limits, *, fallback: bool = False,
                  on_note: Callable[[str], None] | None = None) -> None:  # fmt: skip
         self.settings, self.limits, self._may_fall_back = settings, limits, fallback
         self.fallback_reason: str | None = None

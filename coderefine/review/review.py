@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from coderefine import config
 from coderefine.cache import JsonCache, cache_key
 from coderefine.code.candidate import parse_candidate
 from coderefine.code.check import VerifyOptions
@@ -35,6 +34,7 @@ from coderefine.engine import ProgressCallback
 from coderefine.errors import UsageError
 from coderefine.review.git import Span
 from coderefine.review.reports import SCHEMA_VERSION, function_summary, function_to_dict, skipped_to_dict
+from coderefine.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -158,12 +158,12 @@ class Review:
         return sum(float(e.get("tests_seconds") or 0.0) for e in ran)
 
 
-def job_for(options: ReviewOptions, settings: config.Settings) -> tuple[CodeJob, VerifyOptions]:
+def job_for(options: ReviewOptions, settings: Settings) -> tuple[CodeJob, VerifyOptions]:
     make = by_command(options.kind).make_job
     return make(settings, options.task_file, options.examples, options.size, options.max_examples)
 
 
-def review(functions: Sequence[Changed], options: ReviewOptions, settings: config.Settings,
+def review(functions: Sequence[Changed], options: ReviewOptions, settings: Settings,
            observer: Observer = Observer()) -> Review:  # fmt: skip
     """Work on each function, file by file, sharing one sandbox and one model.
 
@@ -191,7 +191,7 @@ class _FileReview:
 
     job: CodeJob
     verify_options: VerifyOptions
-    settings: config.Settings
+    settings: Settings
     options: ReviewOptions
     observer: Observer
     resources: Resources
