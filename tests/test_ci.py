@@ -14,7 +14,6 @@ import pytest
 
 from coderefine.cli import main
 from coderefine.code.testfiles import TEST_FILE_REASON
-from coderefine.review.git import Span, parse_diff
 from tests.scripted_llm import ScriptedLLM
 
 Start = Callable[..., ScriptedLLM]
@@ -263,25 +262,6 @@ def test_a_shallow_clone_without_the_base_says_to_fetch_more(
     monkeypatch.chdir(clone)
     code, err = bad(["ci", "--base", "origin/main"], capsys)
     assert code == 2 and "shallow clone" in err and "fetch-depth: 0" in err
-
-
-def test_diff_spans_mark_changed_and_removed_lines() -> None:
-    diff = b"""\
-diff --git a/a.py b/a.py
---- a/a.py
-+++ b/a.py
-@@ -3,0 +4,2 @@ def f():
-+    x = 1
-+    y = 2
-@@ -10 +11,0 @@ def g():
--    z = 3
-""".splitlines()
-    ((name, spans),) = parse_diff(diff)
-    assert name == "a.py"
-    assert spans == [Span(4, 5), Span(12, 11)]
-    assert spans[0].touches(1, 4) and not spans[0].touches(6, 9)
-    assert spans[1].touches(10, 14)  # the removed line was inside lines 10-14
-    assert not spans[1].touches(12, 20) and not spans[1].touches(1, 11)  # ... and not inside these
 
 
 @pytest.mark.docker

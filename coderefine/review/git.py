@@ -11,6 +11,8 @@ from pathlib import Path
 from coderefine.errors import EnvironmentProblem, UsageError
 
 _HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+_ESCAPE = re.compile(rb"\\([0-7]{3}|.)")
+_ESCAPED = {b"a": b"\a", b"b": b"\b", b"t": b"\t", b"n": b"\n", b"v": b"\v", b"f": b"\f", b"r": b"\r"}
 _EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's well-known empty tree
 
 
@@ -106,9 +108,11 @@ def parse_diff(lines: Iterable[bytes]) -> list[tuple[str, list[Span]]]:
     files: list[tuple[str, list[Span]]] = []
     for line in lines:
         if line.startswith(b"+++ "):
-            name = line[4:].decode("utf-8", errors="surrogateescape")
-            if name.startswith('"'):
-                name = name[1:-1].encode("latin-1", errors="ignore").decode("unicode_escape")
+            # git ends a name holding a space with a tab, and quotes one holding a quote, a
+            # backslash or a control character
+            raw = line[4:].removesuffix(b"\t")
+            raw = _unquoted(raw) if raw.startswith(b'"') else raw
+            name = raw.decode("utf-8", errors="surrogateescape")
             files.append((name[2:] if name.startswith("b/") else name, []))
             continue
         hunk = _HUNK.match(line)
@@ -117,3 +121,8 @@ def parse_diff(lines: Iterable[bytes]) -> list[tuple[str, list[Span]]]:
             # count 0: lines were removed after line `start`.
             files[-1][1].append(Span(start, start + count - 1) if count else Span(start + 1, start))
     return [(name, spans) for name, spans in files if name != "/dev/null"]
+
+
+def _unquoted(quoted: bytes) -> bytes:
+    """The bytes of a name git wrote between double quotes, C-style (`\\"`, `\\t`, `\\303\\274`)."""
+    return _ESCAPE.sub(lambda m: bytes([int(m[1], 8)]) if len(m[1]) == 3 else _ESCAPED.get(m[1], m[1]), quoted[1:-1])
