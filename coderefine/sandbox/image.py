@@ -43,10 +43,11 @@ def default_image() -> str:
     return f"{IMAGE_REPOSITORY}:{sandbox_digest(base_image())[:12]}"
 
 
-def sandbox_digest(base: str = "") -> str:
-    """The sha256 of everything shipped into the box (and the base image's name): what decides a verdict."""
+def sandbox_digest(base: str = "", folder: Path | None = None) -> str:
+    """The sha256 of everything shipped into the box from `folder` (default: sandbox_dir()) and the
+    base image's name: what decides a verdict."""
     digest = hashlib.sha256(base.encode())
-    folder = sandbox_dir()
+    folder = folder or sandbox_dir()
     for path in [*(folder / name for name in _IMAGE_FILES), *sorted(folder.glob("*.py"))]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
