@@ -29,7 +29,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coderefine.sandbox.base import (
     DEFAULT_LIMITS,
@@ -49,6 +49,11 @@ from coderefine.sandbox.image import RUNNER_IN_IMAGE, VENV_PYTHON, default_image
 from coderefine.sandbox.project_copy import project_volume, remote_engine
 from coderefine.sandbox.project_deps import project_image
 
+if TYPE_CHECKING:  # docker is imported when a sandbox starts, not with the package
+    from docker import DockerClient
+    from docker.models.containers import Container
+    from docker.models.volumes import Volume
+
 
 class _WarmRunner:
     """One container whose long-lived runner takes request paths on stdin.
@@ -57,11 +62,15 @@ class _WarmRunner:
     attach stream carries both, framed by Docker (8-byte headers).
     """
 
-    def __init__(self, container: Any) -> None:
+    def __init__(self, container: Container) -> None:
         self.container = container
         attached = container.attach_socket(params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
         self._attached = attached  # keeps the HTTP response (and so the socket) alive
-        self._socket: socket.socket = getattr(attached, "_sock", attached)
+        # A SocketIO over the engine's socket holds the socket itself in `_sock`; over ssh it is one.
+        raw = getattr(attached, "_sock", attached)
+        if not isinstance(raw, socket.socket):
+            raise SandboxUnavailable(f"the Docker engine's attach stream is a {type(raw).__name__}, not a socket")
+        self._socket = raw
         self._pending = b""
 
     def ask(self, request: str, timeout: float,
@@ -185,7 +194,7 @@ class DockerSandbox(Closing):
         self._lock = threading.Lock()
         self._owner = _owner_label()
         self.remote = remote_engine()
-        self._volume: Any = None
+        self._volume: Volume | None = None
         if self.project is not None:
             # Always a copy, never the folder itself: files that hold secrets stay out, and the
             # sandbox's users can read the copy whoever owns the checkout (see project_tar).
@@ -248,7 +257,7 @@ class DockerSandbox(Closing):
                 return
         runner.remove()
 
-    def _start_container(self) -> Any:
+    def _start_container(self) -> Container:
         import docker.errors
         import requests.exceptions
 
@@ -322,7 +331,7 @@ class DockerSandbox(Closing):
             cleaner.close()
 
 
-def _connect() -> Any:
+def _connect() -> DockerClient:
     try:
         import docker
     except ImportError:
@@ -336,7 +345,7 @@ def _connect() -> Any:
     return client
 
 
-def _require_image(client: Any, image: str) -> None:
+def _require_image(client: DockerClient, image: str) -> None:
     import docker.errors
 
     try:
@@ -359,7 +368,7 @@ def _process_start(pid: int) -> str:
     return stat[stat.rfind(")") + 2 :].split()[19]
 
 
-def remove_stale_containers(client: Any, owner: str | None = None) -> int:
+def remove_stale_containers(client: DockerClient, owner: str | None = None) -> int:
     """Remove pool containers whose owner process is gone (or, with `owner`, that owner's)."""
     import docker.errors
 

@@ -7,9 +7,13 @@ import os
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from coderefine.sandbox.base import OWNER_LABEL, SandboxUnavailable
+
+if TYPE_CHECKING:
+    from docker import DockerClient
+    from docker.models.volumes import Volume
 
 # Never copied into the sandbox: version control, environments and caches (size), and files that
 # hold secrets, which a draft could otherwise read and put into the text that goes to the model.
@@ -33,7 +37,7 @@ def remote_engine() -> bool:
     return os.environ.get("DOCKER_HOST", "").startswith(("tcp://", "ssh://", "http://", "https://"))
 
 
-def project_volume(client: Any, image: str, project: Path, owner: str, exclude: Sequence[str]) -> Any:
+def project_volume(client: DockerClient, image: str, project: Path, owner: str, exclude: Sequence[str]) -> Volume:
     """A volume on the engine holding a copy of the project, readable by the draft user."""
     import docker.errors
 

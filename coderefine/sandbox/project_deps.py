@@ -16,9 +16,12 @@ import sys
 import tempfile
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from coderefine.errors import EnvironmentProblem, UsageError
+
+if TYPE_CHECKING:
+    from docker import DockerClient
 
 DEPS_REPOSITORY = "coderefine-deps"
 _DOCKERFILE = """\
@@ -52,7 +55,7 @@ def _is_empty(requirements: str) -> bool:
     return not any(line.strip() and not line.lstrip().startswith("#") for line in requirements.splitlines())
 
 
-def project_image(client: Any, project: Path, base: str) -> str:
+def project_image(client: DockerClient, project: Path, base: str) -> str:
     """The image to run `project`'s code in: `base`, or `base` plus its dependencies."""
     requirements = requirements_text(project)
     if requirements is None or _is_empty(requirements):
