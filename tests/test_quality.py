@@ -44,9 +44,9 @@ def package_imports() -> dict[str, set[str]]:
     at the top or inside a function."""
     graph: dict[str, set[str]] = {}
     package = ROOT / "coderefine"
-    names = {".".join(path.relative_to(package).with_suffix("").parts) for path in package.rglob("*.py")}
+    names = {module_name(path.relative_to(package)) for path in package.rglob("*.py")}
     for path in package.rglob("*.py"):
-        module = ".".join(path.relative_to(package).with_suffix("").parts)
+        module = module_name(path.relative_to(package))
         found: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "coderefine":
@@ -56,8 +56,15 @@ def package_imports() -> dict[str, set[str]]:
                     found.add(joined if joined in names else base or "__init__")
             elif isinstance(node, ast.Import):
                 found.update(a.name.removeprefix("coderefine.") for a in node.names if a.name.startswith("coderefine."))
-        graph[module] = {name.removesuffix(".__init__") for name in found} - {module}
+        graph[module] = found - {module}
     return graph
+
+
+def module_name(path: Path) -> str:
+    """`engine/loop.py` is `engine.loop`; a sub-package's `__init__.py` is the sub-package (`engine`), so
+    that `from coderefine import engine` and `from coderefine.engine import X` both name it."""
+    parts = path.with_suffix("").parts
+    return ".".join(parts[:-1] if len(parts) > 1 and parts[-1] == "__init__" else parts)
 
 
 def floor_of(module: str) -> tuple[int, str]:
