@@ -22,7 +22,7 @@ from coderefine.code.file_facts import Import
 from coderefine.code.target import Target
 from coderefine.config import Settings
 from coderefine.engine import Facts, Iteration, Prompt, RefineResult, Usage
-from coderefine.llm.client import Message
+from coderefine.llm.chat import Message
 from coderefine.version import package_version
 
 RESULTS_FORMAT = 1

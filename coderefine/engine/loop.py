@@ -20,7 +20,7 @@ from coderefine.config import Settings
 from coderefine.engine.result import Iteration, RefineResult, Status, Usage
 from coderefine.engine.task import Facts, Judgement, MalformedAnswer, Prompt, Seed, Step, StopRule, Task
 from coderefine.errors import EnvironmentProblem
-from coderefine.llm.client import ChatModel, Completion, Sampling
+from coderefine.llm.chat import ChatModel, Completion, Sampling
 
 
 @dataclass(frozen=True)

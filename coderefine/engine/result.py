@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from coderefine.engine.task import Facts, Prompt
-from coderefine.llm.client import Completion
+from coderefine.llm.chat import Completion
 
 Status = Literal["improved", "no_improvement", "error"]
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from coderefine.llm.client import Message
+from coderefine.llm.chat import Message
 
 
 class MalformedAnswer(ValueError):

@@ -7,7 +7,8 @@ from contextlib import contextmanager
 
 from coderefine.cache import JsonCache, default_cache_root
 from coderefine.config import Settings
-from coderefine.llm.client import OPENAI_DEFAULT_URL, ChatModel, LLMOptions, OpenAIChat, RemoteEndpoint
+from coderefine.llm.chat import ChatModel
+from coderefine.llm.client import OPENAI_DEFAULT_URL, LLMOptions, OpenAIChat, RemoteEndpoint
 from coderefine.llm.embedded import EmbeddedServer
 
 
