@@ -23,7 +23,8 @@ from coderefine.code.optimize import optimize
 from coderefine.code.source import SourceFile
 from coderefine.code.target import Target
 from coderefine.errors import BadResponse, EndpointUnavailable, UsageError
-from coderefine.llm.client import LLMOptions, Message, OpenAIChat, RemoteEndpoint
+from coderefine.llm.chat import Message
+from coderefine.llm.client import LLMOptions, OpenAIChat, RemoteEndpoint
 from tests.scripted_llm import Reply, ScriptedLLM, prompt_text
 
 Start = Callable[..., ScriptedLLM]

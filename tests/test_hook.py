@@ -223,7 +223,7 @@ def test_a_change_outside_functions_asks_the_model_nothing(scripted: Start, repo
 def test_a_spent_budget_names_what_it_left_out_and_what_the_tests_cost() -> None:
     from coderefine.code.report import NOT_STARTED
     from coderefine.commands.hook import budget_line
-    from coderefine.review.review import FileOutcome, Review
+    from coderefine.review.document import FileOutcome, Review
 
     cut = {"target": "slow", "stop_reason": "time_budget", "tests_seconds": 41.6, "cached": False}
     done = Review("code_optimization", (

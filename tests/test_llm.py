@@ -10,7 +10,8 @@ import pytest
 
 from coderefine.cache import JsonCache
 from coderefine.errors import AuthenticationFailed, EndpointUnavailable, ModelNotFound, UsageError
-from coderefine.llm.client import LLMOptions, Message, OpenAIChat, RemoteEndpoint
+from coderefine.llm.chat import Message
+from coderefine.llm.client import LLMOptions, OpenAIChat, RemoteEndpoint
 from tests.scripted_llm import Reply, ScriptedLLM
 
 Start = Callable[..., ScriptedLLM]

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from coderefine.errors import LocalModelUnavailable
-from coderefine.llm.client import LLMOptions, Message, OpenAIChat
+from coderefine.llm.chat import Message
+from coderefine.llm.client import LLMOptions, OpenAIChat
 from coderefine.llm.embedded import EmbeddedServer, default_model_path
 
 TITLE = "Self-Refine: Iterative Refinement with Self-Feedback"

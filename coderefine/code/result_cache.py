@@ -21,7 +21,7 @@ from coderefine.code.check import VerifyOptions
 from coderefine.code.file_facts import Import
 from coderefine.code.target import Target
 from coderefine.engine import Facts, Iteration, Prompt, RefineResult, Usage
-from coderefine.llm.client import Message
+from coderefine.llm.chat import Message
 from coderefine.settings import Settings
 from coderefine.version import package_version
 

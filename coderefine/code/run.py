@@ -40,7 +40,7 @@ from coderefine.code.target import Candidate, Target
 from coderefine.code.testfiles import TEST_FILE_REASON, is_test_file
 from coderefine.engine import ProgressCallback, Task
 from coderefine.errors import EnvironmentProblem, UsageError
-from coderefine.llm.client import ChatModel
+from coderefine.llm.chat import ChatModel
 from coderefine.llm.open import open_model
 from coderefine.sandbox.base import Limits, Sandbox, SandboxUnavailable
 from coderefine.sandbox.image import default_image, sandbox_digest

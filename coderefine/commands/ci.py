@@ -21,8 +21,9 @@ from coderefine.commands.progress import Progress, choose_mode
 from coderefine.commands.reviewing import ReviewInputs, observer
 from coderefine.errors import UsageError
 from coderefine.review import git, markdown, reports, sarif
-from coderefine.review.review import Shard, review, review_document, touched
-from coderefine.review.review import merge as merge_documents
+from coderefine.review.document import merge as merge_documents
+from coderefine.review.document import review_document
+from coderefine.review.review import Shard, review, touched
 
 REPORT_FILES = {"json": "coderefine.json", "markdown": "coderefine.md", "sarif": "coderefine.sarif",
                 "patch": "coderefine.patch"}  # fmt: skip

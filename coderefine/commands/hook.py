@@ -22,7 +22,8 @@ from coderefine.commands.progress import Progress, choose_mode
 from coderefine.commands.reviewing import ReviewInputs, observer
 from coderefine.errors import UsageError
 from coderefine.review import git
-from coderefine.review.review import Review, entry_summary, review, touched
+from coderefine.review.document import Review, entry_summary
+from coderefine.review.review import review, touched
 
 HOOK_TIME_BUDGET = 60.0  # seconds: what a commit can wait for
 

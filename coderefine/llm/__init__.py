@@ -1,4 +1,5 @@
-"""The model: one chat client over `openai` for any OpenAI-compatible endpoint (client), the
-embedded llama.cpp server started when no endpoint is set (embedded, server), and the choice
-between them a run makes (open).
+"""The model: what any chat model takes and gives (chat), one chat client over `openai` for any
+OpenAI-compatible endpoint (client) with its reading of the endpoint's answers and failures
+(answers), the embedded llama.cpp server started when no endpoint is set (embedded, server), and
+the choice between them a run makes (open).
 """

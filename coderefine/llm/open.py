@@ -6,7 +6,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from coderefine.cache import JsonCache, default_cache_root
-from coderefine.llm.client import OPENAI_DEFAULT_URL, ChatModel, LLMOptions, OpenAIChat, RemoteEndpoint
+from coderefine.llm.chat import ChatModel
+from coderefine.llm.client import OPENAI_DEFAULT_URL, LLMOptions, OpenAIChat, RemoteEndpoint
 from coderefine.llm.embedded import EmbeddedServer
 from coderefine.settings import Settings
 

@@ -1,4 +1,4 @@
-"""A review (see `coderefine.review.review`) as Markdown, fit for a pull-request comment."""
+"""A review (see `coderefine.review.document`) as Markdown, fit for a pull-request comment."""
 
 from __future__ import annotations
 

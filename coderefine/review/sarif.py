@@ -1,4 +1,4 @@
-"""A review (see `coderefine.review.review`) as SARIF 2.1.0, for code-scanning tools.
+"""A review (see `coderefine.review.document`) as SARIF 2.1.0, for code-scanning tools.
 
 Each suggestion is a result at the function's lines, with its verified
 numbers in `properties` and the new version as a `fix` whose replacements

@@ -14,7 +14,7 @@ from typing import Any
 
 from coderefine.engine import Prompt, Step, StopRule
 from coderefine.errors import TaskError
-from coderefine.llm.client import Message
+from coderefine.llm.chat import Message
 from coderefine.taskfiles.templates import placeholders, render
 
 # The placeholders each prompt may use, and those it must: (allowed, required).

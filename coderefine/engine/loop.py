@@ -13,70 +13,14 @@ best-scoring acceptable iterate, not the last one, with the full trace.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Protocol
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
+from coderefine.engine.result import Iteration, RefineResult, Status, Usage
+from coderefine.engine.task import Facts, Judgement, MalformedAnswer, Prompt, Seed, Step, StopRule, Task
 from coderefine.errors import EnvironmentProblem
-from coderefine.llm.client import ChatModel, Completion, Message, Sampling
+from coderefine.llm.chat import ChatModel, Completion, Sampling
 from coderefine.settings import Settings
-
-Status = Literal["improved", "no_improvement", "error"]
-
-
-class MalformedAnswer(ValueError):
-    """The model's answer does not have the shape the task asked for."""
-
-
-@dataclass(frozen=True)
-class Prompt:
-    """Messages for one LLM call, with that call's generation limits."""
-
-    messages: tuple[Message, ...]
-    max_tokens: int | None = None
-    stop: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Facts:
-    """What was measured about a draft, before the model critiques it.
-
-    `summary` is the text the feedback and refine prompts are given;
-    `metrics` goes into the result as is. A draft that is not `acceptable`
-    (wrong, malformed) is never chosen as the result.
-    """
-
-    metrics: Mapping[str, Any] = field(default_factory=dict)
-    summary: str = ""
-    acceptable: bool = True
-
-
-@dataclass(frozen=True)
-class Judgement:
-    score: float | None
-    stop_signal: bool = False
-
-
-@dataclass(frozen=True)
-class Step:
-    """One entry of the history handed to the refine prompt."""
-
-    output: str
-    facts: Facts
-    feedback: str
-
-
-@dataclass(frozen=True)
-class StopRule:
-    max_iterations: int = 4
-    signal: str | None = None  # a phrase in the feedback that ends the loop
-    target_score: float | None = None  # a score this high ends the loop
-    plateau_margin: float = 0.0  # the best must improve by more than this ...
-    plateau_patience: int = 2  # ... within this many iterations, or the loop stops
-
-    def signalled(self, feedback: str) -> bool:
-        """Whether the feedback says the stop phrase (any case)."""
-        return self.signal is not None and self.signal.lower() in feedback.lower()
 
 
 @dataclass(frozen=True)
@@ -84,107 +28,6 @@ class Budget:
     max_calls: int | None = None
     max_tokens: int | None = None
     deadline: float | None = None  # a time.monotonic() value: no new draft is started after it
-
-
-class Task(Protocol):
-    """A refinement task: prompts, parsing, measurement and judgement."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def stop_rule(self) -> StopRule: ...
-
-    @property
-    def improves_input(self) -> bool:
-        """True when every acceptable draft already beats the input (code tasks);
-        False when drafts compete with the first draft (text tasks)."""
-        ...
-
-    def init_prompt(self, x: str) -> Prompt: ...
-
-    def parse_output(self, text: str) -> str: ...
-
-    def evaluate(self, x: str, output: str) -> Facts: ...
-
-    def feedback_prompt(self, x: str, output: str, facts: Facts) -> Prompt: ...
-
-    def judge(self, feedback: str, facts: Facts) -> Judgement: ...
-
-    def refine_prompt(self, x: str, history: Sequence[Step]) -> Prompt: ...
-
-    def seed(self, x: str) -> Seed | None:
-        """A first draft that is not the model's (a code task's: a static analyzer's fixes), or None.
-        It is measured, critiqued by the model and kept in the history like any draft."""
-        ...
-
-
-@dataclass(frozen=True)
-class Seed:
-    """A draft from elsewhere than the model: the answer text as the model would give it, and its origin."""
-
-    text: str
-    origin: str
-
-
-@dataclass(frozen=True)
-class Usage:
-    llm_calls: int = 0
-    cached_calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-    def add(self, completion: Completion) -> Usage:
-        return Usage(
-            llm_calls=self.llm_calls + (0 if completion.cached else 1),
-            cached_calls=self.cached_calls + (1 if completion.cached else 0),
-            prompt_tokens=self.prompt_tokens + (0 if completion.cached else completion.prompt_tokens),
-            completion_tokens=self.completion_tokens + (0 if completion.cached else completion.completion_tokens),
-        )
-
-    @property
-    def total_tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
-
-
-@dataclass(frozen=True)
-class Iteration:
-    index: int
-    output: str
-    raw_output: str
-    feedback: str
-    facts: Facts
-    score: float | None
-    accepted: bool
-    error: str | None
-    prompt: Prompt
-    feedback_prompt: Prompt | None
-    usage: Usage
-    seconds: float
-    origin: str = "model"  # who wrote the draft: the model, or a Seed's origin (e.g. "analyzer")
-
-    @property
-    def metrics(self) -> dict[str, Any]:
-        return {**self.facts.metrics, "score": self.score}
-
-
-@dataclass(frozen=True)
-class RefineResult:
-    task: str
-    input: str
-    status: Status
-    stop_reason: str
-    final: str | None
-    best_iteration: int | None
-    iterations: tuple[Iteration, ...]
-    usage: Usage
-    model: str
-    seconds: float
-    error: str | None = None
-
-    @property
-    def best(self) -> Iteration | None:
-        return None if self.best_iteration is None else self.iterations[self.best_iteration]
 
 
 @dataclass(frozen=True)
