@@ -1,4 +1,4 @@
-"""coderefine/testfiles.py: which files are a project's tests."""
+"""coderefine/code/testfiles.py: which files are a project's tests."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ from tests.scripted_llm import ScriptedLLM, prompt_text
 
 Start = Callable[..., ScriptedLLM]
 
-CHECKOUT = Path(__file__).resolve().parents[1]  # the repository that holds .pre-commit-hooks.yaml
+CHECKOUT = Path(__file__).resolve().parents[2]  # the repository that holds .pre-commit-hooks.yaml
 SUGGEST, FIX = "coderefine", "coderefine-fix"
 
 FAST_BODY = "    return list(dict.fromkeys(items))\n"
