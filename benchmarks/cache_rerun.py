@@ -80,10 +80,27 @@ def answer(request: dict[str, Any]) -> str:
 def run(folder: Path, env: dict[str, str], sandbox: str) -> float:
     started = time.perf_counter()
     subprocess.run(
-        ["coderefine", "ci", "--base", "HEAD~1", "--sandbox", sandbox, "--max-iterations", "1",
-         "--max-examples", "10", "--progress", "quiet", "--quiet", "--out", "report"],
-        cwd=folder, env=env, check=True,
-    )  # fmt: skip
+        [
+            "coderefine",
+            "ci",
+            "--base",
+            "HEAD~1",
+            "--sandbox",
+            sandbox,
+            "--max-iterations",
+            "1",
+            "--max-examples",
+            "10",
+            "--progress",
+            "quiet",
+            "--quiet",
+            "--out",
+            "report",
+        ],
+        cwd=folder,
+        env=env,
+        check=True,
+    )
     return time.perf_counter() - started
 
 
@@ -103,21 +120,30 @@ def main() -> None:
         folder.mkdir()
         functions = make_repository(folder, args.files, args.per_file)
         with ScriptedLLM(answer) as server:
-            env = dict(os.environ, OPENAI_BASE_URL=server.url, OPENAI_API_KEY="none", CODEREFINE_MODEL="scripted-model",
-                       CODEREFINE_CACHE_DIR=str(work / "cache"))  # fmt: skip
+            env = dict(
+                os.environ,
+                OPENAI_BASE_URL=server.url,
+                OPENAI_API_KEY="none",
+                CODEREFINE_MODEL="scripted-model",
+                CODEREFINE_CACHE_DIR=str(work / "cache"),
+            )
             cold = run(folder, env, args.sandbox)
             calls = len(server.requests)
             cold_report = json.loads((folder / "report" / "coderefine.json").read_text())
-            print(f"cold run: {functions} functions in {args.files} files, {cold:.1f}s, {calls} LLM calls, "
-                  f"{cold_report['suggestions']} suggestions")  # fmt: skip
+            print(
+                f"cold run: {functions} functions in {args.files} files, {cold:.1f}s, {calls} LLM calls, "
+                f"{cold_report['suggestions']} suggestions"
+            )
             for attempt in range(1, args.reruns + 1):
                 seconds = run(folder, env, args.sandbox)
                 report = json.loads((folder / "report" / "coderefine.json").read_text())
                 same = [r["final"] for r in report["results"]] == [r["final"] for r in cold_report["results"]]
                 cached = sum(1 for r in report["results"] if r["cached"])
-                print(f"re-run {attempt}: {seconds:.2f}s; {len(server.requests) - calls} new LLM calls; "
-                      f"{cached}/{len(report['results'])} results from the cache; same results: {same}; "
-                      f"same patch: {report['patch'] == cold_report['patch']}")  # fmt: skip
+                print(
+                    f"re-run {attempt}: {seconds:.2f}s; {len(server.requests) - calls} new LLM calls; "
+                    f"{cached}/{len(report['results'])} results from the cache; same results: {same}; "
+                    f"same patch: {report['patch'] == cold_report['patch']}"
+                )
     finally:
         if args.keep:
             print(f"kept: {work}")

@@ -60,7 +60,7 @@ from optimize_suite import project_copy  # noqa: E402
 
 from coderefine.code.baseline_cache import BaselineCache  # noqa: E402
 from coderefine.code.check import Baseline, Verdict, VerifyOptions, verify  # noqa: E402
-from coderefine.code.run import limits_for  # noqa: E402
+from coderefine.code.resources import limits_for  # noqa: E402
 from coderefine.code.source import SourceFile  # noqa: E402
 from coderefine.code.target import Target  # noqa: E402
 from coderefine.errors import CoderefineError, EnvironmentProblem, UsageError  # noqa: E402
@@ -123,17 +123,24 @@ BOLTONS_FUNCTIONS = (
 # boltons' conftest.py takes the `path` argument, which pytest 9 no longer passes; it only skips
 # test files named for another Python major version, so `collection_path` keeps its meaning.
 _BOLTONS_CONFTEST = (
-    ("tests/conftest.py", "def pytest_ignore_collect(path, config):",
-     "def pytest_ignore_collect(collection_path, config):"),
+    (
+        "tests/conftest.py",
+        "def pytest_ignore_collect(path, config):",
+        "def pytest_ignore_collect(collection_path, config):",
+    ),
     ("tests/conftest.py", "filename = path.basename", "filename = collection_path.name"),
-)  # fmt: skip
+)
 LIBRARIES = {
     "toolz": Library("toolz", "1.2.0", ("toolz",), "toolz/tests", LIBRARY_FUNCTIONS),
     "boltons": Library(
-        "boltons", "25.0.0", ("tests/test_iterutils.py", "tests/test_strutils.py"), "tests", BOLTONS_FUNCTIONS,
+        "boltons",
+        "25.0.0",
+        ("tests/test_iterutils.py", "tests/test_strutils.py"),
+        "tests",
+        BOLTONS_FUNCTIONS,
         _BOLTONS_CONFTEST,
     ),
-}  # fmt: skip
+}
 SOURCES = ("suite", "untyped", *LIBRARIES)
 SOURCE_GROUPS = {"library": tuple(LIBRARIES), "all": SOURCES}
 
@@ -142,9 +149,17 @@ SOURCE_GROUPS = {"library": tuple(LIBRARIES), "all": SOURCES}
 
 OPERATORS = ("comparison", "off_by_one", "bound", "drop_branch", "and_or", "constant", "swap_operands")
 _SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
-    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq,
-    ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
-}  # fmt: skip
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+}
 _NOT_COMMUTATIVE = (ast.Sub, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.LShift, ast.RShift, ast.MatMult)
 
 
@@ -434,8 +449,9 @@ def judge(subject: Subject, project: Path, scratch: Path, candidate: str) -> Kil
     )
 
 
-def run_function(subject: Subject, project: Path, scratch: Path, sandbox: Sandbox, cap: int,
-                 tests: Baseline) -> FunctionRow:  # fmt: skip
+def run_function(
+    subject: Subject, project: Path, scratch: Path, sandbox: Sandbox, cap: int, tests: Baseline
+) -> FunctionRow:
     started = time.monotonic()
     target = find_target(project, subject)
     sites, mutants = generate(subject.correct, subject.name, cap, subject.first_line)
@@ -469,9 +485,17 @@ def run_function(subject: Subject, project: Path, scratch: Path, sandbox: Sandbo
     if doubt:
         print(f"  WARNING: the correct version fails the host's checks: {doubt}", flush=True)
     return FunctionRow(
-        subject.source, subject.name, target.skip_reason, sites, verified, faster, None if verified else reason,
-        doubt, tuple(rows), round(time.monotonic() - started, 1),
-    )  # fmt: skip
+        subject.source,
+        subject.name,
+        target.skip_reason,
+        sites,
+        verified,
+        faster,
+        None if verified else reason,
+        doubt,
+        tuple(rows),
+        round(time.monotonic() - started, 1),
+    )
 
 
 def _premise(kill: Kill) -> str | None:
@@ -523,27 +547,48 @@ def _mutant_line(row: MutantRow) -> str:
 
 def suite_subjects() -> list[Subject]:
     return [
-        Subject("suite", name, "slow.py", "slow", FAST[name].strip() + "\n", "hints", ("test_slow.py",),
-                tuple(EXAMPLES.get(name, ())))
+        Subject(
+            "suite",
+            name,
+            "slow.py",
+            "slow",
+            FAST[name].strip() + "\n",
+            "hints",
+            ("test_slow.py",),
+            tuple(EXAMPLES.get(name, ())),
+        )
         for name in FAST
-    ]  # fmt: skip
+    ]
 
 
 def untyped_subjects() -> list[Subject]:
     """The suite with every type hint stripped, from the originals and the correct versions alike:
     what most real code looks like. The oracle still draws from the typed suite's hints."""
     return [
-        Subject("untyped", name, "slow.py", "slow", strip_hints(FAST[name].strip()) + "\n", "typed-twin",
-                ("test_slow.py",), tuple(EXAMPLES.get(name, ())))
+        Subject(
+            "untyped",
+            name,
+            "slow.py",
+            "slow",
+            strip_hints(FAST[name].strip()) + "\n",
+            "typed-twin",
+            ("test_slow.py",),
+            tuple(EXAMPLES.get(name, ())),
+        )
         for name in FAST
-    ]  # fmt: skip
+    ]
 
 
 class _NoHints(ast.NodeTransformer):
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
         node.returns = None
-        for argument in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs,
-                         node.args.vararg, node.args.kwarg]:  # fmt: skip
+        for argument in [
+            *node.args.posonlyargs,
+            *node.args.args,
+            *node.args.kwonlyargs,
+            node.args.vararg,
+            node.args.kwarg,
+        ]:
             if argument is not None:
                 argument.annotation = None
         self.generic_visit(node)
@@ -624,7 +669,8 @@ def run_source(source: str, only: set[str] | None, cap: int) -> list[FunctionRow
     rows: list[FunctionRow] = []
     with source_project(source) as project, tempfile.TemporaryDirectory() as scratch_root:
         subjects = {"suite": suite_subjects, "untyped": untyped_subjects}.get(
-            source, lambda: library_subjects(LIBRARIES[source], project))()
+            source, lambda: library_subjects(LIBRARIES[source], project)
+        )()
         subjects = [s for s in subjects if only is None or s.name in only]
         if not subjects:
             return rows
@@ -673,13 +719,17 @@ def totals(rows: Sequence[FunctionRow], seconds: float) -> dict[str, Any]:
 
 def print_source(source: str, rows: Sequence[FunctionRow], figures: dict[str, Any]) -> None:
     print(f"\n== {source}: {_source_label(source)}")
-    print(f"{'function':20} {'gen':>4} {'equiv':>5} {'kept':>4} {'holes':>5} {'offer':>5} {'refus':>5} "
-          f"{'t-only':>6}  {'correct version':30} {'s':>6}")  # fmt: skip
+    print(
+        f"{'function':20} {'gen':>4} {'equiv':>5} {'kept':>4} {'holes':>5} {'offer':>5} {'refus':>5} "
+        f"{'t-only':>6}  {'correct version':30} {'s':>6}"
+    )
     for row in rows:
         tests_only = sum(m.refused_at == "project tests" for m in row.mutants)
-        print(f"{row.name:20} {len(row.mutants):4} {row.count('equivalent'):5} "
-              f"{len(row.mutants) - row.count('equivalent'):4} {row.count('hole'):5} {row.offered:5} "
-              f"{row.count('refused'):5} {tests_only:6}  {_correct_label(row):30} {row.seconds:6.1f}")  # fmt: skip
+        print(
+            f"{row.name:20} {len(row.mutants):4} {row.count('equivalent'):5} "
+            f"{len(row.mutants) - row.count('equivalent'):4} {row.count('hole'):5} {row.offered:5} "
+            f"{row.count('refused'):5} {tests_only:6}  {_correct_label(row):30} {row.seconds:6.1f}"
+        )
     print("(t-only: refused only by the project's tests, after differential testing let it through)")
     print("totals: " + ", ".join(f"{key} {value}" for key, value in figures.items()))
     for row in rows:
@@ -691,9 +741,11 @@ def _print_findings(row: FunctionRow) -> None:
         d = mutant.kill.difference
         shown = f"; differs on {d.arguments}: {d.original} vs {d.mutant}" if d else ""
         if mutant.outcome == "hole":
-            print(f"  HOLE {row.name} [{mutant.operator}] {mutant.description}; wrong by "
-                  f"{'+'.join(mutant.kill.by)}{shown}; checker: {mutant.checked} inputs, "
-                  f"{mutant.tests_passed} project test(s) passed{', OFFERED' if mutant.faster else ''}")  # fmt: skip
+            print(
+                f"  HOLE {row.name} [{mutant.operator}] {mutant.description}; wrong by "
+                f"{'+'.join(mutant.kill.by)}{shown}; checker: {mutant.checked} inputs, "
+                f"{mutant.tests_passed} project test(s) passed{', OFFERED' if mutant.faster else ''}"
+            )
         elif mutant.refused_at == "project tests":
             print(f"  TESTS ONLY {row.name} [{mutant.operator}] {mutant.description}: {mutant.mismatch}")
     if row.skip_reason is None and row.correct_verified is not True:

@@ -111,9 +111,15 @@ def run_tests(folder: Path, tests: Sequence[str], timeout: float = 60.0) -> str 
     environment = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     try:
         done = subprocess.run(
-            command, cwd=folder, env=environment, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-            timeout=timeout, check=False,
-        )  # fmt: skip
+            command,
+            cwd=folder,
+            env=environment,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
         return f"the tests did not finish within {timeout:.0f}s"
     if done.returncode == 0:
@@ -553,8 +559,11 @@ def _parse_int_list(rng: random.Random) -> Arguments:
     if rng.random() < 0.1:
         pieces.append(f"1{range_delim}")  # a range with no end: ValueError
     text = delim.join(pieces)
-    kwargs = {} if (delim, range_delim) == (",", "-") and rng.random() < 0.5 else {
-        "delim": delim, "range_delim": range_delim}  # fmt: skip
+    kwargs = (
+        {}
+        if (delim, range_delim) == (",", "-") and rng.random() < 0.5
+        else {"delim": delim, "range_delim": range_delim}
+    )
     return (text if rng.random() < 0.9 else f" {text} ",), kwargs
 
 

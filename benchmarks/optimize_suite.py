@@ -61,14 +61,21 @@ def run_suite(mode: str, names: Sequence[str], max_iterations: int) -> None:
             result = report.results[0]
             calls = result.refine.usage.llm_calls if result.refine else 0
             best = result.refine.best if result.refine else None
-            rows.append((name, result.improved, result.metrics, calls, time.monotonic() - started,
-                         best.origin if best is not None and result.improved else "-"))  # fmt: skip
+            rows.append(
+                (
+                    name,
+                    result.improved,
+                    result.metrics,
+                    calls,
+                    time.monotonic() - started,
+                    best.origin if best is not None and result.improved else "-",
+                )
+            )
             print_row(*rows[-1])
     summarize(rows)
 
 
-def print_row(name: str, improved: bool, metrics: dict[str, object], calls: int, seconds: float,
-              origin: str) -> None:  # fmt: skip
+def print_row(name: str, improved: bool, metrics: dict[str, object], calls: int, seconds: float, origin: str) -> None:
     if improved:
         low, high = metrics["speedup_ci"]  # type: ignore[misc]
         outcome = f"{metrics['speedup']:7.2f}x  [{low:.2f}, {high:.2f}]"
@@ -80,8 +87,10 @@ def print_row(name: str, improved: bool, metrics: dict[str, object], calls: int,
 def summarize(rows: list[tuple[str, bool, dict[str, object], int, float, str]]) -> None:
     optimized = [row for row in rows if row[1]]
     by_analyzer = sum(row[5] == "analyzer" for row in optimized)
-    print(f"\nthe offered draft was the analyzer's (ruff's fixes alone) for {by_analyzer}, "
-          f"the model's for {len(optimized) - by_analyzer}")
+    print(
+        f"\nthe offered draft was the analyzer's (ruff's fixes alone) for {by_analyzer}, "
+        f"the model's for {len(optimized) - by_analyzer}"
+    )
     speedups = [float(row[2]["speedup"]) for row in optimized]  # type: ignore[arg-type]
     print(f"\noptimized: {len(optimized)}/{len(rows)} ({100 * len(optimized) / len(rows):.0f}%)")
     if speedups:
@@ -98,8 +107,11 @@ def summarize(rows: list[tuple[str, bool, dict[str, object], int, float, str]]) 
 def run_aa(names: Sequence[str], trials: int, load: int) -> None:
     """The original's own source as the candidate, timed against itself while `load` busy processes run."""
     claimed, timed, ratios = 0, 0, []
-    with busy(load), project_copy() as project, DockerSandbox(project=project,
-                                                              limits=Limits(timeout=300, memory_mb=1024)) as box:
+    with (
+        busy(load),
+        project_copy() as project,
+        DockerSandbox(project=project, limits=Limits(timeout=300, memory_mb=1024)) as box,
+    ):
         source = SourceFile.read(project / "slow.py")
         baselines = {}
         for trial in range(trials):
@@ -116,11 +128,16 @@ def run_aa(names: Sequence[str], trials: int, load: int) -> None:
             claimed += verdict.faster
             ratios.append(verdict.speedup)
             low, high = verdict.speedup_ci or (0.0, 0.0)
-            print(f"{trial + 1:3} {name:22} {verdict.speedup:.3f}x [{low:.3f}, {high:.3f}]"
-                  f"{'  CLAIMED FASTER' if verdict.faster else ''}", flush=True)  # fmt: skip
-    print(f"\nA/A with {load} busy process(es): claimed faster in {claimed}/{timed} timed trials "
-          f"({100 * claimed / max(timed, 1):.1f}%) of {trials}; median ratio {statistics.median(ratios):.3f}, "
-          f"min {min(ratios):.3f}, max {max(ratios):.3f}")  # fmt: skip
+            print(
+                f"{trial + 1:3} {name:22} {verdict.speedup:.3f}x [{low:.3f}, {high:.3f}]"
+                f"{'  CLAIMED FASTER' if verdict.faster else ''}",
+                flush=True,
+            )
+    print(
+        f"\nA/A with {load} busy process(es): claimed faster in {claimed}/{timed} timed trials "
+        f"({100 * claimed / max(timed, 1):.1f}%) of {trials}; median ratio {statistics.median(ratios):.3f}, "
+        f"min {min(ratios):.3f}, max {max(ratios):.3f}"
+    )
 
 
 @contextlib.contextmanager

@@ -60,33 +60,63 @@ def run_suite(mode: str, names: Sequence[str], max_iterations: int) -> None:
             names = measure(result.original).parts["names"], measure(result.final).parts["names"]
             best = result.refine.best if result.refine else None
             origin = best.origin if best is not None and result.improved else "-"
-            rows.append((name, result.improved, metrics["score_before"], metrics["score"], calls,
-                         time.monotonic() - started, *names, origin))  # fmt: skip
+            rows.append(
+                (
+                    name,
+                    result.improved,
+                    metrics["score_before"],
+                    metrics["score"],
+                    calls,
+                    time.monotonic() - started,
+                    *names,
+                    origin,
+                )
+            )
             print_row(*rows[-1])
     summarize(rows)
 
 
-def print_row(name: str, improved: bool, before: float, after: float, calls: int, seconds: float,
-              names_before: float, names_after: float, origin: str) -> None:  # fmt: skip
+def print_row(
+    name: str,
+    improved: bool,
+    before: float,
+    after: float,
+    calls: int,
+    seconds: float,
+    names_before: float,
+    names_after: float,
+    origin: str,
+) -> None:
     outcome = "improved" if improved else "no verified improvement"
-    print(f"{name:22} {before:5.1f} -> {after:5.1f}  names {names_before:5.1f} -> {names_after:5.1f}  "
-          f"{outcome:24} {calls:2} calls  {seconds:6.1f}s  by {origin}", flush=True)
+    print(
+        f"{name:22} {before:5.1f} -> {after:5.1f}  names {names_before:5.1f} -> {names_after:5.1f}  "
+        f"{outcome:24} {calls:2} calls  {seconds:6.1f}s  by {origin}",
+        flush=True,
+    )
 
 
 def summarize(rows: list[Row]) -> None:
     improved = [row for row in rows if row[1]]
     by_analyzer = sum(row[8] == "analyzer" for row in improved)
-    print(f"\nthe offered draft was the analyzer's (ruff's fixes alone) for {by_analyzer}, "
-          f"the model's for {len(improved) - by_analyzer}")
+    print(
+        f"\nthe offered draft was the analyzer's (ruff's fixes alone) for {by_analyzer}, "
+        f"the model's for {len(improved) - by_analyzer}"
+    )
     print(f"\nimproved: {len(improved)}/{len(rows)} ({100 * len(improved) / len(rows):.0f}%)")
-    print(f"score: mean before {statistics.mean(r[2] for r in rows):.1f}, "
-          f"mean after {statistics.mean(r[3] for r in rows):.1f}")  # fmt: skip
-    print(f"names part: mean before {statistics.mean(r[6] for r in rows):.1f}, "
-          f"mean after {statistics.mean(r[7] for r in rows):.1f}")  # fmt: skip
+    print(
+        f"score: mean before {statistics.mean(r[2] for r in rows):.1f}, "
+        f"mean after {statistics.mean(r[3] for r in rows):.1f}"
+    )
+    print(
+        f"names part: mean before {statistics.mean(r[6] for r in rows):.1f}, "
+        f"mean after {statistics.mean(r[7] for r in rows):.1f}"
+    )
     if improved:
         print(f"gain where improved: mean {statistics.mean(r[3] - r[2] for r in improved):.1f} points")
-    print(f"per function: {statistics.mean(r[4] for r in rows):.1f} LLM calls, "
-          f"{statistics.mean(r[5] for r in rows):.1f}s wall time")  # fmt: skip
+    print(
+        f"per function: {statistics.mean(r[4] for r in rows):.1f} LLM calls, "
+        f"{statistics.mean(r[5] for r in rows):.1f}s wall time"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -78,8 +78,13 @@ def answer(latency: float) -> Any:
         count[0] += 1
         code = found.group(1) if found else "pass\n"
         lines = code.splitlines()
-        body = next((i for i, line in enumerate(lines) if line.rstrip().endswith(":") and
-                     line.lstrip().startswith("def ")), 0) + 1  # fmt: skip
+        body = (
+            next(
+                (i for i, line in enumerate(lines) if line.rstrip().endswith(":") and line.lstrip().startswith("def ")),
+                0,
+            )
+            + 1
+        )
         indent = re.match(r"\s*", lines[body] if body < len(lines) else "    ").group(0) or "    "  # type: ignore[union-attr]
         lines.insert(body, f"{indent}# draft {count[0]}")
         return Reply("```python\n" + "\n".join(lines) + "\n```", delay=latency)
@@ -113,8 +118,9 @@ def touch(project: Path, file: str, name: str, note: str) -> None:
         scope = next(n for n in scope if isinstance(n, ast.ClassDef) and n.name == owner[0]).body
     node = next(n for n in scope if isinstance(n, ast.FunctionDef) and n.name == name)
     first = node.body[0]
-    docstring = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(
-        first.value.value, str)  # fmt: skip
+    docstring = (
+        isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str)
+    )
     at = first.end_lineno if docstring and first.end_lineno is not None else first.lineno - 1
     lines.insert(at, f"{' ' * first.col_offset}pass  # {note}\n")
     path.write_text("".join(lines), encoding="utf-8")
@@ -142,8 +148,10 @@ class Found:
 def most_called(project: Path, package: str, count: int) -> Found:
     """The `count` eligible functions that most of the project's tests call, two typical ones (what a
     change to them runs again is the median), and what the project's tests cost."""
-    with tempfile.TemporaryDirectory() as scratch, open_sandbox("docker", project=project,
-                                                                limits=Limits(timeout=600)) as box:  # fmt: skip
+    with (
+        tempfile.TemporaryDirectory() as scratch,
+        open_sandbox("docker", project=project, limits=Limits(timeout=600)) as box,
+    ):
         cache = BaselineCache(None, checker="bench", baseline_tests=(), exclude=(), timeout=600.0)
         del scratch
         started = time.monotonic()
@@ -162,18 +170,28 @@ def most_called(project: Path, package: str, count: int) -> Found:
     everything = len(reaches) - len(some)
     total = len({test for record in tests.files.values() for test in record.tests})
     median = some[len(some) // 2][0] if some else 0
-    line = (f"a change to one of the {len(reaches)} eligible functions that tests call runs again all {total} tests "
-            f"for {everything} (they ran on import); for the others {median} tests at the median "
-            f"(fewest {some[0][0] if some else 0}, most {some[-1][0] if some else 0})")  # fmt: skip
+    line = (
+        f"a change to one of the {len(reaches)} eligible functions that tests call runs again all {total} tests "
+        f"for {everything} (they ran on import); for the others {median} tests at the median "
+        f"(fewest {some[0][0] if some else 0}, most {some[-1][0] if some else 0})"
+    )
     middle = some[max(0, len(some) // 2 - 1) : len(some) // 2 + 1]
-    return Found(found[:count], [(file, name, covering) for _, file, name, covering in middle], seconds,
-                 len(tests.files), line)  # fmt: skip
+    return Found(
+        found[:count], [(file, name, covering) for _, file, name, covering in middle], seconds, len(tests.files), line
+    )
 
 
 def coderefine(project: Path, env: dict[str, str], *args: str) -> tuple[float, dict[str, Any] | None, str]:
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "coderefine", *args], cwd=project, env=env, capture_output=True,
-                          text=True, stdin=subprocess.DEVNULL, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "coderefine", *args],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
     seconds = time.monotonic() - started
     if done.returncode not in (0, 1):
         print(f"    coderefine {' '.join(args)}: exit {done.returncode}: {done.stderr.strip()[-300:]}", flush=True)
@@ -186,9 +204,15 @@ def coderefine(project: Path, env: dict[str, str], *args: str) -> tuple[float, d
 
 def environment(server: ScriptedLLM, cache: Path, max_iterations: int) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODEREFINE_"))}
-    env.update(OPENAI_BASE_URL=server.url, OPENAI_API_KEY="scripted", CODEREFINE_MODEL="scripted-model",
-               CODEREFINE_CACHE_DIR=str(cache), CODEREFINE_MAX_ITERATIONS=str(max_iterations),
-               CODEREFINE_PLATEAU_PATIENCE="10", PYTHONPATH=str(ROOT.parent))  # fmt: skip
+    env.update(
+        OPENAI_BASE_URL=server.url,
+        OPENAI_API_KEY="scripted",
+        CODEREFINE_MODEL="scripted-model",
+        CODEREFINE_CACHE_DIR=str(cache),
+        CODEREFINE_MAX_ITERATIONS=str(max_iterations),
+        CODEREFINE_PLATEAU_PATIENCE="10",
+        PYTHONPATH=str(ROOT.parent),
+    )
     return env
 
 
@@ -202,8 +226,11 @@ def per_function(project: Path, env: dict[str, str], functions: Sequence[tuple[s
             continue
         tests, baseline = doc.get("tests_seconds", 0.0), doc.get("baseline_seconds", 0.0)
         drafts = doc.get("seconds", 0.0) - tests - baseline
-        print(f"   {name:34} {wall:6.1f} {tests:6.1f} {baseline:6.1f} {drafts:6.1f} {doc['usage']['llm_calls']:5}  "
-              f"{doc['status']}, {doc['metrics'].get('checked_inputs')} inputs", flush=True)
+        print(
+            f"   {name:34} {wall:6.1f} {tests:6.1f} {baseline:6.1f} {drafts:6.1f} {doc['usage']['llm_calls']:5}  "
+            f"{doc['status']}, {doc['metrics'].get('checked_inputs')} inputs",
+            flush=True,
+        )
 
 
 def review_summary(doc: dict[str, Any] | None) -> str:
@@ -212,12 +239,15 @@ def review_summary(doc: dict[str, Any] | None) -> str:
     results = doc.get("results", [])
     tests = sum(r.get("tests_seconds", 0.0) for r in results)
     calls = sum(r["usage"]["llm_calls"] for r in results)
-    return (f"{len(results)} function(s) worked on, {len(doc.get('skipped', []))} skipped, {calls} LLM calls, "
-            f"{tests:.1f}s in the project's tests")
+    return (
+        f"{len(results)} function(s) worked on, {len(doc.get('skipped', []))} skipped, {calls} LLM calls, "
+        f"{tests:.1f}s in the project's tests"
+    )
 
 
-def ci_run(project: Path, env: dict[str, str], base: str, out: Path, *extra: str
-           ) -> tuple[float, dict[str, Any] | None]:  # fmt: skip
+def ci_run(
+    project: Path, env: dict[str, str], base: str, out: Path, *extra: str
+) -> tuple[float, dict[str, Any] | None]:
     wall, _, err = coderefine(project, env, "ci", "--base", base, "--out", str(out), "--progress", "quiet", *extra)
     report = out / "coderefine.json"
     if not report.is_file():
@@ -239,15 +269,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     library, file_mode = REPOSITORIES[args.library]
     parts = {int(part) for part in args.parts.split(",")}
-    with repository(library) as project, ScriptedLLM(answer(args.latency)) as server, \
-            tempfile.TemporaryDirectory(prefix="coderefine-real-") as scratch_name:  # fmt: skip
+    with (
+        repository(library) as project,
+        ScriptedLLM(answer(args.latency)) as server,
+        tempfile.TemporaryDirectory(prefix="coderefine-real-") as scratch_name,
+    ):
         run = Run(project, server, Path(scratch_name), args.max_iterations)
-        print(f"{library.name} {library.version} (sdist from PyPI), model latency {args.latency:g}s, "
-              f"{args.max_iterations} draft(s) per function", flush=True)
+        print(
+            f"{library.name} {library.version} (sdist from PyPI), model latency {args.latency:g}s, "
+            f"{args.max_iterations} draft(s) per function",
+            flush=True,
+        )
         found = most_called(project, library.name, args.functions)
         functions = found.most_called
-        print(f"\n1. the project's tests in the sandbox, every function's calls captured: {found.seconds:.1f}s "
-              f"({found.test_files} test files)\n   {found.reach}", flush=True)
+        print(
+            f"\n1. the project's tests in the sandbox, every function's calls captured: {found.seconds:.1f}s "
+            f"({found.test_files} test files)\n   {found.reach}",
+            flush=True,
+        )
         for file, name, covering in functions:
             print(f"   {file}::{name}: called by {covering} tests", flush=True)
         if 2 in parts:
@@ -278,8 +317,11 @@ class Run:
     def file_mode(self, file: str) -> None:
         print("\n3. file mode", flush=True)
         wall, doc, _ = coderefine(self.project, self.env("file"), "optimize", file, "--json")
-        print(f"   optimize {file}: {wall:.1f}s wall, {len((doc or {}).get('results', []))} function(s) worked on, "
-              f"{len((doc or {}).get('skipped', []))} skipped", flush=True)
+        print(
+            f"   optimize {file}: {wall:.1f}s wall, {len((doc or {}).get('results', []))} function(s) worked on, "
+            f"{len((doc or {}).get('skipped', []))} skipped",
+            flush=True,
+        )
 
     def ci_range(self, functions: Sequence[tuple[str, str, int]]) -> None:
         print("\n4. ci over a 3-commit range, then again unchanged", flush=True)
@@ -291,8 +333,11 @@ class Run:
         more = str(self.max_iterations + 1)  # new results, the same project
         env = self.env("ci", CODEREFINE_MAX_ITERATIONS=more)
         wall, doc = ci_run(self.project, env, "HEAD~3", self.scratch / "ci-2")
-        print(f"   second review, unchanged project (results not reusable: --max-iterations {more}): "
-              f"{wall:.1f}s wall; {review_summary(doc)}", flush=True)
+        print(
+            f"   second review, unchanged project (results not reusable: --max-iterations {more}): "
+            f"{wall:.1f}s wall; {review_summary(doc)}",
+            flush=True,
+        )
 
     def side_by_side(self, functions: Sequence[tuple[str, str, int]]) -> None:
         print("\n5. --jobs 1 against --jobs 4", flush=True)
@@ -301,8 +346,9 @@ class Run:
         git(self.project, "commit", "-qam", "touch the functions")
         walls, found = {}, {}
         for jobs in (1, 4):
-            walls[jobs], doc = ci_run(self.project, self.env(f"jobs-{jobs}"), "HEAD~1", self.scratch / f"jobs-{jobs}",
-                                      "--jobs", str(jobs))  # fmt: skip
+            walls[jobs], doc = ci_run(
+                self.project, self.env(f"jobs-{jobs}"), "HEAD~1", self.scratch / f"jobs-{jobs}", "--jobs", str(jobs)
+            )
             found[jobs] = verdicts(doc)
             print(f"   --jobs {jobs}: {walls[jobs]:.1f}s wall; {review_summary(doc)}", flush=True)
         print(f"   speedup {walls[1] / walls[4]:.2f}x; same verdicts: {found[1] == found[4]}", flush=True)
@@ -311,8 +357,11 @@ class Run:
                 print(f"   only with --jobs {jobs}: {verdict}", flush=True)
 
     def hook(self, functions: Sequence[tuple[str, str, int]]) -> None:
-        print("\n6. the pre-commit hook (budget 60s): a first and a second commit each changing a typical function,"
-              " then one changing a function that most tests run", flush=True)
+        print(
+            "\n6. the pre-commit hook (budget 60s): a first and a second commit each changing a typical function,"
+            " then one changing a function that most tests run",
+            flush=True,
+        )
         for number, (file, name, _) in enumerate(functions, 1):
             touch(self.project, file, name, f"hook {number}")
             git(self.project, "add", file)
@@ -320,8 +369,11 @@ class Run:
             wall, _, err = coderefine(self.project, self.env("hook"), "hook", file)
             reached = len(self.server.requests) - asked
             said = " | ".join(line for line in err.splitlines() if line.strip())[:400]
-            print(f"   commit {number} ({name}): {wall:.1f}s wall, model reached: {reached > 0} ({reached} calls)"
-                  f"{'; it said: ' + said if said else ''}", flush=True)
+            print(
+                f"   commit {number} ({name}): {wall:.1f}s wall, model reached: {reached > 0} ({reached} calls)"
+                f"{'; it said: ' + said if said else ''}",
+                flush=True,
+            )
             git(self.project, "commit", "-qm", f"hook {number}")
 
 

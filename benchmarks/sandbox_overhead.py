@@ -25,8 +25,10 @@ from coderefine.sandbox.base import Limits, Sandbox
 from coderefine.sandbox.docker import DockerSandbox
 from coderefine.sandbox.local import LocalSandbox
 
-FUNCTION = "def total(items: list[int]) -> int:\n    result = 0\n    for item in items:\n        result += item\n" \
-           "    return result\n"
+FUNCTION = (
+    "def total(items: list[int]) -> int:\n    result = 0\n    for item in items:\n        result += item\n"
+    "    return result\n"
+)
 CANDIDATE = "def total(items: list[int]) -> int:\n    return sum(items)\n"
 
 
@@ -68,8 +70,11 @@ def check_costs(repeats: int) -> None:
                 per_input.append((many_s - few_s) / max(1, many.checked - few.checked))
                 rounds = int(timed.details.get("rounds") or (timed.details.get("timing") or {}).get("rounds") or 1)
                 per_round.append((timed_s - few_s) / rounds)
-                print(f"  inputs {few.checked} -> {many.checked}: {few_s:.2f}s -> {many_s:.2f}s; "
-                      f"timed: {timed_s:.2f}s for {rounds} rounds", flush=True)  # fmt: skip
+                print(
+                    f"  inputs {few.checked} -> {many.checked}: {few_s:.2f}s -> {many_s:.2f}s; "
+                    f"timed: {timed_s:.2f}s for {rounds} rounds",
+                    flush=True,
+                )
     print(f"per checked input: median {statistics.median(per_input) * 1000:.1f} ms")
     print(f"per timing round (both versions): median {statistics.median(per_round) * 1000:.1f} ms")
 

@@ -82,8 +82,7 @@ def _setting_flags(parser: argparse.ArgumentParser, commands: Collection[str], k
 
 def _build_parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
-    common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
-                        help="show tracebacks")  # fmt: skip
+    common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks")
     parser = _Parser(prog="coderefine", description="Self-Refine for code and text.", parents=[common])
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
@@ -118,27 +117,37 @@ def _build_parser() -> argparse.ArgumentParser:
     run.add_argument("--timeout", type=float, default=10.0, help="seconds (default 10)")
     run.add_argument("--memory", type=int, default=512, metavar="MB", help="memory limit (default 512)")
     run.add_argument("--project", type=Path, help="mounted read-only and importable (default: .)")
-    run.add_argument("--sandbox", choices=("docker", "local"), default="docker",
-                     help="docker (default), or local where Docker cannot be had")  # fmt: skip
+    run.add_argument(
+        "--sandbox",
+        choices=("docker", "local"),
+        default="docker",
+        help="docker (default), or local where Docker cannot be had",
+    )
     run.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
 def _review_options(parser: argparse.ArgumentParser) -> None:
     """What `ci` and `hook` take: which task, how checked, how long, where drafts run."""
-    parser.add_argument("--task", choices=kinds.COMMANDS, default=kinds.KINDS[0].command,
-                        help=f"what to improve (default {kinds.KINDS[0].command})")  # fmt: skip
+    parser.add_argument(
+        "--task",
+        choices=kinds.COMMANDS,
+        default=kinds.KINDS[0].command,
+        help=f"what to improve (default {kinds.KINDS[0].command})",
+    )
     parser.add_argument("--task-file", type=Path, help="your own task file for that task")
     parser.add_argument("--size", type=int, help="also test and time with generated inputs this large")
     parser.add_argument("--max-examples", type=int, default=200, help="generated inputs to test with (default 200)")
-    parser.add_argument("--progress", choices=MODES, default="auto",
-                        help="live (terminal), plain (log lines) or quiet; auto picks")  # fmt: skip
+    parser.add_argument(
+        "--progress", choices=MODES, default="auto", help="live (terminal), plain (log lines) or quiet; auto picks"
+    )
     _setting_flags(parser, ("refine", "code", "task", "review"))
 
 
 def _report_outputs(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", type=Path, default=Path("coderefine-report"),
-                        help="folder for the reports (default coderefine-report)")  # fmt: skip
+    parser.add_argument(
+        "--out", type=Path, default=Path("coderefine-report"), help="folder for the reports (default coderefine-report)"
+    )
     parser.add_argument("--json", action="store_true", help="also print the JSON report")
     parser.add_argument("--quiet", action="store_true", help="no summary line")
     parser.add_argument("--fail-on-suggestions", action="store_true", help="exit 1 when something is suggested")
@@ -207,12 +216,26 @@ def _dispatch(args: argparse.Namespace) -> int:
             return sandbox.setup()
         if args.action == "doctor":
             return sandbox.doctor(json=args.json)
-        return sandbox.run_file(args.file, timeout=args.timeout, memory_mb=args.memory, project=args.project,
-                                where=args.sandbox, json=args.json)  # fmt: skip
+        return sandbox.run_file(
+            args.file,
+            timeout=args.timeout,
+            memory_mb=args.memory,
+            project=args.project,
+            where=args.sandbox,
+            json=args.json,
+        )
     if args.command in kinds.COMMANDS:
-        request = code.CodeRun(target=args.target, examples=tuple(args.example), size=args.size,
-                               max_examples=args.max_examples, apply=args.apply, task_file=args.task_file,
-                               json=args.json, trace=args.trace, quiet=args.quiet)  # fmt: skip
+        request = code.CodeRun(
+            target=args.target,
+            examples=tuple(args.example),
+            size=args.size,
+            max_examples=args.max_examples,
+            apply=args.apply,
+            task_file=args.task_file,
+            json=args.json,
+            trace=args.trace,
+            quiet=args.quiet,
+        )
         return code.run(kinds.by_command(args.command), request, _settings(args))
     if args.command == "ci":
         return ci.run_ci(args.base, args.shard, _review_inputs(args), _outputs(args), _settings(args))
@@ -226,13 +249,15 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 
 def _review_inputs(args: argparse.Namespace) -> ReviewInputs:
-    return ReviewInputs(task=args.task, task_file=args.task_file, size=args.size, max_examples=args.max_examples,
-                        progress=args.progress)  # fmt: skip
+    return ReviewInputs(
+        task=args.task, task_file=args.task_file, size=args.size, max_examples=args.max_examples, progress=args.progress
+    )
 
 
 def _outputs(args: argparse.Namespace) -> ci.ReportOutputs:
-    return ci.ReportOutputs(out=args.out, json=args.json, quiet=args.quiet,
-                            fail_on_suggestions=args.fail_on_suggestions)  # fmt: skip
+    return ci.ReportOutputs(
+        out=args.out, json=args.json, quiet=args.quiet, fail_on_suggestions=args.fail_on_suggestions
+    )
 
 
 def _fail(args: argparse.Namespace, argv: Sequence[str], message: str, exit_code: int) -> int:

@@ -20,8 +20,9 @@ PACKAGE = "_coderefine_sandbox"
 def load(name: str) -> ModuleType:
     """sandbox/NAME.py as the module `_coderefine_sandbox.NAME`, loaded once per test session."""
     if PACKAGE not in sys.modules:
-        spec = importlib.util.spec_from_file_location(PACKAGE, SANDBOX / "__init__.py",
-                                                      submodule_search_locations=[str(SANDBOX)])  # fmt: skip
+        spec = importlib.util.spec_from_file_location(
+            PACKAGE, SANDBOX / "__init__.py", submodule_search_locations=[str(SANDBOX)]
+        )
         if spec is None or spec.loader is None:
             raise ImportError(f"cannot load {SANDBOX} as a package")
         package = importlib.util.module_from_spec(spec)

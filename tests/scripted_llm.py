@@ -148,15 +148,26 @@ class ScriptedLLM:
                 with owner._lock:
                     owner.requests.append(request)
                 prompt_tokens = len(prompt_text(request).split())
-                self._send(200, {
-                    "id": f"chatcmpl-{len(owner.requests)}",
-                    "object": "chat.completion",
-                    "created": int(time.time()),
-                    "model": request["model"],
-                    "choices": [{"index": 0, "finish_reason": "stop",
-                                 "message": {"role": "assistant", "content": reply.text}}],
-                    "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": len(reply.text.split()),
-                              "total_tokens": prompt_tokens + len(reply.text.split())},
-                })  # fmt: skip
+                self._send(
+                    200,
+                    {
+                        "id": f"chatcmpl-{len(owner.requests)}",
+                        "object": "chat.completion",
+                        "created": int(time.time()),
+                        "model": request["model"],
+                        "choices": [
+                            {
+                                "index": 0,
+                                "finish_reason": "stop",
+                                "message": {"role": "assistant", "content": reply.text},
+                            }
+                        ],
+                        "usage": {
+                            "prompt_tokens": prompt_tokens,
+                            "completion_tokens": len(reply.text.split()),
+                            "total_tokens": prompt_tokens + len(reply.text.split()),
+                        },
+                    },
+                )
 
         return Handler

@@ -28,8 +28,9 @@ def scripted_args(server: ScriptedLLM) -> list[str]:
 
 
 def test_text_json_has_the_contract_fields(scripted: Start, capsys: pytest.CaptureFixture[str]) -> None:
-    server = scripted(["Acronym: LEARN", "Relation: 3/5\nTotal score: 19/25", "REFINE",
-                       "NOTHING TO IMPROVE\nTotal score: 24/25"])  # fmt: skip
+    server = scripted(
+        ["Acronym: LEARN", "Relation: 3/5\nTotal score: 19/25", "REFINE", "NOTHING TO IMPROVE\nTotal score: 24/25"]
+    )
     code = main(["text", "--task", "acronym", "--input", TITLE, "--json", *scripted_args(server)])
     out = capsys.readouterr().out
     document = json.loads(out)  # exactly one object and nothing else
@@ -38,8 +39,12 @@ def test_text_json_has_the_contract_fields(scripted: Start, capsys: pytest.Captu
     assert document["final"] == "REFINE"
     assert document["best_iteration"] == 1
     assert document["stop_reason"] == "stop_signal"
-    assert document["usage"] == {"llm_calls": 4, "cached_calls": 0, "prompt_tokens": document["usage"]["prompt_tokens"],
-                                 "completion_tokens": document["usage"]["completion_tokens"]}  # fmt: skip
+    assert document["usage"] == {
+        "llm_calls": 4,
+        "cached_calls": 0,
+        "prompt_tokens": document["usage"]["prompt_tokens"],
+        "completion_tokens": document["usage"]["completion_tokens"],
+    }
     assert document["usage"]["prompt_tokens"] > 0
     first = document["iterations"][0]
     assert {"index", "output", "feedback", "metrics", "accepted"} <= set(first)
@@ -65,8 +70,10 @@ def test_input_from_stdin(scripted: Start, monkeypatch: pytest.MonkeyPatch, caps
 def test_trace_keeps_every_prompt_and_raw_answer(scripted: Start, tmp_path: Path) -> None:
     server = scripted(["  Acronym: **LEARN**  ", "Total score: 25/25"])
     trace = tmp_path / "trace.json"
-    assert main(["text", "--task", "acronym", "--input", TITLE, "--trace", str(trace), "--quiet",
-                 *scripted_args(server)]) == 0  # fmt: skip
+    assert (
+        main(["text", "--task", "acronym", "--input", TITLE, "--trace", str(trace), "--quiet", *scripted_args(server)])
+        == 0
+    )
     document = json.loads(trace.read_text())
     first = document["iterations"][0]
     assert first["raw_output"] == "  Acronym: **LEARN**  "
@@ -92,8 +99,7 @@ def test_second_identical_run_costs_no_calls(scripted: Start, capsys: pytest.Cap
 def test_tasks_lists_the_five_text_tasks(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tasks", "--json"]) == 0
     names = {task["name"] for task in json.loads(capsys.readouterr().out)["tasks"]}
-    assert {"sentiment_reversal", "acronym", "dialogue_response", "constrained_generation",
-            "math_reasoning"} <= names  # fmt: skip
+    assert {"sentiment_reversal", "acronym", "dialogue_response", "constrained_generation", "math_reasoning"} <= names
 
 
 def test_a_code_task_given_to_text_names_its_command(capsys: pytest.CaptureFixture[str]) -> None:
@@ -131,14 +137,16 @@ def test_empty_input(scripted: Start, capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_unreachable_endpoint_is_exit_3_naming_the_url(capsys: pytest.CaptureFixture[str]) -> None:
     url = "http://127.0.0.1:9/v1"
-    code, err = error_of(["text", "--task", "acronym", "--input", "x", "--base-url", url, "--model", "m",
-                          "--retries", "0"], capsys)  # fmt: skip
+    code, err = error_of(
+        ["text", "--task", "acronym", "--input", "x", "--base-url", url, "--model", "m", "--retries", "0"], capsys
+    )
     assert code == 3
     assert f"cannot reach the LLM endpoint at {url}" in err
 
 
-def test_authentication_failure_is_exit_3(scripted: Start, monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+def test_authentication_failure_is_exit_3(
+    scripted: Start, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     server = scripted(["never"], api_key="right")
     monkeypatch.setenv("OPENAI_API_KEY", "wrong")
     code, err = error_of(["text", "--task", "acronym", "--input", "x", *scripted_args(server)], capsys)
@@ -148,16 +156,18 @@ def test_authentication_failure_is_exit_3(scripted: Start, monkeypatch: pytest.M
 
 def test_unknown_model_is_exit_3(scripted: Start, capsys: pytest.CaptureFixture[str]) -> None:
     server = scripted(["never"])
-    code, err = error_of(["text", "--task", "acronym", "--input", "x", "--base-url", server.url,
-                          "--model", "gpt-nope"], capsys)  # fmt: skip
+    code, err = error_of(
+        ["text", "--task", "acronym", "--input", "x", "--base-url", server.url, "--model", "gpt-nope"], capsys
+    )
     assert code == 3
     assert "does not serve model 'gpt-nope'" in err
 
 
 def test_no_usable_answer_is_exit_3(scripted: Start, capsys: pytest.CaptureFixture[str]) -> None:
     server = scripted([""] * 4)  # the repeated empty answer is asked again twice
-    code = main(["text", "--task", "acronym", "--input", "x", "--max-iterations", "2", "--json",
-                 *scripted_args(server)])  # fmt: skip
+    code = main(
+        ["text", "--task", "acronym", "--input", "x", "--max-iterations", "2", "--json", *scripted_args(server)]
+    )
     captured = capsys.readouterr()
     assert code == 3
     assert json.loads(captured.out)["status"] == "error"
@@ -172,8 +182,9 @@ def test_usage_errors_are_one_line_exit_2(capsys: pytest.CaptureFixture[str]) ->
     assert (code, err) == (2, "coderefine: max_iterations must be positive, got 0")
 
 
-def test_endpoint_dying_mid_run_prints_the_best_and_exits_3(scripted: Start,
-                                                           capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+def test_endpoint_dying_mid_run_prints_the_best_and_exits_3(
+    scripted: Start, capsys: pytest.CaptureFixture[str]
+) -> None:
     server = scripted(["Acronym: KEPT", "Total score: 10/25", Reply(status=500)])
     code = main(["text", "--task", "acronym", "--input", "x", "--retries", "0", *scripted_args(server)])
     captured = capsys.readouterr()
@@ -186,8 +197,12 @@ def test_module_entry_point_prints_no_traceback(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODEREFINE_"))}
     done = subprocess.run(
         [sys.executable, "-m", "coderefine", "text", "--task", "nope", "--input", "x"],
-        capture_output=True, text=True, env=env, cwd=tmp_path, stdin=subprocess.DEVNULL,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.startswith("coderefine: unknown task 'nope'")

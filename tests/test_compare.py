@@ -87,7 +87,8 @@ def numbers(limit: int, fail_at: int | None = None, error: type[Exception] = Val
 
 def test_chains_of_different_items_differ() -> None:
     assert differs(itertools.chain([1, 2]), itertools.chain([9])) == (
-        "at item 0 of the iterator: the original yielded 1, the new version 9")
+        "at item 0 of the iterator: the original yielded 1, the new version 9"
+    )
 
 
 def test_two_equal_generators_are_the_same() -> None:
@@ -120,9 +121,11 @@ def test_an_infinite_iterator_is_bounded_and_compared_by_its_first_items() -> No
 def test_an_exception_mid_iteration_is_compared_by_its_type() -> None:
     assert differs(numbers(5, 2), numbers(9, 2)) is None  # the messages differ, the types do not
     assert differs(numbers(5, 2), numbers(5, 2, TypeError)) == (
-        "at item 2 of the iterator: the original raised ValueError, the new version raised TypeError")
+        "at item 2 of the iterator: the original raised ValueError, the new version raised TypeError"
+    )
     assert differs(numbers(5, 2), numbers(5)) == (
-        "at item 2 of the iterator: the original raised ValueError, the new version yielded 2")
+        "at item 2 of the iterator: the original raised ValueError, the new version yielded 2"
+    )
     node = encode(numbers(5, 2))
     assert node["raised"] == {"type": "builtins.ValueError", "message": "failed at 2"}
 
@@ -156,7 +159,8 @@ def test_dicts_with_another_key_order_differ() -> None:
     message = differs({"a": 1, "b": 2}, {"b": 2, "a": 1})
     assert message == "the keys come in another order: the original ['a', 'b'], the new version ['b', 'a']"
     assert differs([{"total": 3}] * 3, [{"total": 3}, {"total": 3}, {"total": 4}]) == (
-        "at [2]['total']: the original has 3, the new version 4")
+        "at [2]['total']: the original has 3, the new version 4"
+    )
 
 
 def test_one_and_one_point_zero_and_true_all_differ() -> None:
@@ -187,7 +191,8 @@ def test_big_ints_survive_json() -> None:
 
 def test_a_namedtuple_is_not_a_plain_tuple() -> None:
     assert differs(Pair(1, 2), (1, 2)) == (
-        f"the original has Pair(1, 2) of type {__name__}.Pair, the new version (1, 2) of type tuple")
+        f"the original has Pair(1, 2) of type {__name__}.Pair, the new version (1, 2) of type tuple"
+    )
     assert differs(Pair(1, 2), Pair(1, 2)) is None
 
 
@@ -241,8 +246,12 @@ def test_a_cycle_encodes_without_recursion() -> None:
 
 def test_an_object_whose_repr_raises_is_data() -> None:
     node = encode([LoudRepr()])
-    assert node["items"][0] == {"t": "unreadable", "type": f"{__name__}.LoudRepr", "error": "builtins.RuntimeError",
-                                "message": "no text for you"}
+    assert node["items"][0] == {
+        "t": "unreadable",
+        "type": f"{__name__}.LoudRepr",
+        "error": "builtins.RuntimeError",
+        "message": "no text for you",
+    }
     assert differs(LoudRepr(), LoudRepr()) is None
     assert differs(LoudRepr(), 1) is not None
     assert render(node) == "[<unreadable LoudRepr: RuntimeError>]"
@@ -287,12 +296,29 @@ def test_structures_beyond_the_limits_compare_by_their_text() -> None:
 # -- JSON, validation and rendering --------------------------------------------------------------
 
 PAIRS: list[tuple[object, object]] = [
-    (1, 1.0), (0.1 + 0.2, 0.3), (float("nan"), float("nan")), (-0.0, 0.0), (float("inf"), float("-inf")),
-    ({"a": 1, "b": 2}, {"b": 2, "a": 1}), ({3, 1, 2}, {2, 3, 1}), (Pair(1, 2), (1, 2)), ("\ud800", "\ud800"),
-    (b"\x00\xff", bytearray(b"\x00\xff")), (Point(1, 2), Point(1, 2)), (Record("x", []), Record("y", [])),
-    (decimal.Decimal("1.0"), decimal.Decimal("1.00")), (range(3), range(0, 3, 1)), (slice(1, 2), slice(1, 3)),
-    (ValueError("x"), ValueError("x")), (KeyError("x"), ValueError("x")), (len, len), (len, abs), (int, str),
-    (2**100, 2**100), (1 + 2j, 1 + 3j), ("x" * 20_000, "x" * 19_999 + "y"),
+    (1, 1.0),
+    (0.1 + 0.2, 0.3),
+    (float("nan"), float("nan")),
+    (-0.0, 0.0),
+    (float("inf"), float("-inf")),
+    ({"a": 1, "b": 2}, {"b": 2, "a": 1}),
+    ({3, 1, 2}, {2, 3, 1}),
+    (Pair(1, 2), (1, 2)),
+    ("\ud800", "\ud800"),
+    (b"\x00\xff", bytearray(b"\x00\xff")),
+    (Point(1, 2), Point(1, 2)),
+    (Record("x", []), Record("y", [])),
+    (decimal.Decimal("1.0"), decimal.Decimal("1.00")),
+    (range(3), range(0, 3, 1)),
+    (slice(1, 2), slice(1, 3)),
+    (ValueError("x"), ValueError("x")),
+    (KeyError("x"), ValueError("x")),
+    (len, len),
+    (len, abs),
+    (int, str),
+    (2**100, 2**100),
+    (1 + 2j, 1 + 3j),
+    ("x" * 20_000, "x" * 19_999 + "y"),
 ]
 
 
@@ -317,13 +343,29 @@ def nested(depth: int) -> dict[str, Any]:
     return node
 
 
-@pytest.mark.parametrize("data", [
-    {"t": "nope"}, {"t": "list", "items": "abc"}, {"t": "list", "items": (1, 2)}, {"t": "list"},
-    {"t": "list", "items": [], "extra": 1}, 1.5, 2**80, (1,), {"t": "float", "v": "1.0e"},
-    {"t": "float", "v": "1" * 100}, {"t": "cycle", "up": 1}, {"t": "dict", "items": [[1]]},
-    {"t": "lazy", "type": "map", "items": [], "more": "yes", "raised": None}, {"t": ["list"]},
-    {"t": "bytes", "v": "abc"}, nested(10_000), [1, 2], {"t": "object", "type": "x", "state": [[1, 2]], "repr": None},
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"t": "nope"},
+        {"t": "list", "items": "abc"},
+        {"t": "list", "items": (1, 2)},
+        {"t": "list"},
+        {"t": "list", "items": [], "extra": 1},
+        1.5,
+        2**80,
+        (1,),
+        {"t": "float", "v": "1.0e"},
+        {"t": "float", "v": "1" * 100},
+        {"t": "cycle", "up": 1},
+        {"t": "dict", "items": [[1]]},
+        {"t": "lazy", "type": "map", "items": [], "more": "yes", "raised": None},
+        {"t": ["list"]},
+        {"t": "bytes", "v": "abc"},
+        nested(10_000),
+        [1, 2],
+        {"t": "object", "type": "x", "state": [[1, 2]], "repr": None},
+    ],
+)
 def test_validate_rejects_malformed_data(data: Any) -> None:
     with pytest.raises(MalformedEncoding):
         validate(data)
@@ -438,8 +480,9 @@ print(json.dumps([load("compare").encode(value, max_depth=1) for value in (words
 def encoded_with_hash_seed(seed: str) -> Any:
     environment = {**os.environ, "PYTHONHASHSEED": seed}
     tests = str(Path(__file__).resolve().parent)
-    run = subprocess.run([sys.executable, "-c", ENCODE_IN_A_CHILD, tests], capture_output=True, text=True,
-                         env=environment, check=True)
+    run = subprocess.run(
+        [sys.executable, "-c", ENCODE_IN_A_CHILD, tests], capture_output=True, text=True, env=environment, check=True
+    )
     return json.loads(run.stdout)
 
 
@@ -455,15 +498,20 @@ def test_sets_encode_alike_whatever_the_hash_seed() -> None:
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=8))
 DISTINCT_SCALARS = st.one_of(  # floats at least 0.25 apart: no difference hides within the tolerance
-    st.none(), st.booleans(), st.integers(), st.integers(-400, 400).map(lambda n: n / 4), st.text(max_size=8))
+    st.none(), st.booleans(), st.integers(), st.integers(-400, 400).map(lambda n: n / 4), st.text(max_size=8)
+)
 
 
 def trees(leaves: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
-    return st.recursive(leaves, lambda children: st.one_of(
-        st.lists(children, max_size=4),
-        st.lists(children, max_size=4).map(tuple),
-        st.dictionaries(st.one_of(st.integers(), st.text(max_size=4)), children, max_size=4),
-    ), max_leaves=20)
+    return st.recursive(
+        leaves,
+        lambda children: st.one_of(
+            st.lists(children, max_size=4),
+            st.lists(children, max_size=4).map(tuple),
+            st.dictionaries(st.one_of(st.integers(), st.text(max_size=4)), children, max_size=4),
+        ),
+        max_leaves=20,
+    )
 
 
 @settings(max_examples=150, deadline=None)

@@ -123,8 +123,12 @@ def test_a_fault_before_any_draft_is_exit_3_and_one_json_object(
     assert code == 3
     assert line.startswith(f"coderefine: the LLM endpoint at {server.url} ") and message in line
     document = json.loads(out)
-    assert document == {"schema_version": 1, "status": "error", "error": line.removeprefix("coderefine: "),
-                        "exit_code": 3}  # fmt: skip
+    assert document == {
+        "schema_version": 1,
+        "status": "error",
+        "error": line.removeprefix("coderefine: "),
+        "exit_code": 3,
+    }
 
 
 def test_a_text_draft_outlives_a_fault_in_its_feedback(scripted: Start, capsys: pytest.CaptureFixture[str]) -> None:
@@ -284,8 +288,10 @@ def test_a_read_only_file_is_refused_before_the_run(
     server = scripted([FAST, DONE])
     code, out, err = outcome(["optimize", f"{path}::dedupe", "--apply", *scripted_args(server)], capsys)
     assert (code, out) == (2, "")
-    assert one_line(err) == f"coderefine: {path} is read-only: nothing would be written (make it writable, " \
-                            "or leave out --apply)"  # fmt: skip
+    assert (
+        one_line(err) == f"coderefine: {path} is read-only: nothing would be written (make it writable, "
+        "or leave out --apply)"
+    )
     with pytest.raises(UsageError, match="is read-only"):
         optimize(path, "dedupe", apply=True, base_url=server.url, model="scripted-model")
     assert server.attempts == 0  # refused before the run: nothing was spent
@@ -438,8 +444,10 @@ def test_numbers_from_the_environment_and_pyproject_are_validated(
     assert code == 2 and "max_tokens: expected int, got nan" in one_line(err)
     (isolated / "x.py").write_text("print(1)\n")
     code, _, err = outcome(["sandbox", "run", "x.py", "--timeout", "nan"], capsys)
-    assert (code, one_line(err)) == (2, "coderefine: --timeout must be a number of seconds from 0 to 86400, and "
-                                        "--memory positive")  # fmt: skip
+    assert (code, one_line(err)) == (
+        2,
+        "coderefine: --timeout must be a number of seconds from 0 to 86400, and --memory positive",
+    )
 
 
 @pytest.mark.parametrize("target", ["{path}::", "{path}::  ", "::dedupe"])
@@ -469,8 +477,10 @@ def test_a_missing_name_offers_the_closest(tmp_path: Path, capsys: pytest.Captur
     path.write_text("".join(f"def handler_{i}(x: int) -> int:\n    return x + {i}\n\n" for i in range(250)))
     code, _, err = outcome(["optimize", f"{path}::handler_1000", "--base-url", "http://127.0.0.1:9/v1"], capsys)
     assert code == 2
-    assert one_line(err) == (f"coderefine: no function 'handler_1000' in {path} "
-                             "(closest: handler_100, handler_10, handler_210; 250 functions here)")  # fmt: skip
+    assert one_line(err) == (
+        f"coderefine: no function 'handler_1000' in {path} "
+        "(closest: handler_100, handler_10, handler_210; 250 functions here)"
+    )
     code, _, err = outcome(["optimize", f"{path}::zzz", "--base-url", "http://127.0.0.1:9/v1"], capsys)
     assert one_line(err) == f"coderefine: no function 'zzz' in {path} (none close; 250 functions here)"
 

@@ -35,14 +35,31 @@ def pick(xs, n):
 
 
 def test_a_job_and_a_verdict_survive_json_and_refuse_another_version() -> None:
-    job = contract.CheckJob(target=contract.TargetSpec(module="m", function_name="f", class_name="C"),
-                            candidate="def f(self):\n    return 1\n", examples=("1",), timing=contract.TimingSpec())
+    job = contract.CheckJob(
+        target=contract.TargetSpec(module="m", function_name="f", class_name="C"),
+        candidate="def f(self):\n    return 1\n",
+        examples=("1",),
+        timing=contract.TimingSpec(),
+    )
     assert contract.job_from_data(json.loads(json.dumps(contract.to_data(job)))) == job
-    verdict = contract.Verdict(correct=True, verified=True, checked=60, sources={"generated": 60},
-                               coverage=contract.Coverage(lines=3, lines_run=3, missing_branches=((4, -2),)),
-                               timing=contract.Timing(speedup=2.0, speedup_ci=(1.8, 2.2), faster=True, rounds=40,
-                                                      loops=10, workloads=5, original_call_s=1e-5,
-                                                      candidate_call_s=5e-6, confirmation_ci=(1.7, 2.3)))
+    verdict = contract.Verdict(
+        correct=True,
+        verified=True,
+        checked=60,
+        sources={"generated": 60},
+        coverage=contract.Coverage(lines=3, lines_run=3, missing_branches=((4, -2),)),
+        timing=contract.Timing(
+            speedup=2.0,
+            speedup_ci=(1.8, 2.2),
+            faster=True,
+            rounds=40,
+            loops=10,
+            workloads=5,
+            original_call_s=1e-5,
+            candidate_call_s=5e-6,
+            confirmation_ci=(1.7, 2.3),
+        ),
+    )
     assert contract.verdict_from_data(json.loads(json.dumps(contract.to_data(verdict)))) == verdict
     data = contract.to_data(verdict)
     with pytest.raises(contract.ContractError, match="contract version"):
@@ -106,14 +123,23 @@ def fake_runner(original: float, candidate: float, jitter: float, seed: int = 0)
 
 def test_measure_finds_a_real_speedup_and_a_claim_needs_both_measurements() -> None:
     run = fake_runner(0.002, 0.001, 0.05)
-    first = timing.measure(run, rounds=20, max_rounds=60, min_round=0.02, deadline=float("inf"), workloads=8,
-                           seed=0, precision=1e-7)
+    first = timing.measure(
+        run, rounds=20, max_rounds=60, min_round=0.02, deadline=float("inf"), workloads=8, seed=0, precision=1e-7
+    )
     assert first.loops >= 10 and 1.8 < first.speedup < 2.2
     assert first.interval()[0] > 1.05
     assert timing.decide(first, first, 1.05)
     assert not timing.decide(first, None, 1.05)  # never without the confirmation
-    same = timing.measure(fake_runner(0.001, 0.001, 0.05, seed=3), rounds=20, max_rounds=60, min_round=0.02,
-                          deadline=float("inf"), workloads=8, seed=1, precision=1e-7)
+    same = timing.measure(
+        fake_runner(0.001, 0.001, 0.05, seed=3),
+        rounds=20,
+        max_rounds=60,
+        min_round=0.02,
+        deadline=float("inf"),
+        workloads=8,
+        seed=1,
+        precision=1e-7,
+    )
     assert not timing.decide(same, same, 1.05)
 
 
@@ -127,24 +153,41 @@ def test_each_version_is_calibrated_alone() -> None:
         asked[which].add(loops)
         return fake(which, loops)
 
-    found = timing.measure(run, rounds=20, max_rounds=60, min_round=0.02, deadline=float("inf"), workloads=8,
-                           seed=0, precision=1e-7)
+    found = timing.measure(
+        run, rounds=20, max_rounds=60, min_round=0.02, deadline=float("inf"), workloads=8, seed=0, precision=1e-7
+    )
     assert max(asked["candidate"]) >= 100 * max(asked["original"])
     assert 190 < found.speedup < 210 and found.original[0] > 100 * found.candidate[0]
 
 
 def test_a_wide_interval_or_few_workloads_buy_more_rounds() -> None:
     def rounds(jitter: float, workloads: int) -> int:
-        found = timing.measure(fake_runner(0.001, 0.001, jitter), rounds=20, max_rounds=60, min_round=0.02,
-                               deadline=float("inf"), workloads=workloads, seed=0, precision=1e-7)
+        found = timing.measure(
+            fake_runner(0.001, 0.001, jitter),
+            rounds=20,
+            max_rounds=60,
+            min_round=0.02,
+            deadline=float("inf"),
+            workloads=workloads,
+            seed=0,
+            precision=1e-7,
+        )
         return len(found.ratios)
 
     assert rounds(0.01, 8) == 20
     assert rounds(0.6, 8) > 20
     assert rounds(0.01, 2) == 60
     # Clearly slower, however noisy: no claim is possible, no round more is spent on it.
-    slower = timing.measure(fake_runner(0.001, 0.003, 0.6), rounds=20, max_rounds=60, min_round=0.02,
-                            deadline=float("inf"), workloads=8, seed=0, precision=1e-7)
+    slower = timing.measure(
+        fake_runner(0.001, 0.003, 0.6),
+        rounds=20,
+        max_rounds=60,
+        min_round=0.02,
+        deadline=float("inf"),
+        workloads=8,
+        seed=0,
+        precision=1e-7,
+    )
     assert len(slower.ratios) == 20 and slower.interval()[1] < 1.05
 
 
@@ -218,8 +261,9 @@ def test_the_order_of_a_pair_is_drawn_at_random() -> None:
         calls.append(which)
         return 0.03 * loops
 
-    timing.measure(run, rounds=40, max_rounds=40, min_round=0.02, deadline=float("inf"), workloads=8, seed=5,
-                   precision=1e-7)
+    timing.measure(
+        run, rounds=40, max_rounds=40, min_round=0.02, deadline=float("inf"), workloads=8, seed=5, precision=1e-7
+    )
     pairs = [tuple(calls[i : i + 2]) for i in range(len(calls) - 80, len(calls), 2)]
     assert 5 < pairs.count(("original", "candidate")) < 35 and 5 < pairs.count(("candidate", "original")) < 35
 

@@ -12,8 +12,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_ruff_is_clean() -> None:
-    done = subprocess.run([sys.executable, "-m", "ruff", "check", "coderefine", "sandbox", "tests", "benchmarks"],
-                          cwd=ROOT, capture_output=True, text=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "coderefine", "sandbox", "tests", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -90,7 +94,7 @@ def test_no_import_cycles() -> None:
 
     def visit(module: str, path: list[str]) -> list[str] | None:
         if module in path:
-            return [*path[path.index(module):], module]
+            return [*path[path.index(module) :], module]
         if module in done:
             return None
         for other in sorted(graph.get(module, ())):

@@ -80,9 +80,24 @@ def version() -> str:
 
 
 def _ruff(source: str, rules: Sequence[str], *extra: str) -> subprocess.CompletedProcess[str]:
-    command = [ruff_binary(), "check", "--isolated", "--no-cache", "--quiet", "--select", ",".join(rules),
-               "--ignore", ",".join(IGNORED), "--target-version", _target_version(), "--stdin-filename",
-               "function.py", "--preview", *extra, "-"]  # fmt: skip
+    command = [
+        ruff_binary(),
+        "check",
+        "--isolated",
+        "--no-cache",
+        "--quiet",
+        "--select",
+        ",".join(rules),
+        "--ignore",
+        ",".join(IGNORED),
+        "--target-version",
+        _target_version(),
+        "--stdin-filename",
+        "function.py",
+        "--preview",
+        *extra,
+        "-",
+    ]
     try:
         done = subprocess.run(command, input=source, capture_output=True, text=True, timeout=TIMEOUT, check=False)
     except (OSError, subprocess.TimeoutExpired) as error:
@@ -103,8 +118,13 @@ def findings(source: str, rules: Sequence[str]) -> tuple[Finding, ...]:
     done = _ruff(source, rules, "--output-format", "json")
     try:
         raw = json.loads(done.stdout or "[]")
-        found = [Finding(str(item["code"]), str(item["message"]).rstrip("."), int(item["location"]["row"]),
-                         bool(item.get("fix"))) for item in raw if item.get("code")]  # fmt: skip
+        found = [
+            Finding(
+                str(item["code"]), str(item["message"]).rstrip("."), int(item["location"]["row"]), bool(item.get("fix"))
+            )
+            for item in raw
+            if item.get("code")
+        ]
     except (ValueError, KeyError, TypeError) as error:
         raise AnalyzerUnavailable(f"ruff's answer could not be read: {error}") from None
     return tuple(sorted(found, key=lambda finding: (finding.line, finding.code)))

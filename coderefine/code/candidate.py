@@ -85,8 +85,12 @@ def _candidate_from(code: str, target: Target) -> Candidate:
 
 def _is_helper_name(name: str, target: Target) -> bool:
     """A name a draft's helper may have: private, not special, new to the module."""
-    return (name.startswith("_") and not name.startswith("__") and name != target.function_name
-            and name not in target.module_names)  # fmt: skip
+    return (
+        name.startswith("_")
+        and not name.startswith("__")
+        and name != target.function_name
+        and name not in target.module_names
+    )
 
 
 def _called_helpers(function: cst.FunctionDef, helpers: Mapping[str, cst.FunctionDef]) -> tuple[cst.FunctionDef, ...]:

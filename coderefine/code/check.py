@@ -166,17 +166,28 @@ def verify(
     by side and only their timings take turns (see Sandbox.check).
     """
     job = contract.CheckJob(
-        target=contract.TargetSpec(module=module, function_name=target.function_name, class_name=target.class_name,
-                                   is_static=target.is_static, is_classmethod=target.is_classmethod),
+        target=contract.TargetSpec(
+            module=module,
+            function_name=target.function_name,
+            class_name=target.class_name,
+            is_static=target.is_static,
+            is_classmethod=target.is_classmethod,
+        ),
         candidate=candidate,
         examples=tuple(options.examples),
         size=options.size,
         max_examples=options.max_examples,
         per_call_timeout=options.per_call_timeout,
         min_inputs=options.min_inputs,
-        timing=contract.TimingSpec(rounds=options.rounds, min_round_s=options.min_round_s,
-                                   max_seconds=options.max_timing_s, threshold=options.threshold,
-                                   cost_by_size=options.cost_by_size) if timing else None,
+        timing=contract.TimingSpec(
+            rounds=options.rounds,
+            min_round_s=options.min_round_s,
+            max_seconds=options.max_timing_s,
+            threshold=options.threshold,
+            cost_by_size=options.cost_by_size,
+        )
+        if timing
+        else None,
         project=sandbox.project_path,
         captured=baseline.captured if baseline else None,
         tests=tuple(baseline.tests) if baseline else (),
@@ -185,8 +196,10 @@ def verify(
     run = sandbox.check(contract.to_data(job), timeout=options.timeout, timing_lock=timing_lock)
     if candidate is None and run.killed_by == "timeout":
         # No draft exists yet: the original's own inputs need more time.
-        raise EnvironmentProblem(f"the check of the original {target.name} did not finish in {options.timeout:g}s "
-                                 "in the sandbox; raise check_timeout (--check-timeout)")
+        raise EnvironmentProblem(
+            f"the check of the original {target.name} did not finish in {options.timeout:g}s "
+            "in the sandbox; raise check_timeout (--check-timeout)"
+        )
     if run.killed_by == "runner_killed":
         # The container went away (killed, the engine restarted): not the draft's doing, since
         # code under test cannot reach the runner. Once more, then it is the environment's problem.
@@ -260,14 +273,33 @@ def examples_from(texts: Sequence[str]) -> tuple[str, ...]:
 def unoffered_metrics(baseline: Verdict) -> dict[str, Any]:
     """A function's metrics when no draft is offered: nothing is claimed (`correct` is about an
     offered draft), and the evidence is the original's own check."""
-    return {"speedup": None, "speedup_ci": None, "correct": False, "checked_inputs": baseline.checked,
-            "input_sources": baseline.details.get("sources", {}), "coverage": baseline.details.get("coverage")}
+    return {
+        "speedup": None,
+        "speedup_ci": None,
+        "correct": False,
+        "checked_inputs": baseline.checked,
+        "input_sources": baseline.details.get("sources", {}),
+        "coverage": baseline.details.get("coverage"),
+    }
 
 
-def checks(examples: Sequence[str], size: int | None, max_examples: int, *, threshold: float,
-           settings: Settings, cost_by_size: bool = False) -> VerifyOptions:  # fmt: skip
+def checks(
+    examples: Sequence[str],
+    size: int | None,
+    max_examples: int,
+    *,
+    threshold: float,
+    settings: Settings,
+    cost_by_size: bool = False,
+) -> VerifyOptions:
     """The sandbox checks' options, from what a caller may set."""
     if max_examples < 1 or (size is not None and size < 1):
         raise UsageError("max_examples and size must be positive")
-    return VerifyOptions(examples=examples_from(examples), size=size, max_examples=max_examples, threshold=threshold,
-                         timeout=settings.check_timeout, cost_by_size=cost_by_size)
+    return VerifyOptions(
+        examples=examples_from(examples),
+        size=size,
+        max_examples=max_examples,
+        threshold=threshold,
+        timeout=settings.check_timeout,
+        cost_by_size=cost_by_size,
+    )

@@ -25,14 +25,14 @@ from coderefine.taskfiles.builtin import builtin_tasks_dir
 
 TASK = "code_optimization"  # the task files' kind, and the built-in one's name
 
+
 @dataclass(frozen=True)
 class SpeedJob:
     spec: CodeTaskSpec
     threshold: float
     name: str = TASK
     purpose: str = "optimized"
-    metric_keys: tuple[str, ...] = ("speedup", "speedup_ci", "correct", "checked_inputs", "input_sources",
-                                     "coverage")
+    metric_keys: tuple[str, ...] = ("speedup", "speedup_ci", "correct", "checked_inputs", "input_sources", "coverage")
     rules: tuple[str, ...] = ()  # ruff's (see coderefine.code.analyzer)
 
     def task_for(self, source: SourceFile, target: Target, check: Check, baseline: Verdict) -> Task:

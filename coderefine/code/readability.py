@@ -31,14 +31,25 @@ MIN_GAIN = 1.0  # score points a draft must gain over the original to be offered
 
 TASK = "code_readability"  # the task files' kind, and the built-in one's name
 
+
 @dataclass(frozen=True)
 class ReadabilityJob:
     spec: CodeTaskSpec
     slowdown: SlowdownRule
     name: str = TASK
     purpose: str = "improved"
-    metric_keys: tuple[str, ...] = ("score", "score_before", "radon", "correct", "speedup", "speedup_ci",
-                                    "added_ns_per_call", "checked_inputs", "input_sources", "coverage")  # fmt: skip
+    metric_keys: tuple[str, ...] = (
+        "score",
+        "score_before",
+        "radon",
+        "correct",
+        "speedup",
+        "speedup_ci",
+        "added_ns_per_call",
+        "checked_inputs",
+        "input_sources",
+        "coverage",
+    )
     rules: tuple[str, ...] = ()  # ruff's (see coderefine.code.analyzer)
 
     # One run measures its file once, not once per function (radon over a whole file for each).
@@ -63,8 +74,12 @@ class ReadabilityJob:
 
     def unchanged_metrics(self, target: Target, baseline: Verdict) -> dict[str, Any]:
         before = measure(target.source)
-        return {"score": before.score, "score_before": before.score, "radon": before.to_dict(),
-                **unoffered_metrics(baseline)}  # fmt: skip
+        return {
+            "score": before.score,
+            "score_before": before.score,
+            "radon": before.to_dict(),
+            **unoffered_metrics(baseline),
+        }
 
 
 def file_measures(source: SourceFile) -> dict[str, Measures]:
@@ -128,8 +143,14 @@ def readability_job(
     """The readability job and its checks' options."""
     # The timing's threshold becomes "no more than the tolerance slower"; below it, the cost in
     # proportion decides (see coderefine.code.slowdown).
-    verify_options = checks(examples, size, max_examples, threshold=1.0 / (1.0 + settings.slowdown_tolerance),
-                            settings=settings, cost_by_size=True)  # fmt: skip
+    verify_options = checks(
+        examples,
+        size,
+        max_examples,
+        threshold=1.0 / (1.0 + settings.slowdown_tolerance),
+        settings=settings,
+        cost_by_size=True,
+    )
     spec = load_code_task(task_file or builtin_tasks_dir() / f"{TASK}.toml", TASK)
     rule = SlowdownRule(settings.slowdown_tolerance, settings.slowdown_allowance_ns)
     return ReadabilityJob(spec, rule, rules=settings.analyzer_rules), verify_options

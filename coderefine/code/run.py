@@ -22,29 +22,24 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Protocol
 
 from coderefine import engine
 from coderefine.code import result_cache
-from coderefine.code.baseline_cache import BaselineCache, ProjectTests
 from coderefine.code.candidate import parse_candidate
 from coderefine.code.check import Baseline, Verdict, VerifyOptions, module_name, verify
 from coderefine.code.file_facts import FileFacts, facts_of
 from coderefine.code.files import check_writable, project_of, write_atomically
 from coderefine.code.guard import Guard
 from coderefine.code.report import NOT_REACHED, NOT_STARTED, CodeReport, FunctionResult
+from coderefine.code.resources import Resources, limits_for
 from coderefine.code.source import SourceFile
 from coderefine.code.splice import compatible
 from coderefine.code.target import Candidate, Target
 from coderefine.code.testfiles import TEST_FILE_REASON, is_test_file
 from coderefine.engine import ProgressCallback, Task
 from coderefine.errors import EnvironmentProblem, UsageError
-from coderefine.llm.chat import ChatModel
-from coderefine.llm.open import open_model
-from coderefine.sandbox.base import Limits, Sandbox, SandboxUnavailable
 from coderefine.sandbox.image import default_image, sandbox_digest
-from coderefine.sandbox.open import open_sandbox
 from coderefine.settings import Settings
 
 Check = Callable[[str | None], Verdict]
@@ -85,95 +80,6 @@ class RunRequest:
     on_result: Callable[[FunctionResult], None] | None = None
     only: frozenset[str] | None = None  # with no `name`: just these functions of the file
     deadline: float | None = None  # time.monotonic(): no function or draft is started after it
-
-
-class Resources:
-    """What drafts need, opened on first use and closed together: a sandbox per project, one model.
-
-    With `fallback`, a missing Docker makes the local sandbox run instead, and
-    `fallback_reason` says why.
-    """
-
-    def __init__(self, settings: Settings, limits: Limits, *, fallback: bool = False,
-                 on_note: Callable[[str], None] | None = None) -> None:  # fmt: skip
-        self.settings, self.limits, self._may_fall_back = settings, limits, fallback
-        self.fallback_reason: str | None = None
-        self.on_note = on_note
-        self._stack = ExitStack()
-        self._sandboxes: dict[Path, Sandbox] = {}
-        self._model: ChatModel | None = None
-        self._opening = threading.Lock()  # functions side by side open one sandbox and one model
-        # Checks run side by side; their timings take turns (one at a time, on a CPU of their own).
-        self.timing_lock = threading.Lock()
-        self.slots = threading.BoundedSemaphore(settings.concurrency)
-        self._baselines: BaselineCache | None = None
-
-    @property
-    def sandbox_kind(self) -> str:
-        return "local" if self.fallback_reason else self.settings.sandbox
-
-    def keeps(self, result: FunctionResult) -> bool:
-        """Whether the result cache may keep `result`: final, and checked where it was asked to be."""
-        return result.final_result and self.fallback_reason is None
-
-    def sandbox(self, project: Path) -> Sandbox:
-        with self._opening:
-            return self._open_sandbox(project)
-
-    def _open_sandbox(self, project: Path) -> Sandbox:
-        if project not in self._sandboxes:
-            try:
-                box = open_sandbox(self.sandbox_kind, project=project, limits=self.limits,
-                                   exclude=self.settings.sandbox_exclude, pool_size=self.settings.concurrency)
-            except SandboxUnavailable as problem:
-                if self.sandbox_kind != "docker" or not self._may_fall_back:
-                    raise
-                self.fallback_reason = str(problem)
-                box = open_sandbox("local", project=project, limits=self.limits)
-            self._stack.enter_context(box)
-            self._sandboxes[project] = box
-        return self._sandboxes[project]
-
-    def model(self) -> ChatModel:
-        with self._opening:
-            if self._model is None:
-                self._model = self._stack.enter_context(open_model(self.settings))
-            return self._model
-
-    def project_tests(self, project: Path, deadline: float | None = None) -> tuple[ProjectTests, bool]:
-        """The project's tests (run once per review, see baseline_cache), and whether this call ran them;
-        none starts after `deadline`."""
-        sandbox = self.sandbox(project)
-        with self._opening:
-            if self._baselines is None:
-                checker = default_image() if self.sandbox_kind == "docker" else f"local:{sandbox_digest()}"
-                self._baselines = BaselineCache(
-                    result_cache.baseline_store(self.settings), checker=checker,
-                    baseline_tests=self.settings.baseline_tests, exclude=self.settings.sandbox_exclude,
-                    timeout=self.settings.check_timeout)
-            baselines = self._baselines
-        with self.timing_lock:  # the project's tests use every CPU: no timing beside them
-            tests, ran = baselines.tests_of(project, sandbox, deadline)
-        if ran and tests.note and self.on_note is not None:
-            self.on_note(tests.note)
-        if ran and tests.failed and self.on_note is not None:
-            shown = ", ".join(tests.failed[:3]) + (", ..." if len(tests.failed) > 3 else "")
-            self.on_note(f"{len(tests.failed)} of the project's tests fail already ({shown}): "
-                         "the functions they call are checked with the tests that pass")
-        return tests, ran
-
-    def close(self) -> None:
-        self._stack.close()
-
-    def __enter__(self) -> Resources:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
-        self.close()
-
-
-def limits_for(options: VerifyOptions) -> Limits:
-    return Limits(timeout=options.timeout, memory_mb=1024)
 
 
 def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None = None) -> CodeReport:
@@ -235,8 +141,10 @@ def _results(run: _FileRun, targets: list[Target], *, single: bool) -> tuple[lis
     if not failure:
         return [result for result in found if result is not None], None
     reason = f"{NOT_REACHED}{failure[0]}"
-    return [r if r is not None else FunctionResult(t.name, t.source, None, reason)
-            for t, r in zip(targets, found, strict=True)], str(failure[0])  # fmt: skip
+    return [
+        r if r is not None else FunctionResult(t.name, t.source, None, reason)
+        for t, r in zip(targets, found, strict=True)
+    ], str(failure[0])
 
 
 def _targets(source: SourceFile, request: RunRequest, job: CodeJob) -> list[Target]:
@@ -315,8 +223,15 @@ def result_keys(request: RunRequest, job: CodeJob, facts: FileFacts, project: Pa
     return {t.name: result_cache.result_key(base, t, facts.contexts[t.name]) for t in facts.targets if t.eligible}
 
 
-def _checker(resources: Resources, project: Path, module: str, target: Target, options: VerifyOptions,
-             guard: Guard, tests: Baseline) -> Check:  # fmt: skip
+def _checker(
+    resources: Resources,
+    project: Path,
+    module: str,
+    target: Target,
+    options: VerifyOptions,
+    guard: Guard,
+    tests: Baseline,
+) -> Check:
     """Verification of candidates for one target, each distinct source checked once; checks of
     functions side by side overlap, their timings take turns.
 
@@ -338,15 +253,24 @@ def _checker(resources: Resources, project: Path, module: str, target: Target, o
                 return verdicts[candidate]
             if candidate is None:
                 started = time.monotonic()
-                verdicts[None] = verify(sandbox, module, target, None, options, baseline=tests,
-                                        timing_lock=resources.timing_lock)
+                verdicts[None] = verify(
+                    sandbox, module, target, None, options, baseline=tests, timing_lock=resources.timing_lock
+                )
                 # A project whose check took long gets that long again per draft, however its limit was set.
-                draft_options = replace(options, timeout=max(options.timeout, DRAFT_LIMIT_FACTOR *
-                                                             (time.monotonic() - started)))
+                draft_options = replace(
+                    options, timeout=max(options.timeout, DRAFT_LIMIT_FACTOR * (time.monotonic() - started))
+                )
             else:
                 baseline = verdicts[None].baseline if None in verdicts else tests
-                verdicts[candidate] = verify(sandbox, module, target, candidate, draft_options,
-                                             baseline=baseline, timing_lock=resources.timing_lock)
+                verdicts[candidate] = verify(
+                    sandbox,
+                    module,
+                    target,
+                    candidate,
+                    draft_options,
+                    baseline=baseline,
+                    timing_lock=resources.timing_lock,
+                )
         return verdicts[candidate]
 
     return check

@@ -25,21 +25,128 @@ from radon.complexity import cc_visit
 from radon.metrics import h_visit, mi_visit
 from radon.raw import analyze
 
-WEIGHTS = {"complexity": 0.25, "maintainability": 0.20, "halstead": 0.15, "size": 0.15, "names": 0.15,
-           "documentation": 0.10}
+WEIGHTS = {
+    "complexity": 0.25,
+    "maintainability": 0.20,
+    "halstead": 0.15,
+    "size": 0.15,
+    "names": 0.15,
+    "documentation": 0.10,
+}
 VERSION = 2  # of the score's definition: cached results scored otherwise are not reused
 
 # Short names every reader knows; any other name must be made of words (see clear_name).
-CONVENTIONAL = frozenset({
-    "_", "i", "j", "k", "n", "m", "x", "y", "z", "v", "e", "f", "fn", "fp", "fd", "ok", "id", "op", "db", "io",
-    "ts", "dt", "tz", "kw", "pk", "ip", "cb", "ch", "dx", "dy", "xs", "ys", "ns", "cls", "exc", "err", "msg",
-    "idx", "key", "val", "src", "dst", "buf", "ctx", "req", "res", "obj", "arg", "num", "pos", "col", "row",
-    "tmp", "acc", "lhs", "rhs", "fmt", "cfg", "env", "sep", "url", "uri", "str", "int", "len", "max", "min",
-    "args", "kwargs", "self", "kv", "lst", "dct", "cnt", "pct", "avg", "std", "rng", "sql", "csv", "xml", "html",
-})  # fmt: skip
+CONVENTIONAL = frozenset(
+    {
+        "_",
+        "i",
+        "j",
+        "k",
+        "n",
+        "m",
+        "x",
+        "y",
+        "z",
+        "v",
+        "e",
+        "f",
+        "fn",
+        "fp",
+        "fd",
+        "ok",
+        "id",
+        "op",
+        "db",
+        "io",
+        "ts",
+        "dt",
+        "tz",
+        "kw",
+        "pk",
+        "ip",
+        "cb",
+        "ch",
+        "dx",
+        "dy",
+        "xs",
+        "ys",
+        "ns",
+        "cls",
+        "exc",
+        "err",
+        "msg",
+        "idx",
+        "key",
+        "val",
+        "src",
+        "dst",
+        "buf",
+        "ctx",
+        "req",
+        "res",
+        "obj",
+        "arg",
+        "num",
+        "pos",
+        "col",
+        "row",
+        "tmp",
+        "acc",
+        "lhs",
+        "rhs",
+        "fmt",
+        "cfg",
+        "env",
+        "sep",
+        "url",
+        "uri",
+        "str",
+        "int",
+        "len",
+        "max",
+        "min",
+        "args",
+        "kwargs",
+        "self",
+        "kv",
+        "lst",
+        "dct",
+        "cnt",
+        "pct",
+        "avg",
+        "std",
+        "rng",
+        "sql",
+        "csv",
+        "xml",
+        "html",
+    }
+)
 # Names that end in digits and are still words.
-NUMBERED_WORDS = frozenset({"utf8", "utf16", "sha1", "sha256", "sha512", "md5", "base64", "base32", "int8", "int16",
-                            "int32", "int64", "float32", "float64", "log2", "log10", "ipv4", "ipv6", "py3", "x509"})
+NUMBERED_WORDS = frozenset(
+    {
+        "utf8",
+        "utf16",
+        "sha1",
+        "sha256",
+        "sha512",
+        "md5",
+        "base64",
+        "base32",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "float32",
+        "float64",
+        "log2",
+        "log10",
+        "ipv4",
+        "ipv6",
+        "py3",
+        "x509",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -151,7 +258,8 @@ def clear_name(name: str, *, in_loop: bool = False) -> bool:
     parts = [part.lower() for part in found]
     for index, part in enumerate(parts):
         numbered = (index > 0 and parts[index - 1] + part in NUMBERED_WORDS) or (
-            index + 1 < len(parts) and part + parts[index + 1] in NUMBERED_WORDS)
+            index + 1 < len(parts) and part + parts[index + 1] in NUMBERED_WORDS
+        )
         if part.isdigit() and not numbered:
             return False
         acronym = len(part) > 1 and found[index].isupper()  # `HTTP` in `HTTPServer`, `MAX` in `MAX_SIZE`

@@ -46,17 +46,29 @@ class SlowdownRule:
         # The most it adds on any of the inputs timed: the largest inputs may take a shorter path.
         most = max(on_small, on_large, added or 0.0)
         if most > self.allowance_ns:
-            return Cost(False, f"TOO SLOW: more than {self.tolerance:.0%} slower than the original, and "
-                               f"{most:,.0f} ns more per call on some of the inputs timed (at most "
-                               f"{self.allowance_ns:,.0f} ns is allowed)", added)  # fmt: skip
+            return Cost(
+                False,
+                f"TOO SLOW: more than {self.tolerance:.0%} slower than the original, and "
+                f"{most:,.0f} ns more per call on some of the inputs timed (at most "
+                f"{self.allowance_ns:,.0f} ns is allowed)",
+                added,
+            )
         # What it adds may grow with the input by less than the tolerance of what the original's own time
         # grows; below a quarter of the allowance, differences are the timer's noise.
         growth = on_large - on_small
         if growth > max(self.tolerance * (large_original - small_original) * 1e9, self.allowance_ns / 4):
-            return Cost(False, f"TOO SLOW: the slowdown grows with input size ({on_small:,.0f} ns more per call "
-                               f"on the smallest inputs timed, {on_large:,.0f} ns on the largest)", added)  # fmt: skip
-        return Cost(True, f"at most {max(most, 0):,.0f} ns more per call on the inputs timed, not growing with "
-                          f"input size: allowed (up to {self.allowance_ns:,.0f} ns)", added)  # fmt: skip
+            return Cost(
+                False,
+                f"TOO SLOW: the slowdown grows with input size ({on_small:,.0f} ns more per call "
+                f"on the smallest inputs timed, {on_large:,.0f} ns on the largest)",
+                added,
+            )
+        return Cost(
+            True,
+            f"at most {max(most, 0):,.0f} ns more per call on the inputs timed, not growing with "
+            f"input size: allowed (up to {self.allowance_ns:,.0f} ns)",
+            added,
+        )
 
 
 def _added_ns(original: Any, candidate: Any) -> float | None:

@@ -23,10 +23,33 @@ from coderefine.code.splice import Replace, check_helpers, with_helpers, with_im
 from coderefine.code.target import ALLOWED_DECORATORS, Candidate, Target, dotted, one_line, standalone
 from coderefine.errors import UsageError
 
-_FILE_MODULES = {"subprocess", "socket", "requests", "urllib", "http", "shutil", "httpx", "aiohttp",
-                 "ftplib", "smtplib", "tempfile"}  # fmt: skip
-_FILE_FUNCTIONS = {"open", "os.remove", "os.unlink", "os.rename", "os.replace", "os.mkdir", "os.makedirs",
-                   "os.rmdir", "os.system", "os.popen", "os.write", "os.open"}  # fmt: skip
+_FILE_MODULES = {
+    "subprocess",
+    "socket",
+    "requests",
+    "urllib",
+    "http",
+    "shutil",
+    "httpx",
+    "aiohttp",
+    "ftplib",
+    "smtplib",
+    "tempfile",
+}
+_FILE_FUNCTIONS = {
+    "open",
+    "os.remove",
+    "os.unlink",
+    "os.rename",
+    "os.replace",
+    "os.mkdir",
+    "os.makedirs",
+    "os.rmdir",
+    "os.system",
+    "os.popen",
+    "os.write",
+    "os.open",
+}
 _FILE_METHODS = {"write_text", "write_bytes", "unlink", "mkdir", "rmdir", "touch", "open"}
 _CLOSEST = 3  # names offered when a function is not found
 
@@ -77,8 +100,11 @@ class SourceFile:
 
             def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
                 module = dotted(node.module) if node.module is not None else ""
-                names = () if isinstance(node.names, cst.ImportStar) else tuple(
-                    alias.name.value for alias in node.names if isinstance(alias.name, cst.Name))  # fmt: skip
+                names = (
+                    ()
+                    if isinstance(node.names, cst.ImportStar)
+                    else tuple(alias.name.value for alias in node.names if isinstance(alias.name, cst.Name))
+                )
                 found.append((len(node.relative), module, names))
 
         self.module.visit(Collect())

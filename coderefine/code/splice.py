@@ -55,8 +55,10 @@ def with_helpers(module: cst.Module, replacements: Mapping[str, Candidate]) -> c
             # The blank lines above the statement go above the helpers; its comments stay with it.
             lines = statement.leading_lines
             first_comment = next((i for i, line in enumerate(lines) if line.comment is not None), len(lines))
-            body.extend(helper.with_changes(leading_lines=lines[:first_comment] if index == 0 else _TWO_BLANK)
-                        for index, helper in enumerate(above[statement.name.value]))  # fmt: skip
+            body.extend(
+                helper.with_changes(leading_lines=lines[:first_comment] if index == 0 else _TWO_BLANK)
+                for index, helper in enumerate(above[statement.name.value])
+            )
             statement = statement.with_changes(leading_lines=[*_TWO_BLANK, *lines[first_comment:]])
         body.append(statement)
     return module.with_changes(body=body)
@@ -116,8 +118,12 @@ def _after_imports(body: Sequence[cst.BaseStatement]) -> int:
             isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body
         ):
             position = index + 1
-        elif index == 0 and isinstance(statement, cst.SimpleStatementLine) and isinstance(
-            statement.body[0], cst.Expr) and isinstance(statement.body[0].value, cst.SimpleString):  # fmt: skip
+        elif (
+            index == 0
+            and isinstance(statement, cst.SimpleStatementLine)
+            and isinstance(statement.body[0], cst.Expr)
+            and isinstance(statement.body[0].value, cst.SimpleString)
+        ):
             position = 1
         else:
             break

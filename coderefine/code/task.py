@@ -147,8 +147,12 @@ class ReadabilityTask(_CodeTask):
 
     def evaluate(self, x: str, output: str) -> Facts:
         after = measure(parse_candidate(output, self.target).function_source)
-        metrics: dict[str, Any] = {"score": after.score, "score_before": self.before.score,
-                                   "radon": after.to_dict(), "correct": None}  # fmt: skip
+        metrics: dict[str, Any] = {
+            "score": after.score,
+            "score_before": self.before.score,
+            "radon": after.to_dict(),
+            "correct": None,
+        }
         scores = f"{self.target.name}: {readability_summary(after, self.before)}"
         needed = self.before.score + self.min_gain
         if after.score < needed:
@@ -182,8 +186,12 @@ def readability_summary(after: Measures, before: Measures) -> str:
         f"{after.logical_lines} logical lines (was {before.logical_lines}); "
         f"{after.comment_lines} comment or docstring lines (was {before.comment_lines}); "
         f"names {after.parts['names']:.0f}/100 (was {before.parts['names']:.0f})"
-        + (f", unclear: {', '.join(after.unclear_names[:8])} (single letters outside loops, "
-           "abbreviations without vowels, numbered names)." if after.unclear_names else ".")
+        + (
+            f", unclear: {', '.join(after.unclear_names[:8])} (single letters outside loops, "
+            "abbreviations without vowels, numbered names)."
+            if after.unclear_names
+            else "."
+        )
     )
 
 

@@ -35,8 +35,12 @@ def is_test_file(path: Path, root: Path) -> bool:
 
 def pytest_python_files(root: Path) -> tuple[str, ...]:
     """pytest's `python_files` patterns, from the first of its configuration files that sets them."""
-    readers = (("pyproject.toml", _from_pyproject), ("pytest.ini", _from_ini("pytest")),
-               ("tox.ini", _from_ini("pytest")), ("setup.cfg", _from_ini("tool:pytest")))  # fmt: skip
+    readers = (
+        ("pyproject.toml", _from_pyproject),
+        ("pytest.ini", _from_ini("pytest")),
+        ("tox.ini", _from_ini("pytest")),
+        ("setup.cfg", _from_ini("tool:pytest")),
+    )
     for name, read in readers:
         file = root / name
         if file.is_file():

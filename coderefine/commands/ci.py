@@ -25,8 +25,12 @@ from coderefine.review.document import merge as merge_documents
 from coderefine.review.document import review_document
 from coderefine.review.review import Shard, review, touched
 
-REPORT_FILES = {"json": "coderefine.json", "markdown": "coderefine.md", "sarif": "coderefine.sarif",
-                "patch": "coderefine.patch"}  # fmt: skip
+REPORT_FILES = {
+    "json": "coderefine.json",
+    "markdown": "coderefine.md",
+    "sarif": "coderefine.sarif",
+    "patch": "coderefine.patch",
+}
 
 
 @dataclass(frozen=True)
@@ -39,15 +43,17 @@ class ReportOutputs:
     fail_on_suggestions: bool = False
 
 
-def run_ci(base: str, shard: str | None, inputs: ReviewInputs, outputs: ReportOutputs,
-           overrides: Mapping[str, Any]) -> int:  # fmt: skip
+def run_ci(
+    base: str, shard: str | None, inputs: ReviewInputs, outputs: ReportOutputs, overrides: Mapping[str, Any]
+) -> int:
     """Review the functions changed since the merge base of `base` and HEAD (the `shard`-th share)."""
     root = git.repo_root(Path.cwd())
     part = Shard.parse(shard) if shard else None
     since = git.resolve_base(root, base)
     settings = config.resolve(overrides, start=root)
-    functions, unreadable = touched(root, git.changed_since(root, since.commit), facts_store(settings),
-                                    include_tests=settings.include_tests)
+    functions, unreadable = touched(
+        root, git.changed_since(root, since.commit), facts_store(settings), include_tests=settings.include_tests
+    )
     if part is not None:
         functions = part.take(functions)
     progress = Progress(choose_mode(inputs.progress, sys.stderr), sys.stderr)

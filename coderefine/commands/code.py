@@ -62,8 +62,9 @@ def run(kind: CodeKind, request: CodeRun, settings: Mapping[str, Any]) -> int:
     )
     report, refused = _apply(report, path) if request.apply else (report, None)
     if request.trace:
-        request.trace.write_text(reports.to_json(reports.code_report_to_dict(report, trace=True)) + "\n",
-                                 encoding="utf-8")  # fmt: skip
+        request.trace.write_text(
+            reports.to_json(reports.code_report_to_dict(report, trace=True)) + "\n", encoding="utf-8"
+        )
     document = reports.code_report_to_dict(report)
     code = refused.exit_code if refused else (3 if document["error"] else 0)
     if request.json:

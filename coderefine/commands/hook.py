@@ -28,8 +28,9 @@ from coderefine.review.review import review, touched
 HOOK_TIME_BUDGET = 60.0  # seconds: what a commit can wait for
 
 
-def run_hook(files: Sequence[str], inputs: ReviewInputs, overrides: Mapping[str, Any], *, fix: bool = False,
-             strict: bool = False) -> int:  # fmt: skip
+def run_hook(
+    files: Sequence[str], inputs: ReviewInputs, overrides: Mapping[str, Any], *, fix: bool = False, strict: bool = False
+) -> int:
     """Review the functions the staged change touches (in `files`, when pre-commit names them)."""
     root = git.repo_root(Path.cwd())
     paths = [Path(name).resolve() for name in files if name.endswith((".py", ".pyw"))]
@@ -48,8 +49,11 @@ def run_hook(files: Sequence[str], inputs: ReviewInputs, overrides: Mapping[str,
     finally:
         progress.close()
     if done.fallback_reason:
-        print(f"coderefine: {done.fallback_reason}; the local sandbox ran the checks instead "
-              "(host processes under resource limits, no container isolation)", file=sys.stderr)  # fmt: skip
+        print(
+            f"coderefine: {done.fallback_reason}; the local sandbox ran the checks instead "
+            "(host processes under resource limits, no container isolation)",
+            file=sys.stderr,
+        )
     if done.unfinished or done.cut_short:
         print(budget_line(done, budget), file=sys.stderr)
     return _apply(done, root) if fix else _suggest(done, strict)
@@ -64,8 +68,9 @@ def budget_line(done: Review, budget: float) -> str:
         parts.append("drafts cut short: " + _names(done.cut_short))
     why = ""
     if done.tests_seconds:
-        why = (f"; the project's tests took {done.tests_seconds:.0f}s of it and are kept, "
-               "so the next commit starts sooner")
+        why = (
+            f"; the project's tests took {done.tests_seconds:.0f}s of it and are kept, so the next commit starts sooner"
+        )
     return f"coderefine: the time budget of {budget:g}s was spent: {'; '.join(parts)}{why} (--time-budget raises it)"
 
 

@@ -33,5 +33,6 @@ class ReviewInputs:
 
 
 def observer(progress: Progress) -> Observer:
-    return Observer(started=progress.started, iteration=progress.iteration, finished=progress.finished,
-                    note=progress.note)  # fmt: skip
+    return Observer(
+        started=progress.started, iteration=progress.iteration, finished=progress.finished, note=progress.note
+    )

@@ -31,8 +31,9 @@ def doctor(*, json: bool = False) -> int:
     return 0 if healthy else 3
 
 
-def run_file(file: Path, *, timeout: float, memory_mb: int, project: Path | None, where: str,
-             json: bool = False) -> int:  # fmt: skip
+def run_file(
+    file: Path, *, timeout: float, memory_mb: int, project: Path | None, where: str, json: bool = False
+) -> int:
     """Run `file` as a program in the sandbox (`where`: docker or local), `project` mounted read-only."""
     try:
         code = file.read_text(encoding="utf-8")

@@ -42,21 +42,27 @@ def body(data: bytes, content_type: str, url: str) -> dict[str, Any]:
         text = data.decode("utf-8-sig")  # JSON is UTF-8 (RFC 8259); a BOM is tolerated
     except UnicodeDecodeError as error:
         byte = data[error.start]
-        raise Unreadable(url, f"answered with a body that is not UTF-8 (byte 0x{byte:02x} at offset "
-                              f"{error.start})", transient=True) from None  # fmt: skip
+        raise Unreadable(
+            url, f"answered with a body that is not UTF-8 (byte 0x{byte:02x} at offset {error.start})", transient=True
+        ) from None
     if not text.strip():
         raise Unreadable(url, "answered with an empty body", transient=True)
     try:
         document = json.loads(text)
     except json.JSONDecodeError:
         if "html" in content_type.lower() or text.lstrip().startswith("<"):
-            raise Unreadable(url, "answered with an HTML page, not JSON: check the base URL (the API's, often "
-                                  "ending in /v1)", transient=False) from None  # fmt: skip
-        raise Unreadable(url, f"answered with something that is not JSON: {_one_line(text)[:80]!r}",
-                         transient=True) from None  # fmt: skip
+            raise Unreadable(
+                url,
+                "answered with an HTML page, not JSON: check the base URL (the API's, often ending in /v1)",
+                transient=False,
+            ) from None
+        raise Unreadable(
+            url, f"answered with something that is not JSON: {_one_line(text)[:80]!r}", transient=True
+        ) from None
     if not isinstance(document, dict):
-        raise Unreadable(url, f"answered with JSON of the wrong shape (a {_kind(document)}, not an object)",
-                         transient=False)  # fmt: skip
+        raise Unreadable(
+            url, f"answered with JSON of the wrong shape (a {_kind(document)}, not an object)", transient=False
+        )
     return document
 
 
@@ -83,24 +89,29 @@ def completion(document: dict[str, Any], url: str, started: float) -> Completion
 
 def _answer_text(choices: Any, url: str) -> str:
     if not isinstance(choices, list):
-        raise Unreadable(url, f"answered with JSON of the wrong shape ('choices' is a {_kind(choices)}, "
-                              "not a list)", transient=False)  # fmt: skip
+        raise Unreadable(
+            url, f"answered with JSON of the wrong shape ('choices' is a {_kind(choices)}, not a list)", transient=False
+        )
     if not choices:
         return ""  # no choices at all: an empty answer, which the task then calls malformed
     first = choices[0]
     message = first.get("message") if isinstance(first, dict) else None
     content = message.get("content") if isinstance(message, dict) else None
     if not isinstance(message, dict) or not isinstance(content, (str, type(None))):
-        raise Unreadable(url, "answered with JSON of the wrong shape (no text at choices[0].message.content)",
-                         transient=False)  # fmt: skip
+        raise Unreadable(
+            url, "answered with JSON of the wrong shape (no text at choices[0].message.content)", transient=False
+        )
     return content or ""
 
 
 def model_names(document: dict[str, Any], url: str) -> list[str]:
     data = document.get("data")
     if not isinstance(data, list) or not all(isinstance(m, dict) and isinstance(m.get("id"), str) for m in data):
-        raise Unreadable(url, "answered /models with JSON of the wrong shape (no 'data' list of models "
-                              "with an 'id')", transient=False)  # fmt: skip
+        raise Unreadable(
+            url,
+            "answered /models with JSON of the wrong shape (no 'data' list of models with an 'id')",
+            transient=False,
+        )
     return [m["id"] for m in data]
 
 

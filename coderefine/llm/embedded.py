@@ -96,14 +96,22 @@ class EmbeddedServer:
             )
         port = _free_port()
         command = [
-            sys.executable, "-m", "coderefine.llm.server",  # llama_cpp.server, see there
-            "--model", str(self.model_path),
-            "--model_alias", self.default_model,
-            "--host", "127.0.0.1",
-            "--port", str(port),
-            "--n_ctx", str(self._context_size),
-            "--n_threads", str(os.cpu_count() or 1),
-        ]  # fmt: skip
+            sys.executable,
+            "-m",
+            "coderefine.llm.server",  # llama_cpp.server, see there
+            "--model",
+            str(self.model_path),
+            "--model_alias",
+            self.default_model,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--n_ctx",
+            str(self._context_size),
+            "--n_threads",
+            str(os.cpu_count() or 1),
+        ]
         self._process = subprocess.Popen(
             command,
             stdin=subprocess.DEVNULL,

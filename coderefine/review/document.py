@@ -43,8 +43,15 @@ class FileOutcome:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, cached: bool = False) -> FileOutcome:
         entries = tuple({**entry, "cached": entry["cached"] or cached} for entry in data["entries"])
-        return cls(data["file"], data["sha256"], entries, tuple(data["skipped"]), data["patch"], data["new_text"],
-                   data["encoding"])  # fmt: skip
+        return cls(
+            data["file"],
+            data["sha256"],
+            entries,
+            tuple(data["skipped"]),
+            data["patch"],
+            data["new_text"],
+            data["encoding"],
+        )
 
 
 @dataclass(frozen=True)

@@ -95,10 +95,18 @@ def _changes(root: Path, selection: list[str], paths: Sequence[Path] = ()) -> di
     pathspec = [str(p) for p in paths] if paths else ["*.py", "*.pyw"]
     done = _git(
         root,
-        "-c", "core.quotePath=false",
-        "diff", "--no-color", "--no-ext-diff", "--unified=0", "--diff-filter=AMR", "--no-renames",
-        *selection, "--", *pathspec,
-    )  # fmt: skip
+        "-c",
+        "core.quotePath=false",
+        "diff",
+        "--no-color",
+        "--no-ext-diff",
+        "--unified=0",
+        "--diff-filter=AMR",
+        "--no-renames",
+        *selection,
+        "--",
+        *pathspec,
+    )
     files = parse_diff(done.stdout.splitlines())
     return {root / name: spans for name, spans in files if name.endswith((".py", ".pyw"))}
 

@@ -208,9 +208,11 @@ def function_summary(where: str, task: str, sandbox: str, result: FunctionResult
         return f"{where}: {outcome}; from the result cache"
     usage = refine.usage
     tests = f", {result.tests_seconds:.1f}s running the project's tests" if result.tests_seconds else ""
-    return (f"{where}: {outcome}; stopped by {refine.stop_reason}; {usage.llm_calls} LLM call(s), "
-            f"{usage.cached_calls} cached; {sandbox} sandbox; {result.seconds:.1f}s "
-            f"({result.baseline_seconds:.1f}s checking the original{tests})")  # fmt: skip
+    return (
+        f"{where}: {outcome}; stopped by {refine.stop_reason}; {usage.llm_calls} LLM call(s), "
+        f"{usage.cached_calls} cached; {sandbox} sandbox; {result.seconds:.1f}s "
+        f"({result.baseline_seconds:.1f}s checking the original{tests})"
+    )
 
 
 def _speed_outcome(metrics: dict[str, Any]) -> str:
@@ -227,8 +229,9 @@ def evidence(metrics: dict[str, Any]) -> str:
     coverage = metrics.get("coverage")
     if coverage:
         lines, branches = coverage["lines"], coverage["branches"]
-        text += (f", every line and branch run ({lines} line{'s' * (lines != 1)}, "
-                 f"{branches} branch{'es' * (branches != 1)})")  # fmt: skip
+        text += (
+            f", every line and branch run ({lines} line{'s' * (lines != 1)}, {branches} branch{'es' * (branches != 1)})"
+        )
     return text
 
 
@@ -237,6 +240,8 @@ def _readability_outcome(metrics: dict[str, Any]) -> str:
     radon = metrics["radon"]
     added = metrics.get("added_ns_per_call")
     cost = "" if added is None else f"; {abs(added):,.0f} ns {'more' if added > 0 else 'less'} per call"
-    return (f"readability {metrics['score_before']:.1f} -> {metrics['score']:.1f} "
-            f"(complexity {radon['complexity']}), {evidence(metrics)}, "
-            f"speed {metrics['speedup']:.2f}x (95% CI {low:.2f}-{high:.2f}{cost})")  # fmt: skip
+    return (
+        f"readability {metrics['score_before']:.1f} -> {metrics['score']:.1f} "
+        f"(complexity {radon['complexity']}), {evidence(metrics)}, "
+        f"speed {metrics['speedup']:.2f}x (95% CI {low:.2f}-{high:.2f}{cost})"
+    )

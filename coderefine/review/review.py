@@ -19,8 +19,9 @@ from coderefine.code.file_facts import FileFacts, read_facts
 from coderefine.code.files import find_project
 from coderefine.code.kinds import by_command
 from coderefine.code.report import FunctionResult
+from coderefine.code.resources import Resources, limits_for
 from coderefine.code.result_cache import result_store
-from coderefine.code.run import CodeJob, Resources, RunRequest, limits_for, result_keys, run_code_task
+from coderefine.code.run import CodeJob, RunRequest, result_keys, run_code_task
 from coderefine.code.target import Target
 from coderefine.code.testfiles import TEST_FILE_REASON, is_test_file
 from coderefine.engine import ProgressCallback
@@ -102,14 +103,14 @@ class Observer:
     note: Callable[[str], None] | None = None  # about the run as a whole (the project's tests)
 
 
-
 def job_for(options: ReviewOptions, settings: Settings) -> tuple[CodeJob, VerifyOptions]:
     make = by_command(options.kind).make_job
     return make(settings, options.task_file, options.examples, options.size, options.max_examples)
 
 
-def review(functions: Sequence[Changed], options: ReviewOptions, settings: Settings,
-           observer: Observer = Observer()) -> Review:  # fmt: skip
+def review(
+    functions: Sequence[Changed], options: ReviewOptions, settings: Settings, observer: Observer = Observer()
+) -> Review:
     """Work on each function, file by file, sharing one sandbox and one model.
 
     A file whose changed functions all have results in the cache is not parsed,

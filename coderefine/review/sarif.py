@@ -17,6 +17,8 @@ from coderefine.version import package_version
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
+
+
 def render(document: Mapping[str, Any]) -> dict[str, Any]:
     rule = dict(by_task(document["task"]).sarif_rule)
     suggestions = [r for r in document["results"] if r["status"] == "improved"]

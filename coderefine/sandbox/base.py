@@ -76,8 +76,7 @@ class Sandbox(Protocol):
         args: Sequence[str] = (),
     ) -> RunResult: ...
 
-    def check(self, job: Mapping[str, Any], *, timeout: float,
-              timing_lock: threading.Lock | None = None) -> RunResult:  # fmt: skip
+    def check(self, job: Mapping[str, Any], *, timeout: float, timing_lock: threading.Lock | None = None) -> RunResult:
         """Run one check (sandbox/judge.py) on a job of the contract; its verdict is in `verdict`.
 
         With `timing_lock`, checks may run side by side: the check holds the lock while it
@@ -89,9 +88,13 @@ class Sandbox(Protocol):
 
 
 def runner_request(
-    code: str, workdir: str, limits: Limits, timeout: float | None,
-    files: Mapping[str, str] | None, args: Sequence[str],
-) -> dict[str, Any]:  # fmt: skip
+    code: str,
+    workdir: str,
+    limits: Limits,
+    timeout: float | None,
+    files: Mapping[str, str] | None,
+    args: Sequence[str],
+) -> dict[str, Any]:
     return {
         "code": code,
         "files": dict(files or {}),
@@ -137,10 +140,16 @@ def parse_runner_output(stdout: bytes, stderr: bytes, kind: str) -> RunResult:
         raise EnvironmentProblem(f"the sandbox runner failed: {data['runner_error']}")
     if not isinstance(data, dict):
         return RunResult(
-            exit_code=None, stdout="", stderr=stderr.decode("utf-8", "replace")[-2000:],
-            duration_s=0.0, timed_out=False, oom_killed=False, truncated=False,
-            sandbox=kind, killed_by="runner_killed",
-        )  # fmt: skip
+            exit_code=None,
+            stdout="",
+            stderr=stderr.decode("utf-8", "replace")[-2000:],
+            duration_s=0.0,
+            timed_out=False,
+            oom_killed=False,
+            truncated=False,
+            sandbox=kind,
+            killed_by="runner_killed",
+        )
     return RunResult(
         exit_code=data["exit_code"],
         stdout=data["stdout"],

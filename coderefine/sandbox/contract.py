@@ -29,9 +29,24 @@ def _load() -> ModuleType:
 
 
 __all__ = [
-    "CONTRACT_VERSION", "MIN_DISTINCT_INPUTS", "Capture", "CaptureJob", "CheckJob", "ContractError", "Coverage",
-    "FileTests", "TargetSpec", "Timing", "TimingSpec", "Verdict", "capture_from_data", "capture_job_from_data",
-    "job_from_data", "pack_calls", "to_data", "verdict_from_data",
+    "CONTRACT_VERSION",
+    "MIN_DISTINCT_INPUTS",
+    "Capture",
+    "CaptureJob",
+    "CheckJob",
+    "ContractError",
+    "Coverage",
+    "FileTests",
+    "TargetSpec",
+    "Timing",
+    "TimingSpec",
+    "Verdict",
+    "capture_from_data",
+    "capture_job_from_data",
+    "job_from_data",
+    "pack_calls",
+    "to_data",
+    "verdict_from_data",
 ]
 
 if TYPE_CHECKING:

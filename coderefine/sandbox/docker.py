@@ -73,8 +73,7 @@ class _WarmRunner:
         self._socket = raw
         self._pending = b""
 
-    def ask(self, request: str, timeout: float,
-            on_gate: Callable[[str], None] | None = None) -> tuple[bytes, bytes]:  # fmt: skip
+    def ask(self, request: str, timeout: float, on_gate: Callable[[str], None] | None = None) -> tuple[bytes, bytes]:
         """Send one request (a JSON line); return (the result line, the runner's stderr), or (b"", ...) if it died.
 
         The runner's gate lines come before the result: each goes to `on_gate` (which may wait;
@@ -137,7 +136,7 @@ class _WarmRunner:
 
 
 def _gate_line(line: bytes) -> str | None:
-    """"timing" or "done" for one of the runner's gate lines (see sandbox/runner.py _Gate), else None."""
+    """ "timing" or "done" for one of the runner's gate lines (see sandbox/runner.py _Gate), else None."""
     if not line.startswith(b'{"gate"'):
         return None
     with contextlib.suppress(ValueError):
@@ -212,8 +211,7 @@ class DockerSandbox(Closing):
     ) -> RunResult:
         return self._ask(runner_request(code, f"/scratch/{uuid.uuid4().hex}", self.limits, timeout, files, args))
 
-    def check(self, job: Mapping[str, Any], *, timeout: float,
-              timing_lock: threading.Lock | None = None) -> RunResult:  # fmt: skip
+    def check(self, job: Mapping[str, Any], *, timeout: float, timing_lock: threading.Lock | None = None) -> RunResult:
         request = runner_request("", f"/scratch/{uuid.uuid4().hex}", self.limits, timeout, None, ())
         request["job"] = dict(job)
         if timing_lock is None:

@@ -62,5 +62,6 @@ def _smoke_test() -> Check:
         return Check("sandbox run", False, str(problem), "coderefine sandbox setup")
     if result.ok and result.stdout.strip() == "ok":
         return Check("sandbox run", True, f"a draft ran in {result.duration_s:.2f}s")
-    return Check("sandbox run", False, f"a test draft failed: {result.stderr.strip()[-200:]}",
-                 "coderefine sandbox setup")  # fmt: skip
+    return Check(
+        "sandbox run", False, f"a test draft failed: {result.stderr.strip()[-200:]}", "coderefine sandbox setup"
+    )

@@ -51,16 +51,19 @@ class LocalSandbox(Closing):
     ) -> RunResult:
         return self._ask(code, timeout, files, args, None)
 
-    def check(self, job: Mapping[str, Any], *, timeout: float,
-              timing_lock: threading.Lock | None = None) -> RunResult:  # fmt: skip
+    def check(self, job: Mapping[str, Any], *, timeout: float, timing_lock: threading.Lock | None = None) -> RunResult:
         # On the host, nothing keeps a check off the timing CPU: checks with a lock run one at a time.
         with timing_lock or contextlib.nullcontext():
             return self._ask("", timeout, None, (), job)
 
     def _ask(
-        self, code: str, timeout: float | None, files: Mapping[str, str] | None, args: Sequence[str],
+        self,
+        code: str,
+        timeout: float | None,
+        files: Mapping[str, str] | None,
+        args: Sequence[str],
         job: Mapping[str, Any] | None,
-    ) -> RunResult:  # fmt: skip
+    ) -> RunResult:
         limits = self.limits if timeout is None else replace(self.limits, timeout=timeout)
         with tempfile.TemporaryDirectory(prefix="coderefine-run-") as root:
             request = runner_request(code, f"{root}/work", limits, None, files, args)
@@ -77,8 +80,11 @@ class LocalSandbox(Closing):
             try:
                 done = subprocess.run(
                     [sys.executable, "-s", str(self._runner), str(path)],
-                    capture_output=True, stdin=subprocess.DEVNULL, timeout=limits.timeout + 30, env=self._env,
-                )  # fmt: skip
+                    capture_output=True,
+                    stdin=subprocess.DEVNULL,
+                    timeout=limits.timeout + 30,
+                    env=self._env,
+                )
             except subprocess.TimeoutExpired:
                 return parse_runner_output(b"", b"the sandbox runner did not answer", self.kind)
         return parse_runner_output(done.stdout, done.stderr, self.kind)

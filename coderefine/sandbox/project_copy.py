@@ -17,10 +17,42 @@ if TYPE_CHECKING:
 
 # Never copied into the sandbox: version control, environments and caches (size), and files that
 # hold secrets, which a draft could otherwise read and put into the text that goes to the model.
-_NOT_COPIED = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox", ".nox", "node_modules", ".mypy_cache",
-               ".pytest_cache", ".ruff_cache", ".hypothesis", ".benchmarks", "coderefine-report"}  # fmt: skip
-SECRET_PATTERNS = (".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", ".netrc", ".npmrc", ".pypirc", ".aws",
-                   ".ssh", ".gnupg", ".docker", "id_rsa*", "id_ed25519*", "*.secret", "secrets.*")  # fmt: skip
+_NOT_COPIED = {
+    ".git",
+    ".hg",
+    ".svn",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    "node_modules",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".hypothesis",
+    ".benchmarks",
+    "coderefine-report",
+}
+SECRET_PATTERNS = (
+    ".env",
+    ".env.*",
+    "*.pem",
+    "*.key",
+    "*.p12",
+    "*.pfx",
+    ".netrc",
+    ".npmrc",
+    ".pypirc",
+    ".aws",
+    ".ssh",
+    ".gnupg",
+    ".docker",
+    "id_rsa*",
+    "id_ed25519*",
+    "*.secret",
+    "secrets.*",
+)
 
 
 def left_out(name: str, extra: Sequence[str] = ()) -> bool:
@@ -43,8 +75,9 @@ def project_volume(client: DockerClient, image: str, project: Path, owner: str, 
 
     volume = client.volumes.create(name=f"coderefine-project-{uuid.uuid4().hex[:12]}", labels={OWNER_LABEL: owner})
     try:
-        helper = client.containers.create(image, ["true"], network_disabled=True, user="0",
-                                          volumes={volume.name: {"bind": "/project", "mode": "rw"}})  # fmt: skip
+        helper = client.containers.create(
+            image, ["true"], network_disabled=True, user="0", volumes={volume.name: {"bind": "/project", "mode": "rw"}}
+        )
         try:
             helper.put_archive("/project", project_tar(project, exclude))
         finally:

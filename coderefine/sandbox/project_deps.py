@@ -77,8 +77,9 @@ def project_image(client: DockerClient, project: Path, base: str) -> str:
         _wheels(context, python)
         (context / "Dockerfile").write_text(_DOCKERFILE.format(base=base), encoding="utf-8")
         try:
-            client.images.build(path=str(context), tag=tag, network_mode="none", rm=True,
-                                labels={"coderefine.sandbox": "deps"})  # fmt: skip
+            client.images.build(
+                path=str(context), tag=tag, network_mode="none", rm=True, labels={"coderefine.sandbox": "deps"}
+            )
         except docker.errors.BuildError as error:
             raise EnvironmentProblem(
                 f"could not install {project}'s dependencies in the sandbox: {error.msg}"
@@ -94,8 +95,16 @@ def _wheels(context: Path, python: str | None) -> None:
         command += ["wheel", "--wheel-dir", str(context / "wheels"), "-r", str(context / "requirements.txt")]
     else:
         # Another Python in the sandbox: only ready-made wheels for it will do.
-        command += ["download", "--only-binary=:all:", "--python-version", python,
-                    "-d", str(context / "wheels"), "-r", str(context / "requirements.txt")]  # fmt: skip
+        command += [
+            "download",
+            "--only-binary=:all:",
+            "--python-version",
+            python,
+            "-d",
+            str(context / "wheels"),
+            "-r",
+            str(context / "requirements.txt"),
+        ]
     done = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["pip failed"])[-1]

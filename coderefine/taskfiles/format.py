@@ -52,10 +52,12 @@ class Prompts:
 
     def history(self, steps: Sequence[Step]) -> str:
         return "\n\n".join(
-            render(self.step, {"number": str(number), "output": step.output,
-                               "facts": step.facts.summary, "feedback": step.feedback})
+            render(
+                self.step,
+                {"number": str(number), "output": step.output, "facts": step.facts.summary, "feedback": step.feedback},
+            )
             for number, step in enumerate(steps, start=1)
-        )  # fmt: skip
+        )
 
 
 class Table:
@@ -92,8 +94,14 @@ class Table:
 
 
 def kind_name(kinds: tuple[type, ...]) -> str:
-    names = {bool: "true or false", int: "an integer", float: "a number", str: "a string",
-             list: "a list", dict: "a table"}  # fmt: skip
+    names = {
+        bool: "true or false",
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "a table",
+    }
     return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 

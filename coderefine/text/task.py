@@ -83,8 +83,7 @@ class TextTask:
 def text_task_from_data(data: Mapping[str, Any], origin: str, source: Path | None = None) -> TextTask:
     """Build a TextTask from a parsed task file, or raise TaskError naming the bad field."""
     top = Table(data, "", origin)
-    top.check_keys({"name", "kind", "description", "init", "feedback", "refine", "output", "score",
-                    "stop", "facts"})  # fmt: skip
+    top.check_keys({"name", "kind", "description", "init", "feedback", "refine", "output", "score", "stop", "facts"})
     return TextTask(
         name=top.get("name", str, required=True),
         description=top.get("description", str, ""),

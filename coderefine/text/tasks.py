@@ -27,8 +27,10 @@ class NotATextTask(TaskError):
     tasks know nothing of the code ones: a caller that does can name the command (`kind`)."""
 
     def __init__(self, path: Path, kind: object) -> None:
-        super().__init__(f"{path}: field kind must be 'text' for a plain-text task, not {kind!r} "
-                         "(a code task runs with its own command: see 'coderefine --help')")  # fmt: skip
+        super().__init__(
+            f"{path}: field kind must be 'text' for a plain-text task, not {kind!r} "
+            "(a code task runs with its own command: see 'coderefine --help')"
+        )
         self.path, self.kind = path, kind
 
 

@@ -111,7 +111,7 @@ def drain(items: list[int]) -> int:
         total += items.pop(0)
     return total
 '''
-TESTS = '''\
+TESTS = """\
 from holes import apply_all, count_positive, drain, evens, first, flatten, labels, only, scale, sums_to, window_sums
 
 
@@ -160,7 +160,7 @@ def test_apply_all():
 def test_drain():
     items = [1, 2, 3]
     assert drain(items) == 6 and items == []
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -209,8 +209,9 @@ def test_an_untyped_function_gets_inputs_beyond_its_captured_calls(check: Checke
     assert baseline.verified and baseline.checked >= 50
     sources = baseline.details["sources"]
     assert sources.get("captured") == 1 and sources.get("doctest") == 1 and sources.get("generated", 0) >= 48
-    off_by_one = ("def window_sums(items, size):\n"
-                  "    return [sum(items[i:i + size]) for i in range(len(items) - size)]\n")  # fmt: skip
+    off_by_one = (
+        "def window_sums(items, size):\n    return [sum(items[i:i + size]) for i in range(len(items) - size)]\n"
+    )
     verdict = check("window_sums", off_by_one)
     assert not verdict.correct and not verdict.verified
     right = "def window_sums(items, size):\n    return [sum(items[i:i + size]) for i in range(len(items) - size + 1)]\n"
@@ -218,10 +219,12 @@ def test_an_untyped_function_gets_inputs_beyond_its_captured_calls(check: Checke
 
 
 def test_a_branch_only_long_inputs_reach_is_reached(check: Checker) -> None:
-    wrong_when_long = ("def clip(values: list[int]) -> list[int]:\n"
-                       "    if len(values) > 250:\n"
-                       "        return [min(v, 10) for v in values[:250]]\n"
-                       "    return [min(v, 10) for v in values]\n")  # fmt: skip
+    wrong_when_long = (
+        "def clip(values: list[int]) -> list[int]:\n"
+        "    if len(values) > 250:\n"
+        "        return [min(v, 10) for v in values[:250]]\n"
+        "    return [min(v, 10) for v in values]\n"
+    )
     verdict = check("clip", wrong_when_long)
     assert not verdict.correct
     assert "the original has 251 items, the new version 250" in (verdict.mismatch or "")
@@ -235,21 +238,25 @@ def test_a_lazy_value_is_compared_by_what_it_yields(check: Checker) -> None:
 
 
 def test_a_sentinel_default_keeps_its_identity(check: Checker) -> None:
-    wrong = ("def first(iterable, default=_marker):\n"
-             "    for item in iterable:\n"
-             "        return item\n"
-             "    if default is not _marker:\n"
-             "        return default\n"
-             "    return None\n")  # fmt: skip
+    wrong = (
+        "def first(iterable, default=_marker):\n"
+        "    for item in iterable:\n"
+        "        return item\n"
+        "    if default is not _marker:\n"
+        "        return default\n"
+        "    return None\n"
+    )
     verdict = check("first", wrong)
     assert not verdict.correct and "ValueError" in (verdict.mismatch or "")
-    right = ("def first(iterable, default=_marker):\n"
-             "    iterator = iter(iterable)\n"
-             "    if default is _marker:\n"
-             "        for item in iterator:\n"
-             "            return item\n"
-             "        raise ValueError('first() of an empty iterable with no default')\n"
-             "    return next(iterator, default)\n")  # fmt: skip
+    right = (
+        "def first(iterable, default=_marker):\n"
+        "    iterator = iter(iterable)\n"
+        "    if default is _marker:\n"
+        "        for item in iterator:\n"
+        "            return item\n"
+        "        raise ValueError('first() of an empty iterable with no default')\n"
+        "    return next(iterator, default)\n"
+    )
     assert check("first", right).verified
 
 
@@ -262,10 +269,12 @@ def test_a_captured_lambda_is_used(check: Checker) -> None:
 
 
 def test_a_line_no_input_reaches_is_named_and_not_verified(check: Checker) -> None:
-    unreachable = ("def clip(values: list[int]) -> list[int]:\n"
-                   "    if len(values) > 10 ** 9:\n"
-                   "        return []\n"
-                   "    return [min(v, 10) for v in values]\n")  # fmt: skip
+    unreachable = (
+        "def clip(values: list[int]) -> list[int]:\n"
+        "    if len(values) > 10 ** 9:\n"
+        "        return []\n"
+        "    return [min(v, 10) for v in values]\n"
+    )
     verdict = check("clip", unreachable)
     assert verdict.correct and not verdict.verified
     assert verdict.not_verified is not None and "line 3 never ran" in verdict.not_verified
@@ -274,24 +283,31 @@ def test_a_line_no_input_reaches_is_named_and_not_verified(check: Checker) -> No
 
 
 def test_a_draft_that_does_not_load_is_a_failed_draft_not_a_broken_sandbox(check: Checker) -> None:
-    verdict = check("clip", "import no_such_module_here\n\n\ndef clip(values: list[int]) -> list[int]:\n"
-                            "    return [min(v, 10) for v in values]\n")
+    verdict = check(
+        "clip",
+        "import no_such_module_here\n\n\ndef clip(values: list[int]) -> list[int]:\n"
+        "    return [min(v, 10) for v in values]\n",
+    )
     assert not verdict.correct and "the new version fails to load" in (verdict.mismatch or "")
     assert "ModuleNotFoundError" in (verdict.mismatch or "")
 
 
 def test_an_argument_read_one_item_too_far_is_seen(check: Checker) -> None:
     # Equal results on lists; a caller passing an iterator loses one item more to the draft.
-    too_far = ("def only(items, default=None):\n"
-               "    found = list(itertools.islice(items, 3))\n"
-               "    return found[0] if len(found) == 1 else default\n")  # fmt: skip
+    too_far = (
+        "def only(items, default=None):\n"
+        "    found = list(itertools.islice(items, 3))\n"
+        "    return found[0] if len(found) == 1 else default\n"
+    )
     verdict = check("only", too_far)
     assert not verdict.correct and "of the iterator" in (verdict.mismatch or "")
-    right = ("def only(items, default=None):\n"
-             "    head = list(itertools.islice(items, 2))\n"
-             "    if len(head) == 1:\n"
-             "        return head[0]\n"
-             "    return default\n")  # fmt: skip
+    right = (
+        "def only(items, default=None):\n"
+        "    head = list(itertools.islice(items, 2))\n"
+        "    if len(head) == 1:\n"
+        "        return head[0]\n"
+        "    return default\n"
+    )
     assert check("only", right).verified
 
 
@@ -317,13 +333,15 @@ def test_a_correct_draft_is_not_judged_by_what_the_original_does_not_accept(chec
 def test_a_stray_counts_only_where_the_original_does_something_of_its_own_with_it(check: Checker) -> None:
     # sums_to(xs, "a") is False in the original by the usual path, and a TypeError in this draft:
     # a value the original is not meant for, so it does not decide.
-    seen = ("def sums_to(xs, target):\n"
-            "    seen = set()\n"
-            "    for x in xs:\n"
-            "        if target - x in seen:\n"
-            "            return True\n"
-            "        seen.add(x)\n"
-            "    return False\n")  # fmt: skip
+    seen = (
+        "def sums_to(xs, target):\n"
+        "    seen = set()\n"
+        "    for x in xs:\n"
+        "        if target - x in seen:\n"
+        "            return True\n"
+        "        seen.add(x)\n"
+        "    return False\n"
+    )
     assert check("sums_to", seen).verified
     # labels(None) takes a branch of its own in the original: a draft that drops it is refused.
     assert check("labels").details["sources"].get("stray", 0) >= 1
@@ -333,6 +351,7 @@ def test_a_stray_counts_only_where_the_original_does_something_of_its_own_with_i
 
 def test_a_function_that_empties_its_argument_is_timed_on_fresh_copies(check: Checker) -> None:
     # Timed on the lists the first call emptied, both versions would add nothing, equally fast.
-    verdict = check("drain", "def drain(items: list[int]) -> int:\n    total = sum(items)\n    items.clear()\n"
-                             "    return total\n")
+    verdict = check(
+        "drain", "def drain(items: list[int]) -> int:\n    total = sum(items)\n    items.clear()\n    return total\n"
+    )
     assert verdict.verified and verdict.faster and (verdict.speedup or 0) > 2

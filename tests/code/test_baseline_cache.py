@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from coderefine.cache import JsonCache
-from coderefine.code.baseline_cache import MODULE, BaselineCache, ProjectTests, unit_hashes
+from coderefine.code.baseline_cache import BaselineCache, ProjectTests
+from coderefine.code.kept_tests import MODULE, unit_hashes
 from coderefine.errors import EnvironmentProblem
 from coderefine.sandbox.base import Limits
 from coderefine.sandbox.open import open_sandbox
 
-SHAPES = '''\
+SHAPES = """\
 def area(width, height):
     return width * height
 
@@ -24,14 +25,14 @@ def area(width, height):
 class Box:
     def volume(self, depth):
         return area(self.width, self.height) * depth
-'''
+"""
 
-WORDS = '''\
+WORDS = """\
 def shout(text):
     return text.upper() + "!"
-'''
+"""
 
-TEST_SHAPES = '''\
+TEST_SHAPES = """\
 from shapes import Box, area
 
 
@@ -44,15 +45,15 @@ def test_volume():
     box = Box()
     box.width, box.height = 1, 2
     assert box.volume(3) == 6
-'''
+"""
 
-TEST_WORDS = '''\
+TEST_WORDS = """\
 from words import shout
 
 
 def test_shout():
     assert shout("hi") == "HI!"
-'''
+"""
 
 
 @pytest.fixture
@@ -69,8 +70,9 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-def review(project: Path, store: JsonCache | None, *, timeout: float = 120.0, selection: tuple[str, ...] = ()
-           ) -> ProjectTests:  # fmt: skip
+def review(
+    project: Path, store: JsonCache | None, *, timeout: float = 120.0, selection: tuple[str, ...] = ()
+) -> ProjectTests:
     """One review's view of the project's tests, in a sandbox of its own."""
     cache = BaselineCache(store, checker="test", baseline_tests=selection, exclude=(), timeout=timeout)
     with open_sandbox("docker", project=project, limits=Limits(timeout=timeout)) as box:
@@ -112,8 +114,9 @@ def test_an_unchanged_project_runs_no_test_and_a_change_runs_only_the_tests_it_r
     assert third.baseline_for("shapes", "Box.volume") == first.baseline_for("shapes", "Box.volume")
     assert third.baseline_for("words", "shout").tests == ("tests/test_words.py::test_shout",)
 
-    (project / "tests" / "test_more.py").write_text("from shapes import area\n\ndef test_one():\n"
-                                                     "    assert area(1, 1) == 1\n")  # fmt: skip
+    (project / "tests" / "test_more.py").write_text(
+        "from shapes import area\n\ndef test_one():\n    assert area(1, 1) == 1\n"
+    )
     fourth = review(project, store)
     assert fourth.ran == ("tests/test_more.py",)
     assert "tests/test_more.py::test_one" in fourth.baseline_for("shapes", "area").tests
@@ -126,8 +129,11 @@ def test_an_unchanged_project_runs_no_test_and_a_change_runs_only_the_tests_it_r
 def test_a_changed_function_runs_again_only_the_tests_that_ran_it(project: Path, tmp_path: Path) -> None:
     store = JsonCache(tmp_path / "kept")
     first = review(project, store)
-    assert first.tests_ran == ("tests/test_shapes.py::test_area", "tests/test_shapes.py::test_volume",
-                               "tests/test_words.py::test_shout")  # fmt: skip
+    assert first.tests_ran == (
+        "tests/test_shapes.py::test_area",
+        "tests/test_shapes.py::test_volume",
+        "tests/test_words.py::test_shout",
+    )
 
     shapes = project / "shapes.py"
     shapes.write_text("# shapes and their sizes\n" + SHAPES.replace("* depth", "* depth  # a box's"))
@@ -171,8 +177,9 @@ def test_a_file_is_hashed_function_by_function(tmp_path: Path) -> None:
 
 @pytest.mark.docker
 def test_tests_that_fail_already_are_left_out_and_named(project: Path) -> None:
-    (project / "tests" / "test_words.py").write_text(TEST_WORDS + "\n\ndef test_broken():\n"
-                                                     "    assert shout('a') == 'A'\n")  # fmt: skip
+    (project / "tests" / "test_words.py").write_text(
+        TEST_WORDS + "\n\ndef test_broken():\n    assert shout('a') == 'A'\n"
+    )
     tests = review(project, None)
     shout = tests.baseline_for("words", "shout")
     assert shout.tests == ("tests/test_words.py::test_shout",)
@@ -191,10 +198,14 @@ def test_tests_that_cannot_be_collected_are_named_and_the_others_still_count(pro
 
 @pytest.mark.docker
 def test_tests_that_do_not_finish_are_an_environment_problem(project: Path) -> None:
-    (project / "tests" / "test_words.py").write_text(TEST_WORDS + "\n\ndef test_slow():\n"
-                                                     "    import time\n    time.sleep(60)\n")  # fmt: skip
-    with pytest.raises(EnvironmentProblem, match=r"the project's tests did not finish in 5s in the sandbox; "
-                                                 r"raise check_timeout"):  # fmt: skip
+    (project / "tests" / "test_words.py").write_text(
+        TEST_WORDS + "\n\ndef test_slow():\n    import time\n    time.sleep(60)\n"
+    )
+    with pytest.raises(
+        EnvironmentProblem,
+        match=r"the project's tests did not finish in 5s in the sandbox; "
+        r"raise check_timeout",
+    ):
         review(project, None, timeout=5.0)
 
 
@@ -211,8 +222,10 @@ def test_tests_cut_by_the_time_limit_are_kept_and_the_next_run_goes_on(project: 
     assert 0 < len(waits) < 10 and "tests/test_shapes.py::test_area" not in rest.tests_ran
     assert rest.tests_ran[-1] == "tests/test_words.py::test_shout"  # the last file had not started
     assert rest.baseline_for("words", "shout").tests == ("tests/test_words.py::test_shout",)
-    assert set(rest.baseline_for("shapes", "area").tests) == {"tests/test_shapes.py::test_area",
-                                                              "tests/test_shapes.py::test_volume"}  # fmt: skip
+    assert set(rest.baseline_for("shapes", "area").tests) == {
+        "tests/test_shapes.py::test_area",
+        "tests/test_shapes.py::test_volume",
+    }
     assert review(project, store).ran == ()
 
 

@@ -144,8 +144,20 @@ def test_opening_another_process_output_is_refused() -> None:
     refused(draft, "no-dangerous-calls", "it uses open")
 
 
-@pytest.mark.parametrize("call", ["eval('1')", "exec('x = 1')", "compile('1', 'f', 'eval')", "__import__('os')",
-                                  "globals()", "locals()", "vars()", "breakpoint()", "input()"])  # fmt: skip
+@pytest.mark.parametrize(
+    "call",
+    [
+        "eval('1')",
+        "exec('x = 1')",
+        "compile('1', 'f', 'eval')",
+        "__import__('os')",
+        "globals()",
+        "locals()",
+        "vars()",
+        "breakpoint()",
+        "input()",
+    ],
+)
 def test_dangerous_builtins_are_refused(call: str) -> None:
     name = call.split("(")[0]
     refused(HEADER + f"    {call}\n" + FAST_BODY, "no-dangerous-calls", f"it uses {name}")
@@ -161,16 +173,19 @@ def test_a_mutable_default_on_a_new_parameter_is_refused() -> None:
     refused(draft, "same-signature", "it adds a parameter _n = [0]", "mutable default")
 
 
-@pytest.mark.parametrize("default", ["[]", "{}", "set()", "list()", "collections.deque()", "[i for i in ()]",
-                                     "itertools.count()", "(dict(),)"])  # fmt: skip
+@pytest.mark.parametrize(
+    "default",
+    ["[]", "{}", "set()", "list()", "collections.deque()", "[i for i in ()]", "itertools.count()", "(dict(),)"],
+)
 def test_mutable_defaults_in_nested_functions_are_refused(default: str) -> None:
     draft = HEADER + f"    def seen(item, memo={default}):\n        return item in memo\n" + FAST_BODY
     refused(draft, "no-mutable-defaults", f"mutable default value {default}")
 
 
 def test_immutable_defaults_in_nested_functions_are_allowed() -> None:
-    allowed(HEADER + "    def seen(item, memo=(), empty=frozenset(), missing=object()):\n        return item\n"
-            + FAST_BODY)  # fmt: skip
+    allowed(
+        HEADER + "    def seen(item, memo=(), empty=frozenset(), missing=object()):\n        return item\n" + FAST_BODY
+    )
 
 
 def test_global_and_nonlocal_are_refused() -> None:
@@ -180,12 +195,18 @@ def test_global_and_nonlocal_are_refused() -> None:
 
 
 def test_computed_attribute_names_are_refused_and_literal_ones_allowed() -> None:
-    refused(HEADER + "    name = 'fromkeys'\n    return list(getattr(dict, name)(items))\n", "no-dangerous-calls",
-            "getattr with a name that is not a string literal")  # fmt: skip
+    refused(
+        HEADER + "    name = 'fromkeys'\n    return list(getattr(dict, name)(items))\n",
+        "no-dangerous-calls",
+        "getattr with a name that is not a string literal",
+    )
     for function in ("setattr(items, name, 1)", "hasattr(items, name)", "delattr(items, name)"):
         refused(HEADER + f"    name = 'x'\n    {function}\n" + FAST_BODY, "no-dangerous-calls")
-    refused("import operator\n" + HEADER + "    name = 'x'\n    operator.attrgetter(name)\n" + FAST_BODY,
-            "no-dangerous-calls", "attrgetter")  # fmt: skip
+    refused(
+        "import operator\n" + HEADER + "    name = 'x'\n    operator.attrgetter(name)\n" + FAST_BODY,
+        "no-dangerous-calls",
+        "attrgetter",
+    )
     allowed(HEADER + "    return list(getattr(dict, 'fromkeys')(items))\n")
 
 
@@ -200,8 +221,9 @@ def test_dunders_are_refused_in_attributes_names_and_strings() -> None:
 def test_a_dunder_the_original_uses_is_allowed() -> None:
     module = MODULE.replace("    result = []\n", "    result = []\n    kind = type(items).__name__\n", 1)
     # __name__ is the original's, __class__ is not.
-    refused(HEADER + "    kind = items.__class__.__name__\n" + FAST_BODY, "no-dunder-access", "__class__",
-            module=module)  # fmt: skip
+    refused(
+        HEADER + "    kind = items.__class__.__name__\n" + FAST_BODY, "no-dunder-access", "__class__", module=module
+    )
     allowed(HEADER + "    kind = type(items).__name__\n" + FAST_BODY, module=module)
     allowed(HEADER + '    """Like __init__ would: a docstring may name a dunder."""\n' + FAST_BODY)
 
@@ -218,11 +240,15 @@ def test_module_state_and_monkeypatches_are_refused() -> None:
 
 
 def test_local_state_is_allowed() -> None:
-    allowed(HEADER + "    result = []\n    for item in items:\n        if item not in result:\n"
-            "            result.append(item)\n    return result\n")  # fmt: skip
+    allowed(
+        HEADER + "    result = []\n    for item in items:\n        if item not in result:\n"
+        "            result.append(item)\n    return result\n"
+    )
     allowed(HEADER + "    seen = {}\n    for item in items:\n        seen[item] = True\n    return list(seen)\n")
-    allowed(HEADER + "    seen = set()\n    out = []\n    for item in items:\n        if item not in seen:\n"
-            "            seen.add(item)\n            out.append(item)\n    return out\n")  # fmt: skip
+    allowed(
+        HEADER + "    seen = set()\n    out = []\n    for item in items:\n        if item not in seen:\n"
+        "            seen.add(item)\n            out.append(item)\n    return out\n"
+    )
 
 
 def test_ordinary_new_imports_are_allowed() -> None:
@@ -244,22 +270,30 @@ def test_the_state_the_original_keeps_a_draft_may_keep() -> None:
     ("draft", "reason"),
     [
         ("def merge(x, b, /, key=None, *rest, reverse=False, **options) -> list:", "renames the parameter a to x"),
-        ("def merge(b, a, /, key=None, *rest, reverse=False, **options) -> list:",
-         "reorders the parameters: (a, b, key, rest, reverse, options) became (b, a, key, rest, reverse, options)"),
-        ("def merge(a, b, /, key=0, *rest, reverse=False, **options) -> list:",
-         "the default of `key` changed from None to 0"),
+        (
+            "def merge(b, a, /, key=None, *rest, reverse=False, **options) -> list:",
+            "reorders the parameters: (a, b, key, rest, reverse, options) became (b, a, key, rest, reverse, options)",
+        ),
+        (
+            "def merge(a, b, /, key=0, *rest, reverse=False, **options) -> list:",
+            "the default of `key` changed from None to 0",
+        ),
         ("def merge(a, b, /, key, *rest, reverse=False, **options) -> list:", "drops the default of `key` (None)"),
         ("def merge(a, b=(), /, key=None, *rest, reverse=False, **options) -> list:", "gives `b` a default (())"),
-        ("def merge(a, b, key=None, *rest, reverse=False, **options) -> list:",
-         "the parameter a is positional-or-keyword, in the original positional-only"),
+        (
+            "def merge(a, b, key=None, *rest, reverse=False, **options) -> list:",
+            "the parameter a is positional-or-keyword, in the original positional-only",
+        ),
         ("def merge(a, b, /, key=None, *, reverse=False, **options) -> list:", "removes the parameter *rest"),
         ("def merge(a, b, /, key=None, *rest, reverse=False, **options):", "removes the return annotation"),
         ("def merge(a, b, /, key=None, *rest, reverse=False, **options) -> list[int]:", None),
         ("def merge(a: list, b: list, /, key=None, *rest, reverse=False, **options) -> list:", None),
-        ("def merge(a, b, /, key=None, *rest, reverse=False, extra=1, **options) -> list:",
-         "adds a parameter extra = 1"),
+        (
+            "def merge(a, b, /, key=None, *rest, reverse=False, extra=1, **options) -> list:",
+            "adds a parameter extra = 1",
+        ),
     ],
-)  # fmt: skip
+)
 def test_signature_changes_are_refused(draft: str, reason: str | None) -> None:
     answer = draft + "\n    return sorted([*a, *b], key=key, reverse=reverse)\n"
     if reason is None:
@@ -272,8 +306,11 @@ def test_new_star_args_added_decorator_async_and_yield_are_refused() -> None:
     refused(
         "def dedupe(items: list[int], *args) -> list[int]:\n" + FAST_BODY, "same-signature", "adds a parameter *args"
     )
-    refused("import functools\n@functools.cache\n" + HEADER + FAST_BODY, "same-signature",
-            "adds the decorator @functools.cache")  # fmt: skip
+    refused(
+        "import functools\n@functools.cache\n" + HEADER + FAST_BODY,
+        "same-signature",
+        "adds the decorator @functools.cache",
+    )
     refused(HEADER + "    yield from dict.fromkeys(items)\n", "same-signature", "it yields")
     original = "def f(x):\n    return x\n"
     refusal = check_draft(original, "", "async def f(x):\n    return x\n", function_name="f")
@@ -293,31 +330,53 @@ def test_methods_keep_their_signature_too(name: str) -> None:
     allowed(f"def {method}({first}items: list[int]) -> list[int]:\n{body}", name=name)
     # Also as the model often writes it: inside its class.
     allowed(f"class Bag:\n    def {method}({first}items: list[int]) -> list[int]:\n    {body}", name=name)
-    refused(f"def {method}({first}items: list[int], limit=None) -> list[int]:\n{body}", "same-signature",
-            "adds a parameter limit = None", name=name)  # fmt: skip
+    refused(
+        f"def {method}({first}items: list[int], limit=None) -> list[int]:\n{body}",
+        "same-signature",
+        "adds a parameter limit = None",
+        name=name,
+    )
     if first:
         refused(f"def {method}(items: list[int]) -> list[int]:\n{body}", "same-signature", name=name)
 
 
 def test_a_method_may_change_its_own_object_but_not_its_class() -> None:
-    allowed("def unique(self, items: list[int]) -> list[int]:\n    self.items = list(dict.fromkeys(items))\n"
-            "    return self.items\n", name="Bag.unique")  # fmt: skip
-    refused("def build(cls, items: list[int]) -> list[int]:\n    cls.count = 1\n    return items\n", "no-global-state",
-            "cls.count", name="Bag.build")  # fmt: skip
-    refused("def unique(self, items: list[int]) -> list[int]:\n    type(self).count = 1\n    return items\n",
-            "no-global-state", "type(self).count", name="Bag.unique")  # fmt: skip
+    allowed(
+        "def unique(self, items: list[int]) -> list[int]:\n    self.items = list(dict.fromkeys(items))\n"
+        "    return self.items\n",
+        name="Bag.unique",
+    )
+    refused(
+        "def build(cls, items: list[int]) -> list[int]:\n    cls.count = 1\n    return items\n",
+        "no-global-state",
+        "cls.count",
+        name="Bag.build",
+    )
+    refused(
+        "def unique(self, items: list[int]) -> list[int]:\n    type(self).count = 1\n    return items\n",
+        "no-global-state",
+        "type(self).count",
+        name="Bag.unique",
+    )
 
 
 def test_staticmethod_and_classmethod_decorators_must_match() -> None:
     original = "@staticmethod\ndef twice(items):\n    return items + items\n"
-    plain = check_draft(original, "", "def twice(items):\n    return items * 2\n", function_name="twice",
-                        class_name="Bag")  # fmt: skip
+    plain = check_draft(
+        original, "", "def twice(items):\n    return items * 2\n", function_name="twice", class_name="Bag"
+    )
     assert plain is not None and "removes the decorator @staticmethod" in plain.detail
-    swapped = check_draft(original, "", "@classmethod\ndef twice(items):\n    return items * 2\n",
-                          function_name="twice", class_name="Bag")  # fmt: skip
+    swapped = check_draft(
+        original, "", "@classmethod\ndef twice(items):\n    return items * 2\n", function_name="twice", class_name="Bag"
+    )
     assert swapped is not None and swapped.rule == "same-signature"
-    same = check_draft(original, "", "@staticmethod\ndef twice(items):\n    return items * 2\n",
-                       function_name="twice", class_name="Bag")  # fmt: skip
+    same = check_draft(
+        original,
+        "",
+        "@staticmethod\ndef twice(items):\n    return items * 2\n",
+        function_name="twice",
+        class_name="Bag",
+    )
     assert same is None
 
 
@@ -330,8 +389,11 @@ def test_drafts_of_another_shape_are_refused() -> None:
 
 
 def test_a_draft_may_bring_private_helpers_under_the_same_rules() -> None:
-    allowed("def _seen_first(items):\n    return list(dict.fromkeys(items))\n\n\n" + HEADER
-            + "    return _seen_first(items)\n")  # fmt: skip
+    allowed(
+        "def _seen_first(items):\n    return list(dict.fromkeys(items))\n\n\n"
+        + HEADER
+        + "    return _seen_first(items)\n"
+    )
     original = "def f(x):\n    return x\n"
 
     def helper(code: str) -> Refusal | None:
@@ -394,8 +456,16 @@ def test_a_hostile_draft_is_refused_and_the_model_told_why(
     fast = f"```python\n{HEADER}{FAST_BODY}```"
     done = "It is as fast as it gets. NOTHING LEFT TO GAIN"
     server = scripted([f"```python\n{PRODUCTION_BOMB}```", "feedback on the refusal", fast, done])
-    report = optimize(project / "slow.py", "dedupe", base_url=server.url, model="scripted-model", backoff=0.01,
-                      max_examples=60, max_iterations=3, plateau_patience=10)  # fmt: skip
+    report = optimize(
+        project / "slow.py",
+        "dedupe",
+        base_url=server.url,
+        model="scripted-model",
+        backoff=0.01,
+        max_examples=60,
+        max_iterations=3,
+        plateau_patience=10,
+    )
     result = report.results[0]
     assert result.refine is not None
     hostile, winner = result.refine.iterations
@@ -436,9 +506,28 @@ def test_a_draft_keeps_the_docstrings_doctests_as_they_are() -> None:
     start = DOCUMENTED.index('"""')
     kept = DOCUMENTED[start : DOCUMENTED.index('"""', start + 3) + 3]
     allowed(documented(kept.replace("Value limited", "The value, limited")), name="clamp", module=DOCUMENTED)
-    refused(documented('"""Value limited to [low, high]."""'), "keeps-doctests", "drops", ">>> clamp(5, 0, 3)",
-            "the original has 2, the draft 0", name="clamp", module=DOCUMENTED)  # fmt: skip
-    refused(documented(kept.replace("    3\n", "    4\n")), "keeps-doctests", "changes", ">>> clamp(5, 0, 3)",
-            name="clamp", module=DOCUMENTED)  # fmt: skip
-    refused(documented(kept.replace("    0\n    \"\"\"", "    0\n    >>> clamp(9, 0, 3)\n    3\n    \"\"\"")),
-            "keeps-doctests", "adds", ">>> clamp(9, 0, 3)", name="clamp", module=DOCUMENTED)  # fmt: skip
+    refused(
+        documented('"""Value limited to [low, high]."""'),
+        "keeps-doctests",
+        "drops",
+        ">>> clamp(5, 0, 3)",
+        "the original has 2, the draft 0",
+        name="clamp",
+        module=DOCUMENTED,
+    )
+    refused(
+        documented(kept.replace("    3\n", "    4\n")),
+        "keeps-doctests",
+        "changes",
+        ">>> clamp(5, 0, 3)",
+        name="clamp",
+        module=DOCUMENTED,
+    )
+    refused(
+        documented(kept.replace('    0\n    """', '    0\n    >>> clamp(9, 0, 3)\n    3\n    """')),
+        "keeps-doctests",
+        "adds",
+        ">>> clamp(9, 0, 3)",
+        name="clamp",
+        module=DOCUMENTED,
+    )

@@ -133,8 +133,19 @@ def test_apply_without_a_winner_writes_nothing(scripted: Start, project: Path) -
 @pytest.mark.docker
 def test_cli_json_has_the_contract_fields(scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     server = scripted([FAST, DONE])
-    code = main(["optimize", f"{project / 'slow.py'}::dedupe", "--json", "--max-examples", "60",
-                 "--base-url", server.url, "--model", "scripted-model"])  # fmt: skip
+    code = main(
+        [
+            "optimize",
+            f"{project / 'slow.py'}::dedupe",
+            "--json",
+            "--max-examples",
+            "60",
+            "--base-url",
+            server.url,
+            "--model",
+            "scripted-model",
+        ]
+    )
     document = json.loads(capsys.readouterr().out)
     assert code == 0
     for key in ("status", "stop_reason", "target", "original", "final", "diff", "metrics", "iterations", "usage"):
@@ -157,8 +168,18 @@ def test_cli_json_has_the_contract_fields(scripted: Start, project: Path, capsys
 @pytest.mark.docker
 def test_cli_prints_a_diff_and_a_summary(scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     server = scripted([FAST, DONE])
-    code = main(["optimize", f"{project / 'slow.py'}::dedupe", "--max-examples", "60",
-                 "--base-url", server.url, "--model", "scripted-model"])  # fmt: skip
+    code = main(
+        [
+            "optimize",
+            f"{project / 'slow.py'}::dedupe",
+            "--max-examples",
+            "60",
+            "--base-url",
+            server.url,
+            "--model",
+            "scripted-model",
+        ]
+    )
     captured = capsys.readouterr()
     assert code == 0
     assert captured.out.startswith("--- a/")
@@ -286,8 +307,10 @@ def test_inputs_the_original_raises_on_are_checked_but_not_timed(scripted: Start
         "import pytest\nfrom slow import largest\n\n\ndef test_empty():\n    with pytest.raises(IndexError):\n"
         "        largest([])\n\n\ndef test_big():\n    assert largest(list(range(500))) == 499\n"
     )
-    fast = ("```python\ndef largest(values: list[int]) -> int:\n    if not values:\n"
-            "        raise IndexError('list index out of range')\n    return max(values)\n```")  # fmt: skip
+    fast = (
+        "```python\ndef largest(values: list[int]) -> int:\n    if not values:\n"
+        "        raise IndexError('list index out of range')\n    return max(values)\n```"
+    )
     server = scripted([fast, DONE])
     report = run(server, project / "slow.py", name="largest")
     (only,) = report.results[0].refine.iterations  # type: ignore[union-attr]
@@ -299,8 +322,19 @@ def test_an_original_that_does_not_match_itself_cannot_be_checked(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (project / "slow.py").write_text("import random\n\n\ndef noisy(x: int) -> float:\n    return x + random.random()\n")
-    code, err = bad(["optimize", f"{project / 'slow.py'}::noisy", "--base-url", "http://127.0.0.1:9/v1",
-                     "--model", "m", "--max-examples", "20"], capsys)  # fmt: skip
+    code, err = bad(
+        [
+            "optimize",
+            f"{project / 'slow.py'}::noisy",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--model",
+            "m",
+            "--max-examples",
+            "20",
+        ],
+        capsys,
+    )
     assert code == 2
     assert "cannot check noisy: the original against itself: the original returned" in err
 
@@ -373,8 +407,10 @@ def test_an_original_whose_check_outlasts_check_timeout_is_an_environment_proble
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # The project's tests take longer than the limit: no draft exists yet, none is blamed.
-    (project / "test_slow_suite.py").write_text("import time\nfrom slow import dedupe\n\n\ndef test_slowly():\n"
-                                                "    time.sleep(20)\n    assert dedupe([1, 1]) == [1]\n")  # fmt: skip
+    (project / "test_slow_suite.py").write_text(
+        "import time\nfrom slow import dedupe\n\n\ndef test_slowly():\n"
+        "    time.sleep(20)\n    assert dedupe([1, 1]) == [1]\n"
+    )
     code = main(["optimize", f"{project / 'slow.py'}::dedupe", "--check-timeout", "3"])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 3 and len(err) == 1
@@ -386,18 +422,33 @@ def test_baseline_tests_select_what_the_original_check_runs(
     scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (project / "test_slow_suite.py").write_text("import time\n\n\ndef test_slowly():\n    time.sleep(30)\n")
-    (project / "test_quick.py").write_text("from slow import dedupe\n\n\ndef test_dedupe():\n"
-                                           "    assert dedupe([2, 1, 2]) == [2, 1]\n")  # fmt: skip
+    (project / "test_quick.py").write_text(
+        "from slow import dedupe\n\n\ndef test_dedupe():\n    assert dedupe([2, 1, 2]) == [2, 1]\n"
+    )
     server = scripted([FAST, DONE])
-    code = main(["optimize", f"{project / 'slow.py'}::dedupe", "--json", "--max-examples", "60",
-                 "--check-timeout", "15", "--baseline-tests", "test_quick.py -k dedupe",
-                 "--base-url", server.url, "--model", "scripted-model"])  # fmt: skip
+    code = main(
+        [
+            "optimize",
+            f"{project / 'slow.py'}::dedupe",
+            "--json",
+            "--max-examples",
+            "60",
+            "--check-timeout",
+            "15",
+            "--baseline-tests",
+            "test_quick.py -k dedupe",
+            "--base-url",
+            server.url,
+            "--model",
+            "scripted-model",
+        ]
+    )
     document = json.loads(capsys.readouterr().out)
     assert code == 0 and document["status"] == "improved"
     assert document["metrics"]["input_sources"].get("captured") == 1  # from test_quick.py, the one test run
 
 
-SIDE_BY_SIDE = '''\
+SIDE_BY_SIDE = """\
 def dedupe(items: list[int]) -> list[int]:
     result = []
     for item in items:
@@ -415,7 +466,7 @@ def total(items: list[int]) -> int:
 
 def largest(items: list[int]) -> int:
     return max(items) if items else 0
-'''
+"""
 SIDE_BY_SIDE_DRAFTS = {
     "dedupe": FAST,
     "total": "```python\ndef total(items: list[int]) -> int:\n    return sum(items) + 1\n```",  # wrong
@@ -443,7 +494,9 @@ def test_functions_side_by_side_give_the_same_results_in_the_same_order(scripted
         server = scripted(answer_by_function)
         reports[jobs] = run(server, root / "three.py", None, jobs=jobs, max_iterations=1)
     # The verdicts (timing aside: a speedup near the threshold may fall either way on a busy machine).
-    shown = {jobs: [(r.target, r.refine.iterations[0].facts.metrics["correct"]) for r in report.results if r.refine]
-             for jobs, report in reports.items()}  # fmt: skip
+    shown = {
+        jobs: [(r.target, r.refine.iterations[0].facts.metrics["correct"]) for r in report.results if r.refine]
+        for jobs, report in reports.items()
+    }
     assert shown[1] == shown[3] == [("dedupe", True), ("total", False), ("largest", True)]
     assert all(report.results[0].improved for report in reports.values())

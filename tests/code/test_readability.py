@@ -204,7 +204,8 @@ def test_a_draft_may_move_a_block_into_a_private_helper(scripted: Start, project
     written = (project / "grades.py").read_text()
     # The comment on the file's first line is the file's (libcst's module header): the helper goes below it.
     assert written == MESSY.replace("# Letter grades.\n", f"# Letter grades.\n{HELPER}").replace(
-        MESSY.split("\n", 1)[1].split("\n\n\n")[0] + "\n", GUARDED)
+        MESSY.split("\n", 1)[1].split("\n\n\n")[0] + "\n", GUARDED
+    )
 
 
 @pytest.mark.docker
@@ -220,12 +221,18 @@ def test_a_helper_line_no_input_reaches_leaves_the_draft_unverified(scripted: St
 
 @pytest.mark.docker
 def test_the_loop_stops_when_the_score_stops_rising(scripted: Start, project: Path) -> None:
-    server = scripted([
-        CLEAR, "Name the floors.",
-        draft(CLEAR_BODY, "The letter grade of a score; below zero is invalid."), "Shorter docstring.",
-        draft(CLEAR_BODY, "A score's letter grade; negative is invalid."), "Fine.",
-        CLEAR, "never asked",
-    ])  # fmt: skip
+    server = scripted(
+        [
+            CLEAR,
+            "Name the floors.",
+            draft(CLEAR_BODY, "The letter grade of a score; below zero is invalid."),
+            "Shorter docstring.",
+            draft(CLEAR_BODY, "A score's letter grade; negative is invalid."),
+            "Fine.",
+            CLEAR,
+            "never asked",
+        ]
+    )
     report = run(server, project / "grades.py", max_iterations=4)
     refine = report.results[0].refine
     assert refine is not None
@@ -240,9 +247,21 @@ def test_cli_json_and_apply(scripted: Start, project: Path, capsys: pytest.Captu
     path = project / "grades.py"
     # The second run's draft comes from the response cache; its feedback prompt holds new timings.
     server = scripted([CLEAR, "NOTHING LEFT TO IMPROVE", "NOTHING LEFT TO IMPROVE"])
-    args = ["readability", f"{path}::grade", "--json", "--base-url", server.url, "--model", "scripted-model",
-            "--max-examples", "60", "--slowdown-tolerance", str(NOT_ABOUT_SPEED),
-            "--analyzer-rules", "none"]  # fmt: skip
+    args = [
+        "readability",
+        f"{path}::grade",
+        "--json",
+        "--base-url",
+        server.url,
+        "--model",
+        "scripted-model",
+        "--max-examples",
+        "60",
+        "--slowdown-tolerance",
+        str(NOT_ABOUT_SPEED),
+        "--analyzer-rules",
+        "none",
+    ]
     assert main(args) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["task"] == "code_readability" and document["status"] == "improved"
@@ -263,8 +282,20 @@ def test_file_mode_works_on_each_function_and_lists_the_skipped(
     path = project / "grades.py"
     path.write_text(MESSY + "\n\ndef numbers():\n    yield 1\n")
     server = scripted([CLEAR, "NOTHING LEFT TO IMPROVE", WORSE, "Flatten it."])  # in order: one job
-    args = [str(path), "--json", "--base-url", server.url, "--model", "scripted-model", "--max-iterations", "1",
-            "--jobs", "1", "--analyzer-rules", "none"]
+    args = [
+        str(path),
+        "--json",
+        "--base-url",
+        server.url,
+        "--model",
+        "scripted-model",
+        "--max-iterations",
+        "1",
+        "--jobs",
+        "1",
+        "--analyzer-rules",
+        "none",
+    ]
     assert main(["readability", *args, "--max-examples", "60", "--slowdown-tolerance", str(NOT_ABOUT_SPEED)]) == 0
     document = json.loads(capsys.readouterr().out)
     assert [(r["target"], r["status"]) for r in document["results"]] == [
@@ -290,8 +321,14 @@ def has(table: dict[str, int], key: str) -> bool:
 def test_the_analyzers_fixes_are_a_draft_the_model_critiques(scripted: Start, tmp_path: Path) -> None:
     (tmp_path / "lookup.py").write_text(LOOKUP)
     server = scripted(["Direct and clear. NOTHING LEFT TO IMPROVE"])
-    report = improve_readability(tmp_path / "lookup.py", "has", base_url=server.url, model="scripted-model",
-                                 max_examples=60, slowdown_tolerance=NOT_ABOUT_SPEED)  # fmt: skip
+    report = improve_readability(
+        tmp_path / "lookup.py",
+        "has",
+        base_url=server.url,
+        model="scripted-model",
+        max_examples=60,
+        slowdown_tolerance=NOT_ABOUT_SPEED,
+    )
     result = report.results[0]
     assert result.refine is not None and result.improved
     (seeded,) = result.refine.iterations
@@ -302,8 +339,15 @@ def test_the_analyzers_fixes_are_a_draft_the_model_critiques(scripted: Start, tm
     assert "Static analysis (ruff) of this draft: nothing to report." in prompt_text(asked)
 
     server = scripted(["Direct and clear. NOTHING LEFT TO IMPROVE"])
-    quiet = improve_readability(tmp_path / "lookup.py", "has", base_url=server.url, model="scripted-model",
-                                max_examples=60, analyzer_rules=(), max_iterations=1)  # fmt: skip
+    quiet = improve_readability(
+        tmp_path / "lookup.py",
+        "has",
+        base_url=server.url,
+        model="scripted-model",
+        max_examples=60,
+        analyzer_rules=(),
+        max_iterations=1,
+    )
     assert quiet.results[0].refine is not None and quiet.results[0].refine.iterations[0].origin == "model"
 
 

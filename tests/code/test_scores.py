@@ -78,8 +78,13 @@ TERSE = """def mean_gap(values: list[float]) -> float:
 
 def test_renaming_terse_variables_raises_the_names_part_and_the_score() -> None:
     terse = measure(TERSE)
-    renamed = measure(TERSE.replace("x2", "gap").replace("s ", "total ").replace("r =", "mean =")
-                      .replace("return r", "return mean").replace("s / ", "total / "))  # fmt: skip
+    renamed = measure(
+        TERSE.replace("x2", "gap")
+        .replace("s ", "total ")
+        .replace("r =", "mean =")
+        .replace("return r", "return mean")
+        .replace("s / ", "total / ")
+    )
     assert terse.unclear_names == ("r", "s", "x2")  # the loop's `i` is conventional
     assert terse.parts["names"] == pytest.approx(100 * 1 / 4)
     assert renamed.unclear_names == () and renamed.parts["names"] == 100
@@ -88,27 +93,55 @@ def test_renaming_terse_variables_raises_the_names_part_and_the_score() -> None:
 
 @pytest.mark.parametrize(
     ("name", "in_loop", "clear"),
-    [("total", False, True), ("maxValue", False, True), ("HTTPServer", False, True), ("utf8_text", False, True),
-     ("idx", False, True), ("x", True, True), ("q", True, True), ("q", False, False), ("tmp1", False, False),
-     ("nxt", False, False), ("a_b", False, False), ("_", False, True)],
+    [
+        ("total", False, True),
+        ("maxValue", False, True),
+        ("HTTPServer", False, True),
+        ("utf8_text", False, True),
+        ("idx", False, True),
+        ("x", True, True),
+        ("q", True, True),
+        ("q", False, False),
+        ("tmp1", False, False),
+        ("nxt", False, False),
+        ("a_b", False, False),
+        ("_", False, True),
+    ],
 )
 def test_clear_names(name: str, in_loop: bool, clear: bool) -> None:
     assert clear_name(name, in_loop=in_loop) is clear
 
 
 def test_the_parameters_are_not_judged_but_nested_and_loop_names_are() -> None:
-    source = ("def f(a, b):\n    for k in a:\n        pass\n    pairs = [(p, q) for p, q in b]\n"
-              "    def g(w):\n        return w\n    try:\n        pass\n    except ValueError as exc:\n        pass\n"
-              "    return pairs, g\n")  # fmt: skip
-    assert bound_names(source) == {"k": True, "pairs": False, "p": True, "q": True, "g": False, "w": False,
-                                   "exc": False}  # fmt: skip
+    source = (
+        "def f(a, b):\n    for k in a:\n        pass\n    pairs = [(p, q) for p, q in b]\n"
+        "    def g(w):\n        return w\n    try:\n        pass\n    except ValueError as exc:\n        pass\n"
+        "    return pairs, g\n"
+    )
+    assert bound_names(source) == {
+        "k": True,
+        "pairs": False,
+        "p": True,
+        "q": True,
+        "g": False,
+        "w": False,
+        "exc": False,
+    }
     assert measure(source).unclear_names == ("g", "w")
 
 
 def test_a_drafts_helpers_names_and_parameters_are_judged_its_functions_are_not() -> None:
-    source = ("def _h(v):\n    t = v * 2\n    return t\n\n\ndef _double(value):\n    return _h(value)\n\n\n"
-              "def f(a, b):\n    total = _double(a)\n    return total + b\n")  # fmt: skip
-    assert bound_names(source) == {"_h": False, "v": False, "t": False, "_double": False, "value": False,
-                                   "total": False}  # fmt: skip
+    source = (
+        "def _h(v):\n    t = v * 2\n    return t\n\n\ndef _double(value):\n    return _h(value)\n\n\n"
+        "def f(a, b):\n    total = _double(a)\n    return total + b\n"
+    )
+    assert bound_names(source) == {
+        "_h": False,
+        "v": False,
+        "t": False,
+        "_double": False,
+        "value": False,
+        "total": False,
+    }
     measured = measure(source)
     assert measured.unclear_names == ("_h", "t") and measured.complexity == 1  # `v`, as in k, v: conventional

@@ -13,8 +13,14 @@ NS = 1e-9
 
 def timed(original_ns: float, new_ns: float, *, faster: bool = False, by_size: Any = None) -> Verdict:
     timing = {"original_call_s": original_ns * NS, "candidate_call_s": new_ns * NS, "by_size": by_size}
-    return Verdict(correct=True, verified=True, faster=faster, speedup=original_ns / new_ns,
-                   speedup_ci=(original_ns / new_ns * 0.97, original_ns / new_ns * 1.03), details={"timing": timing})
+    return Verdict(
+        correct=True,
+        verified=True,
+        faster=faster,
+        speedup=original_ns / new_ns,
+        speedup_ci=(original_ns / new_ns * 0.97, original_ns / new_ns * 1.03),
+        details={"timing": timing},
+    )
 
 
 def sizes(smallest: tuple[float, float], largest: tuple[float, float]) -> list[list[float]]:
@@ -30,8 +36,10 @@ def test_a_constant_slowdown_of_a_sub_microsecond_function_is_allowed() -> None:
     # 0.69x of a tenth of a microsecond, the same on every input: nobody notices 40 ns.
     cost = RULE.cost(timed(90, 130, by_size=sizes((88, 127), (92, 133))))
     assert cost.allowed and cost.added_ns == 40.0
-    assert cost.reason == "at most 41 ns more per call on the inputs timed, not growing with input size: allowed " \
-                          "(up to 100 ns)"
+    assert (
+        cost.reason == "at most 41 ns more per call on the inputs timed, not growing with input size: allowed "
+        "(up to 100 ns)"
+    )
 
 
 def test_a_fixed_overhead_on_a_loop_is_allowed_as_the_input_grows() -> None:

@@ -83,10 +83,13 @@ def test_splice_changes_only_the_function_and_adds_imports(source: SourceFile) -
     expected = (
         SOURCE.decode("latin-1")
         .replace("import math\r\n", "import math\r\nfrom functools import reduce\r\n")
-        .replace("    total = 0\r\n    for x in xs:\r\n"
-                 "        total = total + helper(x)  # odd spacing kept elsewhere\r\n"
-                 "    return total\r\n", "    return sum(map(helper, xs))\r\n")
-    )  # fmt: skip
+        .replace(
+            "    total = 0\r\n    for x in xs:\r\n"
+            "        total = total + helper(x)  # odd spacing kept elsewhere\r\n"
+            "    return total\r\n",
+            "    return sum(map(helper, xs))\r\n",
+        )
+    )
     assert new == expected.encode("latin-1")
 
 
@@ -194,18 +197,25 @@ def test_helpers_are_spliced_above_their_function_keeping_its_comments(source: S
 
 
 def test_a_methods_helpers_go_above_its_class_and_two_drafts_may_share_one(source: SourceFile) -> None:
-    biggest = parse_candidate("def _largest(items):\n    return max(items)\n\n\ndef biggest(self):\n"
-                              "    return _largest(self.items)\n", source.target("Box.biggest"))  # fmt: skip
-    twice = parse_candidate("def _largest(items):\n    return max(items)\n\n\ndef twice(x):\n"
-                            "    return _largest([x]) * 2\n", source.target("Box.twice"))  # fmt: skip
+    biggest = parse_candidate(
+        "def _largest(items):\n    return max(items)\n\n\ndef biggest(self):\n    return _largest(self.items)\n",
+        source.target("Box.biggest"),
+    )
+    twice = parse_candidate(
+        "def _largest(items):\n    return max(items)\n\n\ndef twice(x):\n    return _largest([x]) * 2\n",
+        source.target("Box.twice"),
+    )
     new = source.splice({"Box.biggest": biggest, "Box.twice": twice}).decode("latin-1")
     assert new.count("def _largest(items):") == 1
     # The blank line above the class goes above the helper; the class gets two.
     assert "    return total\r\n\r\ndef _largest(items):\r\n    return max(items)\r\n\r\n\r\nclass Box:" in new
     assert "    @staticmethod\r\n    def twice(x):\r\n        return _largest([x]) * 2\r\n" in new
-    other = parse_candidate("def _largest(items):\n    return sorted(items)[-1]\n\n\ndef twice(x):\n"
-                            "    return _largest([x]) * 2\n", source.target("Box.twice"))  # fmt: skip
+    other = parse_candidate(
+        "def _largest(items):\n    return sorted(items)[-1]\n\n\ndef twice(x):\n    return _largest([x]) * 2\n",
+        source.target("Box.twice"),
+    )
     with pytest.raises(HelperClash, match="different helpers named _largest"):
         source.splice({"Box.biggest": biggest, "Box.twice": other})
-    assert compatible({"Box.biggest": biggest, "Box.twice": other, "slow_sum": parse_candidate(
-        HELPED, source.target("slow_sum"))}).keys() == {"Box.biggest", "slow_sum"}  # fmt: skip
+    assert compatible(
+        {"Box.biggest": biggest, "Box.twice": other, "slow_sum": parse_candidate(HELPED, source.target("slow_sum"))}
+    ).keys() == {"Box.biggest", "slow_sum"}

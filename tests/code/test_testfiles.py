@@ -13,21 +13,34 @@ from coderefine.code.testfiles import TEST_FILE_REASON, is_test_file, pytest_pyt
 
 @pytest.mark.parametrize(
     ("name", "expected"),
-    [("pkg/core.py", False), ("tests/helpers.py", True), ("pkg/test/util.py", True), ("pkg/test_core.py", True),
-     ("pkg/core_test.py", True), ("conftest.py", True), ("pkg/contest.py", False), ("pkg/testing.py", False),
-     ("pkg/attest_core.py", False)],
-)  # fmt: skip
+    [
+        ("pkg/core.py", False),
+        ("tests/helpers.py", True),
+        ("pkg/test/util.py", True),
+        ("pkg/test_core.py", True),
+        ("pkg/core_test.py", True),
+        ("conftest.py", True),
+        ("pkg/contest.py", False),
+        ("pkg/testing.py", False),
+        ("pkg/attest_core.py", False),
+    ],
+)
 def test_names_and_folders(tmp_path: Path, name: str, expected: bool) -> None:
     assert is_test_file(tmp_path / name, tmp_path) is expected
 
 
 @pytest.mark.parametrize(
     ("file", "text"),
-    [("pyproject.toml", "[tool.pytest.ini_options]\ntestpaths = ['pkg']\npython_files = ['check_*.py', '*_spec.py']\n"),
-     ("pytest.ini", "[pytest]\ntestpaths = pkg\npython_files = check_*.py *_spec.py\n"),
-     ("tox.ini", "[pytest]\ntestpaths = pkg\npython_files =\n    check_*.py\n    *_spec.py\n"),
-     ("setup.cfg", "[tool:pytest]\ntestpaths = pkg\npython_files = check_*.py *_spec.py\n")],
-)  # fmt: skip
+    [
+        (
+            "pyproject.toml",
+            "[tool.pytest.ini_options]\ntestpaths = ['pkg']\npython_files = ['check_*.py', '*_spec.py']\n",
+        ),
+        ("pytest.ini", "[pytest]\ntestpaths = pkg\npython_files = check_*.py *_spec.py\n"),
+        ("tox.ini", "[pytest]\ntestpaths = pkg\npython_files =\n    check_*.py\n    *_spec.py\n"),
+        ("setup.cfg", "[tool:pytest]\ntestpaths = pkg\npython_files = check_*.py *_spec.py\n"),
+    ],
+)
 def test_pytest_python_files_from_each_configuration_file(tmp_path: Path, file: str, text: str) -> None:
     (tmp_path / file).write_text(text)
     assert pytest_python_files(tmp_path) == ("check_*.py", "*_spec.py")
@@ -49,10 +62,12 @@ def test_file_mode_leaves_a_test_file_alone_unless_asked(tmp_path: Path, capsys:
     (project / "tests").mkdir(parents=True)
     (project / "pyproject.toml").write_text("[project]\nname = 'p'\n")
     test_file = project / "tests" / "test_core.py"
-    test_file.write_text("def helper(xs: list[int]) -> int:\n    return sum(xs)\n\n\ndef test_helper():\n"
-                         "    assert helper([1]) == 1\n")  # fmt: skip
+    test_file.write_text(
+        "def helper(xs: list[int]) -> int:\n    return sum(xs)\n\n\ndef test_helper():\n    assert helper([1]) == 1\n"
+    )
     assert main(["optimize", str(test_file), "--json", "--quiet", "--sandbox", "local"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert {s["target"]: s["reason"] for s in document["skipped"]} == dict.fromkeys(
-        ["helper", "test_helper"], TEST_FILE_REASON)
+        ["helper", "test_helper"], TEST_FILE_REASON
+    )
     assert document["status"] == "no_improvement" and test_file.read_text().startswith("def helper")

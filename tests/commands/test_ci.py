@@ -117,8 +117,24 @@ def repo(tmp_path: Path) -> Path:
 
 
 def ci(server: ScriptedLLM, root: Path, *extra: str) -> int:
-    argv = ["ci", "--base", "main", "--out", str(root / "out"), "--base-url", server.url, "--model", "scripted-model",
-            "--max-iterations", "1", "--max-examples", "40", "--progress", "plain", *extra]  # fmt: skip
+    argv = [
+        "ci",
+        "--base",
+        "main",
+        "--out",
+        str(root / "out"),
+        "--base-url",
+        server.url,
+        "--model",
+        "scripted-model",
+        "--max-iterations",
+        "1",
+        "--max-examples",
+        "40",
+        "--progress",
+        "plain",
+        *extra,
+    ]
     return main(argv)
 
 
@@ -145,8 +161,19 @@ def test_ci_writes_four_reports_of_the_changed_functions_only(
     assert not any("def untouched" in m["content"] for r in server.requests for m in r["messages"][-1:])
     assert document["suggestions"] == 3 and document["status"] == "improved"
     for entry in document["results"]:
-        for key in ("task", "status", "stop_reason", "final", "best_iteration", "iterations", "usage", "target",
-                    "original", "diff", "metrics"):  # fmt: skip
+        for key in (
+            "task",
+            "status",
+            "stop_reason",
+            "final",
+            "best_iteration",
+            "iterations",
+            "usage",
+            "target",
+            "original",
+            "diff",
+            "metrics",
+        ):
             assert key in entry, key
         assert entry["metrics"]["correct"] is True
         low, high = entry["metrics"]["speedup_ci"]
@@ -236,8 +263,9 @@ def bad(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     return code, err
 
 
-def test_not_a_repository_and_unknown_ref_are_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                      monkeypatch: pytest.MonkeyPatch, repo: Path) -> None:  # fmt: skip
+def test_not_a_repository_and_unknown_ref_are_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, repo: Path
+) -> None:
     monkeypatch.chdir(tmp_path)
     code, err = bad(["ci", "--base", "main"], capsys)
     assert code == 2 and "not in a git repository" in err
@@ -257,8 +285,9 @@ def test_a_shallow_clone_without_the_base_says_to_fetch_more(
     git(repo, "commit", "-qm", "main moves on")
     git(repo, "checkout", "-q", "feature")
     clone = tmp_path / "clone"
-    subprocess.run(["git", "clone", "-q", "--depth", "1", "--no-single-branch", f"file://{repo}", str(clone)],
-                   check=True)  # fmt: skip
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "1", "--no-single-branch", f"file://{repo}", str(clone)], check=True
+    )
     monkeypatch.chdir(clone)
     code, err = bad(["ci", "--base", "origin/main"], capsys)
     assert code == 2 and "shallow clone" in err and "fetch-depth: 0" in err
@@ -307,13 +336,15 @@ def test_tests_the_budget_cuts_are_kept_and_the_next_run_goes_on(
 def test_test_files_are_left_out_unless_asked(scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     git(repo, "checkout", "-qb", "tests-only", "main")
     (repo / "tests").mkdir()
-    (repo / "tests" / "test_nums.py").write_text("from nums import squares\n\n\ndef test_squares():\n"
-                                                 "    assert squares([2]) == [4]\n")  # fmt: skip
+    (repo / "tests" / "test_nums.py").write_text(
+        "from nums import squares\n\n\ndef test_squares():\n    assert squares([2]) == [4]\n"
+    )
     (repo / "conftest.py").write_text("def pytest_configure(config):\n    return None\n")
     (repo / "checks").mkdir()
     (repo / "checks" / "squares_check.py").write_text("def answer():\n    return 42\n")
-    (repo / "pyproject.toml").write_text("[project]\nname = 'nums'\n\n[tool.pytest.ini_options]\n"
-                                         "testpaths = ['checks']\npython_files = ['*_check.py']\n")  # fmt: skip
+    (repo / "pyproject.toml").write_text(
+        "[project]\nname = 'nums'\n\n[tool.pytest.ini_options]\ntestpaths = ['checks']\npython_files = ['*_check.py']\n"
+    )
     git(repo, "add", ".")
     git(repo, "commit", "-qm", "tests")
     server = scripted(answer)
@@ -322,8 +353,7 @@ def test_test_files_are_left_out_unless_asked(scripted: Start, repo: Path, monke
     document = report(repo)
     assert document["results"] == []
     skipped = {s["file"]: s["reason"] for s in document["skipped"]}
-    assert skipped == dict.fromkeys(["checks/squares_check.py", "conftest.py", "tests/test_nums.py"],
-                                    TEST_FILE_REASON)  # fmt: skip
+    assert skipped == dict.fromkeys(["checks/squares_check.py", "conftest.py", "tests/test_nums.py"], TEST_FILE_REASON)
     assert server.requests == []
     # Asked, they are worked on like any file (these functions return nothing or a constant).
     assert ci(server, repo, "--include-tests") == 0

@@ -226,12 +226,17 @@ def test_a_spent_budget_names_what_it_left_out_and_what_the_tests_cost() -> None
     from coderefine.review.document import FileOutcome, Review
 
     cut = {"target": "slow", "stop_reason": "time_budget", "tests_seconds": 41.6, "cached": False}
-    done = Review("code_optimization", (
-        FileOutcome("pkg/a.py", "0" * 64, (cut,), ({"target": "later", "reason": NOT_STARTED},), "", None),
-        FileOutcome("pkg/b.py", "0" * 64, (), ({"target": "other", "reason": NOT_STARTED},), "", None),
-    ))  # fmt: skip
+    done = Review(
+        "code_optimization",
+        (
+            FileOutcome("pkg/a.py", "0" * 64, (cut,), ({"target": "later", "reason": NOT_STARTED},), "", None),
+            FileOutcome("pkg/b.py", "0" * 64, (), ({"target": "other", "reason": NOT_STARTED},), "", None),
+        ),
+    )
     line = budget_line(done, 60.0)
-    assert line == ("coderefine: the time budget of 60s was spent: not reached: pkg/a.py::later, pkg/b.py::other; "
-                    "drafts cut short: pkg/a.py::slow; the project's tests took 42s of it and are kept, so the next "
-                    "commit starts sooner (--time-budget raises it)")  # fmt: skip
+    assert line == (
+        "coderefine: the time budget of 60s was spent: not reached: pkg/a.py::later, pkg/b.py::other; "
+        "drafts cut short: pkg/a.py::slow; the project's tests took 42s of it and are kept, so the next "
+        "commit starts sooner (--time-budget raises it)"
+    )
     assert "\n" not in line

@@ -26,11 +26,15 @@ def fb(total: int, note: str = "") -> str:
 
 def test_every_refine_prompt_carries_the_whole_history(scripted: Start) -> None:
     script = [
-        "Acronym: AAA", fb(10, "note-one: make it a word"),
-        "BBB", fb(15, "note-two: relate it to refinement"),
-        "CCC", fb(20, "note-three: shorter"),
-        "DDD", fb(18, "note-four"),
-    ]  # fmt: skip
+        "Acronym: AAA",
+        fb(10, "note-one: make it a word"),
+        "BBB",
+        fb(15, "note-two: relate it to refinement"),
+        "CCC",
+        fb(20, "note-three: shorter"),
+        "DDD",
+        fb(18, "note-four"),
+    ]
     server = scripted(script)
     result = run(server, max_iterations=4, plateau_patience=10)
 
@@ -167,10 +171,14 @@ def test_endpoint_failing_mid_run_keeps_the_trace(scripted: Start) -> None:
 
 
 def test_measured_problems_override_the_stop_signal(scripted: Start) -> None:
-    server = scripted([
-        "The cat sat.", "Fine.\nNOTHING TO IMPROVE\nCommonsense: 5/5",
-        "The dog caught the frisbee the boy threw.", "NOTHING TO IMPROVE\nCommonsense: 5/5",
-    ])  # fmt: skip
+    server = scripted(
+        [
+            "The cat sat.",
+            "Fine.\nNOTHING TO IMPROVE\nCommonsense: 5/5",
+            "The dog caught the frisbee the boy threw.",
+            "NOTHING TO IMPROVE\nCommonsense: 5/5",
+        ]
+    )
     result = run(server, task="constrained_generation", text="dog, frisbee, catch, throw")
     first, second = result.iterations
     assert first.metrics["missing_concepts"] == ["dog", "frisbee", "catch", "throw"]

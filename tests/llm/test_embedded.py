@@ -35,8 +35,13 @@ def run_cli(args: list[str], cache: Path, cwd: Path) -> subprocess.CompletedProc
     env["CODEREFINE_CACHE_DIR"] = str(cache)
     return subprocess.run(
         [sys.executable, "-m", "coderefine", *args],
-        capture_output=True, text=True, env=env, cwd=cwd, stdin=subprocess.DEVNULL, timeout=600,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        timeout=600,
+    )
 
 
 def test_text_task_end_to_end_on_the_embedded_model(tmp_path: Path) -> None:
@@ -75,8 +80,11 @@ def test_server_is_stopped_on_exit() -> None:
 
 
 def test_missing_model_file_is_exit_3(tmp_path: Path) -> None:
-    done = run_cli(["text", "--task", "acronym", "--input", "x", "--model-path", str(tmp_path / "no.gguf")],
-                   tmp_path / "cache", tmp_path)  # fmt: skip
+    done = run_cli(
+        ["text", "--task", "acronym", "--input", "x", "--model-path", str(tmp_path / "no.gguf")],
+        tmp_path / "cache",
+        tmp_path,
+    )
     assert done.returncode == 3
     assert done.stderr.strip() == f"coderefine: model file not found: {tmp_path / 'no.gguf'}"
 
@@ -97,8 +105,11 @@ def test_optimize_end_to_end_on_the_embedded_model(tmp_path: Path) -> None:
     slow = project / "slow.py"
     slow.write_text(SQUARES)
     slow.chmod(0o644)
-    done = run_cli(["optimize", f"{slow}::squares", "--json", "--max-iterations", "2", "--max-examples", "50"],
-                   tmp_path / "cache", project)  # fmt: skip
+    done = run_cli(
+        ["optimize", f"{slow}::squares", "--json", "--max-iterations", "2", "--max-examples", "50"],
+        tmp_path / "cache",
+        project,
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["usage"]["llm_calls"] >= 1

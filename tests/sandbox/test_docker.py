@@ -213,9 +213,13 @@ def test_ctrl_c_removes_the_containers(tmp_path: Path) -> None:
     script.write_text("import time\nwhile True:\n    time.sleep(1)\n")
     before = our_container_ids()
     # Ctrl-C as a terminal sends it, even where this test runs with SIGINT ignored (a background job).
-    process = subprocess.Popen([sys.executable, "-m", "coderefine", "sandbox", "run", str(script), "--timeout", "60"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-m", "coderefine", "sandbox", "run", str(script), "--timeout", "60"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and not (our_container_ids() - before):
         time.sleep(0.2)
@@ -253,8 +257,15 @@ def test_a_project_without_dependencies_uses_the_sandbox_image(tmp_path: Path) -
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "coderefine", *args], capture_output=True, text=True,
-                          env=env, cwd=cwd, stdin=subprocess.DEVNULL, timeout=120)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "coderefine", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
 
 
 @pytest.mark.docker
@@ -326,7 +337,11 @@ def test_doctor_says_all_is_well(tmp_path: Path) -> None:
     report = json.loads(done.stdout)
     assert done.returncode == 0 and report["ok"], report
     assert [check["name"] for check in report["checks"]] == [
-        "docker package", "docker daemon", "sandbox image", "sandbox run"]  # fmt: skip
+        "docker package",
+        "docker daemon",
+        "sandbox image",
+        "sandbox run",
+    ]
 
 
 @pytest.mark.docker

@@ -21,8 +21,10 @@ from coderefine.sandbox.base import OWNER_LABEL, Limits
 from coderefine.sandbox.docker import DockerSandbox
 
 LOCAL_SOCKET = "/var/run/docker.sock"
-MODULE = "def total(items: list[int]) -> int:\n    result = 0\n    for item in items:\n        result += item\n" \
-         "    return result\n"
+MODULE = (
+    "def total(items: list[int]) -> int:\n    result = 0\n    for item in items:\n        result += item\n"
+    "    return result\n"
+)
 FAST = "def total(items: list[int]) -> int:\n    return sum(items)\n"
 OPTIONS = VerifyOptions(max_examples=60, rounds=6, max_timing_s=10)
 
@@ -94,9 +96,7 @@ def engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[Forwarder]:
 
 
 @pytest.mark.docker
-def test_the_engine_going_away_is_an_environment_problem_and_closing_is_quiet(
-    engine: Forwarder, project: Path
-) -> None:
+def test_the_engine_going_away_is_an_environment_problem_and_closing_is_quiet(engine: Forwarder, project: Path) -> None:
     target = SourceFile.read(project / "sums.py").target("total")
     box = DockerSandbox(project=project, limits=Limits(timeout=300, memory_mb=1024))
     baseline = verify(box, "sums", target, None, OPTIONS)
@@ -110,15 +110,17 @@ def test_the_engine_going_away_is_an_environment_problem_and_closing_is_quiet(
 
 @pytest.mark.docker
 def test_a_draft_that_fills_the_scratch_space_harms_no_later_check(project: Path) -> None:
-    filler = ("def total(items: list[int]) -> int:\n"
-              "    for folder in ('/tmp', '/scratch'):\n"
-              "        try:\n"
-              "            with open(folder + '/filler', 'wb') as handle:\n"
-              "                while True:\n"
-              "                    handle.write(b'x' * (1 << 20))\n"
-              "        except OSError:\n"
-              "            pass\n"
-              "    return sum(items) + 1\n")  # fmt: skip
+    filler = (
+        "def total(items: list[int]) -> int:\n"
+        "    for folder in ('/tmp', '/scratch'):\n"
+        "        try:\n"
+        "            with open(folder + '/filler', 'wb') as handle:\n"
+        "                while True:\n"
+        "                    handle.write(b'x' * (1 << 20))\n"
+        "        except OSError:\n"
+        "            pass\n"
+        "    return sum(items) + 1\n"
+    )
     target = SourceFile.read(project / "sums.py").target("total")
     with DockerSandbox(project=project, limits=Limits(timeout=300, memory_mb=1024)) as box:
         baseline = verify(box, "sums", target, None, OPTIONS)
@@ -155,8 +157,9 @@ class Killer:
 
 def slow_tests(project: Path) -> None:
     """Tests that take a few seconds, so that the baseline is still running when its container is killed."""
-    (project / "test_sums.py").write_text("import time\nfrom sums import total\n\n\ndef test_total():\n"
-                                          "    time.sleep(3)\n    assert total([1, 2]) == 3\n")  # fmt: skip
+    (project / "test_sums.py").write_text(
+        "import time\nfrom sums import total\n\n\ndef test_total():\n    time.sleep(3)\n    assert total([1, 2]) == 3\n"
+    )
 
 
 def project_tests(box: DockerSandbox, project: Path) -> ProjectTests:

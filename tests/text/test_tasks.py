@@ -67,11 +67,13 @@ def minimal_task(**replace: str) -> str:
         (minimal_task(head="name = 3"), "field name must be a string, not int"),
         (minimal_task(feedback=""), "field feedback is missing"),
         (minimal_task(init='[init]\nprompt = "{{inptu}}"'), "field [init].prompt uses unknown placeholder {{inptu}}"),
-        (minimal_task(refine='[refine]\nprompt = "x"\nstep = "{{output}}{{feedback}}"'),
-         "field [refine].prompt must contain {{history}}"),
+        (
+            minimal_task(refine='[refine]\nprompt = "x"\nstep = "{{output}}{{feedback}}"'),
+            "field [refine].prompt must contain {{history}}",
+        ),
         (minimal_task(refine='[refine]\nprompt = "{{history}}"'), "field [refine].step is missing"),
         (minimal_task() + '[output]\nparser = "json"', "field [output].parser names no parser 'json'"),
-        (minimal_task() + '[output]\nmarker = 3', "field [output].marker must be a string"),
+        (minimal_task() + "[output]\nmarker = 3", "field [output].marker must be a string"),
         (minimal_task() + '[score]\npattern = "("', "field [score].pattern is not a valid regular expression"),
         (minimal_task() + '[score]\npattern = "Score: (\\\\d+)"', "must have a named group (?P<score>...)"),
         (minimal_task() + "[stop]\nmax_iterations = 0", "field [stop].max_iterations must be at least 1"),
@@ -81,7 +83,7 @@ def minimal_task(**replace: str) -> str:
         (minimal_task() + "colour = 1", "field [refine].colour is not a known field"),
         ('kind = "code"\n' + minimal_task(), "field kind must be 'text'"),
     ],
-)  # fmt: skip
+)
 def test_malformed_task_files_name_the_problem(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "mine.toml"
     path.write_text(text)

@@ -69,8 +69,7 @@ class Guard:
 
     @classmethod
     def for_target(cls, source: SourceFile, target: Target, allow_imports: Iterable[str] = ()) -> Guard:
-        return cls(target.source, source.module.code, target.function_name, target.class_name,
-                   frozenset(allow_imports))  # fmt: skip
+        return cls(target.source, source.module.code, target.function_name, target.class_name, frozenset(allow_imports))
 
     @cached_property
     def _taken(self) -> frozenset[str]:
@@ -110,8 +109,12 @@ class Guard:
             return Refusal("keeps-doctests", changed, function.lineno)
         for helper in helpers:
             if doctests(helper):
-                return Refusal("keeps-doctests", f"its helper {helper.name} has a doctest example, which no check "
-                                                 "runs: examples belong in the function's own docstring", helper.lineno)
+                return Refusal(
+                    "keeps-doctests",
+                    f"its helper {helper.name} has a doctest example, which no check "
+                    "runs: examples belong in the function's own docstring",
+                    helper.lineno,
+                )
         imported = self._module[0] | original[2] | self.allow_imports
         for path, line in imports(tree):
             if system(path) and not covered(path, imported):
@@ -134,12 +137,19 @@ class Guard:
         yield from mutable_defaults(tree)
 
 
-_ORDER = ("no-system-imports", "no-dangerous-calls", "no-dunder-access", "no-introspection", "no-global-state",
-          "no-mutable-defaults")  # fmt: skip
+_ORDER = (
+    "no-system-imports",
+    "no-dangerous-calls",
+    "no-dunder-access",
+    "no-introspection",
+    "no-global-state",
+    "no-mutable-defaults",
+)
 
 
-def _parse(source: str, function_name: str, taken: frozenset[str]
-           ) -> tuple[ast.Module, Function, list[ast.FunctionDef]] | Refusal:  # fmt: skip
+def _parse(
+    source: str, function_name: str, taken: frozenset[str]
+) -> tuple[ast.Module, Function, list[ast.FunctionDef]] | Refusal:
     """The draft's tree, its function and its helpers; only import lines may stand beside them.
     `taken`: the names the original's module binds, which no helper may take."""
     try:
@@ -159,8 +169,9 @@ def _parse(source: str, function_name: str, taken: frozenset[str]
                 return Refusal("helpers", problem or f"its helper {statement.name} must not be async", statement.lineno)
             helpers.append(statement)
         elif not isinstance(statement, (ast.Import, ast.ImportFrom)):
-            return Refusal("one-function", f"it has code besides the imports, helpers and {function_name}",
-                           statement.lineno)  # fmt: skip
+            return Refusal(
+                "one-function", f"it has code besides the imports, helpers and {function_name}", statement.lineno
+            )
     if function is None:
         return Refusal("one-function", f"it has no function named {function_name}")
     return tree, function, helpers
@@ -175,9 +186,22 @@ def _helper_problem(helper: Function, taken: frozenset[str] | set[str]) -> str |
     if helper.decorator_list:
         return f"its helper {name} must not be decorated"
     # Defaults and annotations run when the module is imported, where no check sees them.
-    signature = [*helper.args.defaults, *helper.args.kw_defaults, helper.returns,
-                 *(arg.annotation for arg in [*helper.args.posonlyargs, *helper.args.args, *helper.args.kwonlyargs,
-                                              helper.args.vararg, helper.args.kwarg] if arg is not None)]  # fmt: skip
+    signature = [
+        *helper.args.defaults,
+        *helper.args.kw_defaults,
+        helper.returns,
+        *(
+            arg.annotation
+            for arg in [
+                *helper.args.posonlyargs,
+                *helper.args.args,
+                *helper.args.kwonlyargs,
+                helper.args.vararg,
+                helper.args.kwarg,
+            ]
+            if arg is not None
+        ),
+    ]
     if any(isinstance(node, ast.Call) for part in signature if part is not None for node in ast.walk(part)):
         return f"its helper {name} calls something in its defaults or annotations: they run when the module is imported"
     return None

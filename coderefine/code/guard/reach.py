@@ -12,27 +12,139 @@ from coderefine.code.guard.findings import Finding, called_name, literal_text
 # Processes, the OS, threads, files, the network, imports, the interpreter's own objects. `types` is one:
 # it builds functions, code objects and modules from parts. `_thread`, `posix` and `nt` are `threading`'s
 # and `os`'s own halves.
-SYSTEM_MODULES = frozenset({
-    "os", "posix", "nt", "sys", "subprocess", "_posixsubprocess", "pty", "signal", "atexit", "resource", "fcntl",
-    "mmap", "ctypes", "_ctypes", "faulthandler", "platform",
-    "threading", "_thread", "multiprocessing", "concurrent", "asyncio",
-    "io", "_io", "pathlib", "shutil", "tempfile", "fileinput", "glob", "linecache", "shelve", "dbm", "sqlite3",
-    "zipfile", "tarfile",
-    "socket", "ssl", "select", "selectors", "urllib", "http", "ftplib", "smtplib", "webbrowser",
-    "importlib", "pkgutil", "zipimport", "runpy", "site", "sysconfig", "builtins", "inspect", "gc", "types",
-    "traceback", "code", "codeop", "pdb", "bdb", "trace", "tracemalloc", "cProfile", "profile",
-    "pickle", "_pickle", "marshal", "copyreg",
-})  # fmt: skip
+SYSTEM_MODULES = frozenset(
+    {
+        "os",
+        "posix",
+        "nt",
+        "sys",
+        "subprocess",
+        "_posixsubprocess",
+        "pty",
+        "signal",
+        "atexit",
+        "resource",
+        "fcntl",
+        "mmap",
+        "ctypes",
+        "_ctypes",
+        "faulthandler",
+        "platform",
+        "threading",
+        "_thread",
+        "multiprocessing",
+        "concurrent",
+        "asyncio",
+        "io",
+        "_io",
+        "pathlib",
+        "shutil",
+        "tempfile",
+        "fileinput",
+        "glob",
+        "linecache",
+        "shelve",
+        "dbm",
+        "sqlite3",
+        "zipfile",
+        "tarfile",
+        "socket",
+        "ssl",
+        "select",
+        "selectors",
+        "urllib",
+        "http",
+        "ftplib",
+        "smtplib",
+        "webbrowser",
+        "importlib",
+        "pkgutil",
+        "zipimport",
+        "runpy",
+        "site",
+        "sysconfig",
+        "builtins",
+        "inspect",
+        "gc",
+        "types",
+        "traceback",
+        "code",
+        "codeop",
+        "pdb",
+        "bdb",
+        "trace",
+        "tracemalloc",
+        "cProfile",
+        "profile",
+        "pickle",
+        "_pickle",
+        "marshal",
+        "copyreg",
+    }
+)
 # Module names that, as another object's attribute, are almost surely that module (`random._os`).
-_REACH = frozenset({"os", "sys", "subprocess", "builtins", "importlib", "ctypes", "posix", "nt", "thread", "shutil",
-                    "socket", "pickle", "marshal", "multiprocessing", "threading", "gc", "inspect"})  # fmt: skip
-DANGEROUS_BUILTINS = frozenset({"eval", "exec", "compile", "__import__", "open", "globals", "locals", "vars",
-                                "breakpoint", "input", "exit", "quit"})  # fmt: skip
-INTROSPECTION_ATTRIBUTES = frozenset({
-    "_getframe", "_current_frames", "settrace", "setprofile", "f_back", "f_builtins", "f_code", "f_globals",
-    "f_locals", "f_trace", "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code", "tb_frame",
-    "tb_next", "co_code", "co_consts", "co_names",
-})  # fmt: skip
+_REACH = frozenset(
+    {
+        "os",
+        "sys",
+        "subprocess",
+        "builtins",
+        "importlib",
+        "ctypes",
+        "posix",
+        "nt",
+        "thread",
+        "shutil",
+        "socket",
+        "pickle",
+        "marshal",
+        "multiprocessing",
+        "threading",
+        "gc",
+        "inspect",
+    }
+)
+DANGEROUS_BUILTINS = frozenset(
+    {
+        "eval",
+        "exec",
+        "compile",
+        "__import__",
+        "open",
+        "globals",
+        "locals",
+        "vars",
+        "breakpoint",
+        "input",
+        "exit",
+        "quit",
+    }
+)
+INTROSPECTION_ATTRIBUTES = frozenset(
+    {
+        "_getframe",
+        "_current_frames",
+        "settrace",
+        "setprofile",
+        "f_back",
+        "f_builtins",
+        "f_code",
+        "f_globals",
+        "f_locals",
+        "f_trace",
+        "gi_frame",
+        "gi_code",
+        "cr_frame",
+        "cr_code",
+        "ag_frame",
+        "ag_code",
+        "tb_frame",
+        "tb_next",
+        "co_code",
+        "co_consts",
+        "co_names",
+    }
+)
 _NAMED_ACCESS = frozenset({"getattr", "setattr", "delattr", "hasattr"})
 _NAME_GETTERS = frozenset({"attrgetter", "methodcaller"})
 _DUNDER = re.compile(r"__[A-Za-z0-9]\w*?__")
@@ -73,8 +185,10 @@ def covered(path: str, allowed: Iterable[str]) -> bool:
 
 
 def import_detail(path: str) -> str:
-    return (f"it imports {path}, which the original does not (system and introspection modules are refused "
-            "unless the original's module imports them or the project's guard_allow_imports lists them)")  # fmt: skip
+    return (
+        f"it imports {path}, which the original does not (system and introspection modules are refused "
+        "unless the original's module imports them or the project's guard_allow_imports lists them)"
+    )
 
 
 # -- no-dangerous-calls, no-dunder-access, no-introspection -------------------------------------

@@ -27,8 +27,9 @@ def doctest_difference(original: Function, draft: Function) -> str | None:
     kept, new = doctests(original), doctests(draft)
     if kept == new:
         return None
-    where = (f"(the original has {len(kept)}, the draft {len(new)}: they are part of its contract, "
-             "keep them as they are)")
+    where = (
+        f"(the original has {len(kept)}, the draft {len(new)}: they are part of its contract, keep them as they are)"
+    )
     for (source, want), drafted in zip(kept, new, strict=False):
         if (source, want) != drafted:
             return f"it changes the docstring's doctest example >>> {source[:60]} {where}"
@@ -55,10 +56,14 @@ def _params(function: Function) -> list[_Param]:
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(arguments.defaults))
     defaults.extend(arguments.defaults)
     params = [
-        _Param(arg.arg, "positional-only" if index < len(arguments.posonlyargs) else "positional-or-keyword",
-               default, arg.lineno)
+        _Param(
+            arg.arg,
+            "positional-only" if index < len(arguments.posonlyargs) else "positional-or-keyword",
+            default,
+            arg.lineno,
+        )
         for index, (arg, default) in enumerate(zip(positional, defaults, strict=True))
-    ]  # fmt: skip
+    ]
     if arguments.vararg is not None:
         params.append(_Param(arguments.vararg.arg, "*args", None, arguments.vararg.lineno))
     for arg, kw_default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True):
@@ -72,8 +77,11 @@ def signature_difference(original: Function, draft: Function) -> tuple[str, int]
     """What differs between the two functions' signatures, and the draft's line that shows it."""
     line = draft.lineno
     if isinstance(original, ast.AsyncFunctionDef) != isinstance(draft, ast.AsyncFunctionDef):
-        return ("it is async, the original is not" if isinstance(draft, ast.AsyncFunctionDef)
-                else "it is not async, the original is"), line  # fmt: skip
+        return (
+            "it is async, the original is not"
+            if isinstance(draft, ast.AsyncFunctionDef)
+            else "it is not async, the original is"
+        ), line
     decorators = _decorator_difference(original.decorator_list, draft.decorator_list)
     if decorators is not None:
         return decorators, draft.decorator_list[0].lineno if draft.decorator_list else line
@@ -81,11 +89,17 @@ def signature_difference(original: Function, draft: Function) -> tuple[str, int]
     if params is not None:
         return params
     if (original.returns is None) != (draft.returns is None):
-        return ("it removes the return annotation" if draft.returns is None
-                else f"it adds a return annotation (-> {ast.unparse(draft.returns)})"), line  # fmt: skip
+        return (
+            "it removes the return annotation"
+            if draft.returns is None
+            else f"it adds a return annotation (-> {ast.unparse(draft.returns)})"
+        ), line
     if _is_generator(original) != _is_generator(draft):
-        return ("it yields, so it is a generator, but the original is not" if _is_generator(draft)
-                else "it no longer yields, but the original is a generator"), line  # fmt: skip
+        return (
+            "it yields, so it is a generator, but the original is not"
+            if _is_generator(draft)
+            else "it no longer yields, but the original is a generator"
+        ), line
     return None
 
 

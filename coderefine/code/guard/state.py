@@ -8,13 +8,33 @@ from collections.abc import Iterator
 
 from coderefine.code.guard.findings import BINDERS, Finding, Function, called_name, literal_text
 
-_MUTATORS = frozenset({
-    "append", "extend", "insert", "pop", "popitem", "remove", "clear", "update", "setdefault", "add", "discard",
-    "sort", "reverse", "appendleft", "extendleft", "popleft", "rotate", "difference_update",
-    "intersection_update", "symmetric_difference_update",
-})  # fmt: skip
-_IMMUTABLE_CALLS = frozenset({"tuple", "frozenset", "int", "float", "complex", "str", "bytes", "bool", "range",
-                              "object"})  # fmt: skip
+_MUTATORS = frozenset(
+    {
+        "append",
+        "extend",
+        "insert",
+        "pop",
+        "popitem",
+        "remove",
+        "clear",
+        "update",
+        "setdefault",
+        "add",
+        "discard",
+        "sort",
+        "reverse",
+        "appendleft",
+        "extendleft",
+        "popleft",
+        "rotate",
+        "difference_update",
+        "intersection_update",
+        "symmetric_difference_update",
+    }
+)
+_IMMUTABLE_CALLS = frozenset(
+    {"tuple", "frozenset", "int", "float", "complex", "str", "bytes", "bool", "range", "object"}
+)
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
 
@@ -35,8 +55,10 @@ def state_findings(
             continue
         root = _root(target)
         if root is not None and (root not in local or root in shared):
-            detail = (f"it changes {ast.unparse(target)}, which outlives the call ({_outside(root, shared)}): "
-                      "a monkeypatch or state kept between calls")  # fmt: skip
+            detail = (
+                f"it changes {ast.unparse(target)}, which outlives the call ({_outside(root, shared)}): "
+                "a monkeypatch or state kept between calls"
+            )
             yield Finding("no-global-state", f"changes {root}", detail, line)
     yield from _mutating_calls(function, local, shared, modules)
 
@@ -155,8 +177,10 @@ def _mutating_calls(
         if isinstance(owner, ast.Name) and root not in local and (root in modules or root in _BUILTIN_NAMES):
             continue  # a module's function (`np.sort`) or a type's (`list.append`), not shared state
         if root not in local or root in shared:
-            detail = (f"it calls {ast.unparse(node.func)}(), changing an object that outlives the call "
-                      f"({_outside(root, shared)})")  # fmt: skip
+            detail = (
+                f"it calls {ast.unparse(node.func)}(), changing an object that outlives the call "
+                f"({_outside(root, shared)})"
+            )
             yield Finding("no-global-state", f"changes {root}", detail, node.lineno)
 
 

@@ -1,0 +1,126 @@
+"""What a run of the code tasks opens on first use and closes together: a sandbox per project,
+one model, the project's tests (run once per review); and the limits a check runs under."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from contextlib import ExitStack
+from pathlib import Path
+from types import TracebackType
+
+from coderefine.code import result_cache
+from coderefine.code.baseline_cache import BaselineCache, ProjectTests
+from coderefine.code.check import VerifyOptions
+from coderefine.code.report import FunctionResult
+from coderefine.llm.chat import ChatModel
+from coderefine.llm.open import open_model
+from coderefine.sandbox.base import Limits, Sandbox, SandboxUnavailable
+from coderefine.sandbox.image import default_image, sandbox_digest
+from coderefine.sandbox.open import open_sandbox
+from coderefine.settings import Settings
+
+
+class Resources:
+    """What drafts need, opened on first use and closed together: a sandbox per project, one model.
+
+    With `fallback`, a missing Docker makes the local sandbox run instead, and
+    `fallback_reason` says why.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        limits: Limits,
+        *,
+        fallback: bool = False,
+        on_note: Callable[[str], None] | None = None,
+    ) -> None:
+        self.settings, self.limits, self._may_fall_back = settings, limits, fallback
+        self.fallback_reason: str | None = None
+        self.on_note = on_note
+        self._stack = ExitStack()
+        self._sandboxes: dict[Path, Sandbox] = {}
+        self._model: ChatModel | None = None
+        self._opening = threading.Lock()  # functions side by side open one sandbox and one model
+        # Checks run side by side; their timings take turns (one at a time, on a CPU of their own).
+        self.timing_lock = threading.Lock()
+        self.slots = threading.BoundedSemaphore(settings.concurrency)
+        self._baselines: BaselineCache | None = None
+
+    @property
+    def sandbox_kind(self) -> str:
+        return "local" if self.fallback_reason else self.settings.sandbox
+
+    def keeps(self, result: FunctionResult) -> bool:
+        """Whether the result cache may keep `result`: final, and checked where it was asked to be."""
+        return result.final_result and self.fallback_reason is None
+
+    def sandbox(self, project: Path) -> Sandbox:
+        with self._opening:
+            return self._open_sandbox(project)
+
+    def _open_sandbox(self, project: Path) -> Sandbox:
+        if project not in self._sandboxes:
+            try:
+                box = open_sandbox(
+                    self.sandbox_kind,
+                    project=project,
+                    limits=self.limits,
+                    exclude=self.settings.sandbox_exclude,
+                    pool_size=self.settings.concurrency,
+                )
+            except SandboxUnavailable as problem:
+                if self.sandbox_kind != "docker" or not self._may_fall_back:
+                    raise
+                self.fallback_reason = str(problem)
+                box = open_sandbox("local", project=project, limits=self.limits)
+            self._stack.enter_context(box)
+            self._sandboxes[project] = box
+        return self._sandboxes[project]
+
+    def model(self) -> ChatModel:
+        with self._opening:
+            if self._model is None:
+                self._model = self._stack.enter_context(open_model(self.settings))
+            return self._model
+
+    def project_tests(self, project: Path, deadline: float | None = None) -> tuple[ProjectTests, bool]:
+        """The project's tests (run once per review, see baseline_cache), and whether this call ran them;
+        none starts after `deadline`."""
+        sandbox = self.sandbox(project)
+        with self._opening:
+            if self._baselines is None:
+                checker = default_image() if self.sandbox_kind == "docker" else f"local:{sandbox_digest()}"
+                self._baselines = BaselineCache(
+                    result_cache.baseline_store(self.settings),
+                    checker=checker,
+                    baseline_tests=self.settings.baseline_tests,
+                    exclude=self.settings.sandbox_exclude,
+                    timeout=self.settings.check_timeout,
+                )
+            baselines = self._baselines
+        with self.timing_lock:  # the project's tests use every CPU: no timing beside them
+            tests, ran = baselines.tests_of(project, sandbox, deadline)
+        if ran and tests.note and self.on_note is not None:
+            self.on_note(tests.note)
+        if ran and tests.failed and self.on_note is not None:
+            shown = ", ".join(tests.failed[:3]) + (", ..." if len(tests.failed) > 3 else "")
+            self.on_note(
+                f"{len(tests.failed)} of the project's tests fail already ({shown}): "
+                "the functions they call are checked with the tests that pass"
+            )
+        return tests, ran
+
+    def close(self) -> None:
+        self._stack.close()
+
+    def __enter__(self) -> Resources:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+
+def limits_for(options: VerifyOptions) -> Limits:
+    return Limits(timeout=options.timeout, memory_mb=1024)
