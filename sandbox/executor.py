@@ -2,7 +2,7 @@
 
 It never judges. Each checked call runs in a fresh child forked from this warm
 process (nothing a call leaves behind reaches the next one), under a time
-limit, and its outcome travels back to the judge as JSON (see compare.encode):
+limit, and its outcome travels back to the judge as JSON (see encoding.encode):
 the return value (iterators consumed to a bound), the exception type, the
 arguments after the call, what it printed, and the lines it ran. Timing
 rounds run here too, and the judge times them with its own clock.
@@ -25,7 +25,7 @@ import time
 import traceback
 from typing import Any, Callable
 
-from . import compare, wire
+from . import compare, encoding, wire
 
 NEW_VERSION_FILE = "<new version>"  # the file name the new version's code objects carry
 MESSAGE_LIMIT = 300
@@ -212,7 +212,7 @@ def _run_call(version: Version, payload: bytes, limit: float, trace: bool) -> di
             result_refs.setdefault(id(value), f"arg:{index}")
     # Iterators among the arguments are left unread: reading them would leave the call nothing. A call
     # given one may use it up, so such inputs count as changed (timing then gives every loop a fresh copy).
-    before = compare.encode((args, kwargs), refs=refs, consume=False)
+    before = encoding.encode((args, kwargs), refs=refs, consume=False)
     takes_iterators = _has_iterator((*args, *kwargs.values()))
     printed = io.StringIO()
     outcome: dict[str, Any] = {"raised": None}
@@ -224,7 +224,7 @@ def _run_call(version: Version, payload: bytes, limit: float, trace: bool) -> di
         with contextlib.redirect_stdout(printed), tracer:
             value = version.function(*args, **kwargs)
             # Iterators are consumed inside the limit, with the tracer on: their lines count.
-            outcome["value"] = compare.encode(value, refs=result_refs)
+            outcome["value"] = encoding.encode(value, refs=result_refs)
     except CallTimeout:
         outcome = {"timeout": True}
     except BaseException as error:
@@ -235,7 +235,7 @@ def _run_call(version: Version, payload: bytes, limit: float, trace: bool) -> di
     outcome["seconds"] = time.perf_counter() - started
     if "timeout" not in outcome:
         # Now iterator arguments are read too: what a call left of them is what its caller sees next.
-        outcome["args_after"] = compare.encode((args, kwargs), refs=refs)
+        outcome["args_after"] = encoding.encode((args, kwargs), refs=refs)
         outcome["mutated"] = takes_iterators or compare.compare(before, outcome["args_after"]) is not None
         outcome["printed"] = printed.getvalue()[-10000:]
     if trace:

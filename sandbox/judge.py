@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import compare, contract, executor, wire
+from . import compare, contract, executor, nodes, rendering, validation, wire
 
 PR_SET_DUMPABLE = 4
 BATCH = 32  # inputs per child of a version's process
@@ -600,7 +600,7 @@ def differs(expected: dict[str, Any], actual: dict[str, Any], limit: float) -> s
         return "the new version's process died on this input ({})".format(str(actual["crashed"])[:200])
     try:
         return _differs(expected, actual)
-    except compare.MalformedEncoding:
+    except nodes.MalformedEncoding:
         return "the new version's answer could not be read"
 
 
@@ -610,11 +610,11 @@ def _differs(expected: dict[str, Any], actual: dict[str, Any]) -> str | None:
         if not (raised and got and raised.get("type") == got.get("type")):
             return f"the original {_outcome(expected)} but the new version {_outcome(actual)}"
     else:
-        compare.validate(actual.get("value"))
+        validation.validate(actual.get("value"))
         difference = compare.compare(expected.get("value"), actual.get("value"))
         if difference:
             return f"the original {_outcome(expected)}, the new version {_outcome(actual)[:200]}: {difference}"
-    compare.validate(actual.get("args_after"))
+    validation.validate(actual.get("args_after"))
     difference = compare.compare(expected.get("args_after"), actual.get("args_after"))
     if difference:
         return f"the arguments were changed differently: {difference}"
@@ -628,7 +628,7 @@ def _outcome(answer: dict[str, Any]) -> str:
     raised = answer.get("raised")
     if raised:
         return "raised {} ({})".format(raised.get("type"), str(raised.get("message"))[:80])
-    return "returned {}".format(compare.render(answer.get("value")))
+    return "returned {}".format(rendering.render(answer.get("value")))
 
 
 def _answers(worker: Worker, count: int, limit: float) -> list[dict[str, Any]] | None:

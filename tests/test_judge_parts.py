@@ -13,8 +13,8 @@ import pytest
 from tests.sandbox_modules import load
 
 contract = load("contract")
-compare = load("compare")
 covered = load("covered")
+encoding = load("encoding")
 judge = load("judge")
 timing = load("timing")
 wire = load("wire")
@@ -203,7 +203,7 @@ def test_a_call_too_slow_to_trace_is_compared_untraced(tmp_path: Path, monkeypat
     untraced = time.perf_counter() - started
     limit = 3 * untraced / executor.TRACED_SHARE  # the call fits its limit, not its traced share
     answer = executor.run_call(version, payload, limit, True)
-    assert "timeout" not in answer and answer["value"] == compare.encode(sum(i % 7 for i in range(200_000)))
+    assert "timeout" not in answer and answer["value"] == encoding.encode(sum(i % 7 for i in range(200_000)))
     assert "arcs" not in answer  # no line counts as run and agreed on: nobody compared that run's result
     arcs = {tuple(arc) for arc in answer["cut_arcs"]}
     assert {(3, 4), (4, 5), (5, 4)} <= arcs and (4, 6) not in arcs  # what ran before the cut, not after
