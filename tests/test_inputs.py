@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import itertools  # noqa: F401 - a doctest below uses it
 import os
@@ -12,31 +11,19 @@ import textwrap
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Literal
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis.strategies import SearchStrategy
 
+from tests.sandbox_modules import load
 
-def _load_by_path(name: str) -> ModuleType:
-    """sandbox/NAME.py as a module of its own (sandbox/ is not importable as a package here)."""
-    path = Path(__file__).resolve().parent.parent / "sandbox" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"sandbox_{name}_under_test", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
-    spec.loader.exec_module(module)
-    return module
-
-
-try:
-    from tests.sandbox_modules import load
-except ImportError:
-    load = _load_by_path
-
+examples = load("examples")
 inputs = load("inputs")
-Call = inputs.Call
+literals = load("literals")
+parameters = load("parameters")
+stubs = load("stubs")
+Call = examples.Call
 
 
 _SEQUENCE_ITERATORS = (type(iter([])), type(iter(())))
@@ -128,7 +115,7 @@ def test_iterators_only_where_the_original_reads_the_parameter_once_by_iterating
             total += x + len(measured) + indexed[0] + (1 in member)
         return total
 
-    assert inputs.iterated_parameters(f) == {"once", "tested", "called"}
+    assert parameters.iterated_parameters(f) == {"once", "tested", "called"}
     plan = inputs.plan_inputs(f, captured=[Call(([1], [2], [3], [4], [5], [6], [7]), {})])
     kinds = {index: {type(call.args[index]).__name__ for call in draws(plan.small, iterators=True)}
              for index in range(7)}
@@ -376,7 +363,7 @@ def test_integers_near_the_literals_of_either_version() -> None:
     scores = {call.args[0] for call in draws(inputs.plan_inputs(f, sources=[inspect.getsource(f),
                                                                            new_version]).small)}
     assert {899, 900} <= scores and -77 in scores
-    assert inputs.int_literals("x >= 9000", None, "y = -3") == [-4, -3, -2, 2, 3, 4, 8999, 9000, 9001]
+    assert literals.int_literals("x >= 9000", None, "y = -3") == [-4, -3, -2, 2, 3, 4, 8999, 9000, 9001]
 
 
 def test_strings_contain_literals_of_the_source() -> None:
@@ -407,12 +394,12 @@ def test_stub_hints_are_used_for_an_untyped_function(tmp_path: Path) -> None:
         class Grid:
             def cell(self, row: "int", column: t.Literal["a", "b"]) -> int: ...
         """))
-    hints = inputs.stub_hints(str(module), None, "area")
+    hints = stubs.stub_hints(str(module), None, "area")
     assert set(hints) == {"points", "scale"}
     assert hints["scale"] == float | None
-    assert inputs.stub_hints(str(module), "Grid", "cell") == {"row": int, "column": Literal["a", "b"]}
-    assert inputs.stub_hints(str(module), None, "missing") == {}
-    assert inputs.stub_hints(str(tmp_path / "other.py"), None, "area") == {}
+    assert stubs.stub_hints(str(module), "Grid", "cell") == {"row": int, "column": Literal["a", "b"]}
+    assert stubs.stub_hints(str(module), None, "missing") == {}
+    assert stubs.stub_hints(str(tmp_path / "other.py"), None, "area") == {}
 
     def area(points, scale=1):  # type: ignore[no-untyped-def]
         return points
@@ -438,8 +425,8 @@ def test_doctest_calls_are_the_literal_calls_of_the_function() -> None:
         """
         return items[:n]
 
-    assert inputs.doctest_calls(f) == [Call(([1, 2], 3), {}), Call((), {"n": 2, "items": (4, 5)})]
-    assert inputs.doctest_calls(len) == []
+    assert examples.doctest_calls(f) == [Call(([1, 2], 3), {}), Call((), {"n": 2, "items": (4, 5)})]
+    assert examples.doctest_calls(len) == []
     # Their values are observed: an untyped function gets inputs from its doctests alone.
     plan = inputs.plan_inputs(f)
     assert plan.missing is None and "doctest" in plan.sources
@@ -462,19 +449,19 @@ def test_doctest_arguments_that_are_not_literals_are_evaluated_in_the_module() -
         return items
 
     started = time.monotonic()
-    calls = inputs.doctest_calls(f)
+    calls = examples.doctest_calls(f)
     assert time.monotonic() - started < 10  # the endless line was cut short
     assert [call.args[0] for call in calls] == [range(10), [1, 2]]
     assert calls[0].args[1](3) is True and calls[1].kwargs["key"](2) == 20
 
 
 def test_parse_example() -> None:
-    assert inputs.parse_example("[3, 1, 2], reverse=True") == Call(([3, 1, 2],), {"reverse": True})
-    assert inputs.parse_example("*[1, 2], **{'a': b'x'}") == Call((1, 2), {"a": b"x"})
-    assert inputs.parse_example("") == Call((), {})
+    assert examples.parse_example("[3, 1, 2], reverse=True") == Call(([3, 1, 2],), {"reverse": True})
+    assert examples.parse_example("*[1, 2], **{'a': b'x'}") == Call((1, 2), {"a": b"x"})
+    assert examples.parse_example("") == Call((), {})
     for bad in ("open('x')", "1, 2)"):
         try:
-            inputs.parse_example(bad)
+            examples.parse_example(bad)
         except (ValueError, SyntaxError):
             continue
         raise AssertionError(f"{bad!r} was accepted")
