@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
-from . import contract, examples, executor, inputs, parameters, stubs
+from . import contract, examples, inputs, parameters, stubs, versions
 
 CheckOne = Callable[[bytes, str, str], None]  # (payload, the call as text, its source)
 TIMED_DRAWS = 24  # inputs of the user's size, for a check that is timed
@@ -30,7 +30,7 @@ class CallSource:
     def __init__(self, job: contract.CheckJob) -> None:
         self.job = job
         try:
-            self.version = executor.Version(job.target, None)
+            self.version = versions.Version(job.target, None)
         except BaseException as error:
             from . import judge
 
@@ -47,12 +47,12 @@ class CallSource:
     def add_captured(self, calls: list[str], benchmark: list[int]) -> None:
         for text in calls:
             with contextlib.suppress(Exception):
-                args, kwargs = executor.loads_with_refs(base64.b64decode(text), self.version)
+                args, kwargs = versions.loads_with_refs(base64.b64decode(text), self.version)
                 self.captured.append(examples.Call(tuple(args), dict(kwargs)))
         self.benchmark = [i for i in benchmark if isinstance(i, int)]
 
     def payload(self, call: examples.Call) -> bytes:
-        return executor.dumps_with_refs((call.args, call.kwargs), self.refs)
+        return versions.dumps_with_refs((call.args, call.kwargs), self.refs)
 
     def shown(self, call: examples.Call) -> str:
         parts = [_short(a) for a in call.args] + [f"{k}={_short(v)}" for k, v in call.kwargs.items()]

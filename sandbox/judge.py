@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import compare, contract, executor, nodes, rendering, validation, wire
+from . import checked_call, compare, contract, executor, nodes, rendering, validation, wire
 
 PR_SET_DUMPABLE = 4
 BATCH = 32  # inputs per child of a version's process
@@ -386,7 +386,7 @@ class Check:
         if expected.get("raised") is None and len(self.passed) < 400:
             seconds = float(expected.get("seconds") or 0.0)
             if self._trace_original() and "cut_arcs" not in expected:
-                seconds /= executor.TRACED_SLOWDOWN  # it ran traced: only the workloads' choice reads this
+                seconds /= checked_call.TRACED_SLOWDOWN  # it ran traced: only the workloads' choice reads this
             self.passed.append((source, payload, seconds))
         self.mutates = self.mutates or bool(expected.get("mutated"))
 
@@ -633,7 +633,7 @@ def _outcome(answer: dict[str, Any]) -> str:
 
 def _answers(worker: Worker, count: int, limit: float) -> list[dict[str, Any]] | None:
     """A batch's answers, one per input; None when the batch's child died, hung or answered oddly."""
-    answers = worker.answer(((1 + executor.TRACED_SHARE) * limit + 1.0) * count + 15.0).get("answers")
+    answers = worker.answer(((1 + checked_call.TRACED_SHARE) * limit + 1.0) * count + 15.0).get("answers")
     if not isinstance(answers, list) or len(answers) != count or any(item.get("crashed") for item in answers):
         return None
     return answers

@@ -195,19 +195,19 @@ def test_a_call_too_slow_to_trace_is_compared_untraced(tmp_path: Path, monkeypat
     # Traced, a loop runs ~20x slower: a slow original must not time out only because it is traced.
     (tmp_path / "crunchmod.py").write_text(SLOW_UNDER_A_TRACER)
     monkeypatch.syspath_prepend(str(tmp_path))
-    executor = load("executor")
-    version = executor.Version(contract.TargetSpec("crunchmod", "crunch"), None)
-    payload = executor.dumps_with_refs(((200_000,), {}), version.refs())
+    checked_call, versions = load("checked_call"), load("versions")
+    version = versions.Version(contract.TargetSpec("crunchmod", "crunch"), None)
+    payload = versions.dumps_with_refs(((200_000,), {}), version.refs())
     started = time.perf_counter()
-    executor.run_call(version, payload, 1e9, False)
+    checked_call.run_call(version, payload, 1e9, False)
     untraced = time.perf_counter() - started
-    limit = 3 * untraced / executor.TRACED_SHARE  # the call fits its limit, not its traced share
-    answer = executor.run_call(version, payload, limit, True)
+    limit = 3 * untraced / checked_call.TRACED_SHARE  # the call fits its limit, not its traced share
+    answer = checked_call.run_call(version, payload, limit, True)
     assert "timeout" not in answer and answer["value"] == encoding.encode(sum(i % 7 for i in range(200_000)))
     assert "arcs" not in answer  # no line counts as run and agreed on: nobody compared that run's result
     arcs = {tuple(arc) for arc in answer["cut_arcs"]}
     assert {(3, 4), (4, 5), (5, 4)} <= arcs and (4, 6) not in arcs  # what ran before the cut, not after
-    quick = executor.run_call(version, executor.dumps_with_refs(((3,), {}), version.refs()), limit, True)
+    quick = checked_call.run_call(version, versions.dumps_with_refs(((3,), {}), version.refs()), limit, True)
     assert {tuple(arc) for arc in quick["arcs"]} >= {(3, 4), (4, 5), (5, 4), (4, 6), (6, -2)}
 
 
