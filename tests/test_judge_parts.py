@@ -15,7 +15,7 @@ from tests.sandbox_modules import load
 contract = load("contract")
 covered = load("covered")
 encoding = load("encoding")
-judge = load("judge")
+measuring = load("measuring")
 timing = load("timing")
 wire = load("wire")
 
@@ -170,16 +170,16 @@ def test_workloads_are_the_busiest_inputs_whose_loop_fits_the_budget() -> None:
     tiny = [("captured", b"t%d" % index, 1e-6) for index in range(30)]
     large = [("generated", b"L" * (100 + index), 0.0001 * (20 + index)) for index in range(10)]
     huge = [("generated", b"H" * 10_000, 5.0)]  # one call of it takes seconds: never timed
-    chosen = judge.choose_workloads([*tiny, *large, *huge], min_round=0.02)
+    chosen = measuring.choose_workloads([*tiny, *large, *huge], min_round=0.02)
     assert b"H" * 10_000 not in chosen
     assert chosen[:10] == [payload for _, payload, _ in large[::-1]]
-    assert len(chosen) == judge.WORKLOADS  # then the tiny ones, whose time is next to nothing
+    assert len(chosen) == measuring.WORKLOADS  # then the tiny ones, whose time is next to nothing
     examples = [("example", b"e", 0.001), ("example", b"E", 0.5)]
-    assert judge.choose_workloads([*large, *examples], 0.02)[:2] == [b"e", b"E"]  # the user's own, however slow
+    assert measuring.choose_workloads([*large, *examples], 0.02)[:2] == [b"e", b"E"]  # the user's own, however slow
     benchmark = [("benchmark", b"b", 0.5)]
-    assert judge.choose_workloads([*large, *benchmark], 0.02) == [b"b"]
+    assert measuring.choose_workloads([*large, *benchmark], 0.02) == [b"b"]
     slow = [("generated", b"s" * size, 0.1 * size) for size in range(1, 9)]
-    assert judge.choose_workloads(slow, 0.02) == [b"s" * size for size in range(1, 5)]  # the quickest few
+    assert measuring.choose_workloads(slow, 0.02) == [b"s" * size for size in range(1, 5)]  # the quickest few
 
 
 SLOW_UNDER_A_TRACER = """
