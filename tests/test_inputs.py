@@ -1,4 +1,4 @@
-"""sandbox/inputs.py: hypothesis strategies of calls for any function, typed or not."""
+"""sandbox/inputs.py and its parts: hypothesis strategies of calls for any function, typed or not."""
 
 from __future__ import annotations
 
