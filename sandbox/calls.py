@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
-from . import contract, executor, inputs
+from . import contract, examples, inputs, parameters, stubs, versions
 
 CheckOne = Callable[[bytes, str, str], None]  # (payload, the call as text, its source)
 TIMED_DRAWS = 24  # inputs of the user's size, for a check that is timed
@@ -30,14 +30,14 @@ class CallSource:
     def __init__(self, job: contract.CheckJob) -> None:
         self.job = job
         try:
-            self.version = executor.Version(job.target, None)
+            self.version = versions.Version(job.target, None)
         except BaseException as error:
             from . import judge
 
             problem = f"{type(error).__name__}: {error}"
             raise judge.SetupError(f"cannot import {job.target.module} in the sandbox: {problem}") from None
         self.refs = self.version.refs()
-        self.captured: list[inputs.Call] = []
+        self.captured: list[examples.Call] = []
         self.benchmark: list[int] = []
         self.missing: str | None = None
         if job.captured:
@@ -47,21 +47,21 @@ class CallSource:
     def add_captured(self, calls: list[str], benchmark: list[int]) -> None:
         for text in calls:
             with contextlib.suppress(Exception):
-                args, kwargs = executor.loads_with_refs(base64.b64decode(text), self.version)
-                self.captured.append(inputs.Call(tuple(args), dict(kwargs)))
+                args, kwargs = versions.loads_with_refs(base64.b64decode(text), self.version)
+                self.captured.append(examples.Call(tuple(args), dict(kwargs)))
         self.benchmark = [i for i in benchmark if isinstance(i, int)]
 
-    def payload(self, call: inputs.Call) -> bytes:
-        return executor.dumps_with_refs((call.args, call.kwargs), self.refs)
+    def payload(self, call: examples.Call) -> bytes:
+        return versions.dumps_with_refs((call.args, call.kwargs), self.refs)
 
-    def shown(self, call: inputs.Call) -> str:
+    def shown(self, call: examples.Call) -> str:
         parts = [_short(a) for a in call.args] + [f"{k}={_short(v)}" for k, v in call.kwargs.items()]
         return "{}({})".format(self.job.target.label, ", ".join(parts))
 
     def fixed_calls(self) -> Iterator[tuple[str, bytes, str]]:
         """(source, payload, shown) for the examples, doctests and captured calls."""
-        groups: list[tuple[str, list[inputs.Call]]] = [
-            ("example", [inputs.parse_example(text) for text in self.job.examples]),
+        groups: list[tuple[str, list[examples.Call]]] = [
+            ("example", [examples.parse_example(text) for text in self.job.examples]),
             ("doctest", self.doctests),
         ]
         for index, call in enumerate(self.captured):
@@ -73,10 +73,10 @@ class CallSource:
                     yield source, payload, self.shown(call)
 
     @functools.cached_property
-    def doctests(self) -> list[inputs.Call]:
+    def doctests(self) -> list[examples.Call]:
         """The docstring's calls, evaluated once: their arguments may run the user's code."""
         try:
-            return list(inputs.doctest_calls(self.version.original))
+            return list(examples.doctest_calls(self.version.original))
         except Exception:
             return []
 
@@ -99,16 +99,16 @@ class CallSource:
         elif target.class_name and not target.is_static:
             skip = "instance"
         module_file = getattr(self.version.module, "__file__", None)
-        stub = inputs.stub_hints(module_file, target.class_name, target.function_name) if module_file else {}
+        stub = stubs.stub_hints(module_file, target.class_name, target.function_name) if module_file else {}
         return inputs.plan_inputs(
             self.version.original,
             skip_first=skip,
             owner=self.version.owner if target.class_name else None,
             captured=[*self.captured, *self.doctests],
             doctests=self.doctests,
-            examples=[inputs.parse_example(text) for text in self.job.examples],
+            examples=[examples.parse_example(text) for text in self.job.examples],
             stub_hints=stub,
-            sources=[inputs.source_of(self.version.original) or "", self.job.candidate or ""],
+            sources=[parameters.source_of(self.version.original) or "", self.job.candidate or ""],
             size=self.job.size,
         )
 
@@ -141,7 +141,7 @@ class CallSource:
         found: list[tuple[str, bytes, str]] = []
         source, strategy = _labelled(strategy)
 
-        def keep(call: inputs.Call) -> None:
+        def keep(call: examples.Call) -> None:
             with contextlib.suppress(Exception):  # an input that cannot travel is not checked
                 found.append((source, self.payload(call), self.shown(call)))
 
@@ -155,7 +155,7 @@ class CallSource:
         failures: list[judge.Mismatch] = []
         source, strategy = _labelled(strategy)
 
-        def check(call: inputs.Call) -> None:
+        def check(call: examples.Call) -> None:
             try:
                 payload = self.payload(call)
             except Exception:
@@ -177,7 +177,7 @@ class CallSource:
         if not baseline:
             return self.job.candidate, name, 0
         code = self.version.original.__code__
-        return inputs.source_of(self.version.original), name, code.co_firstlineno - 1
+        return parameters.source_of(self.version.original), name, code.co_firstlineno - 1
 
 
 @dataclass(frozen=True)

@@ -16,21 +16,24 @@ A check, each step only if the one before succeeded:
    the new version's body reached (covered.py), else `not_verified`;
 4. the project's tests that call the function, with the new version in place;
 5. timing (timing.py) and a profile.
+
+The versions' processes, as the judge sees them, are workers.py's; what their answers say, and how
+two of them differ, answers.py's; the timing of both, measuring.py's.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import statistics
 import time
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
-from . import compare, contract, executor, wire
+from . import checked_call, contract, wire
+from .answers import _answers, _arcs, differs
+from .measuring import SIZE_CALL_LIMIT_S, SIZE_GROUP, choose_workloads, measure_both, round_runner
+from .workers import Cpus, Worker, _close_all_but, _scratch, become
 
-PR_SET_DUMPABLE = 4
 BATCH = 32  # inputs per child of a version's process
 SELF_CHECK = 32  # a baseline compares the original with a second copy of itself on this many inputs
 
@@ -41,56 +44,6 @@ class Mismatch(Exception):
 
 class SetupError(Exception):
     """The original itself cannot be checked: not the new version's fault."""
-
-
-# -- processes ---------------------------------------------------------------------------------
-
-
-def make_undumpable() -> None:
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-
-
-def become(uid: int | None) -> None:
-    if uid is not None:
-        os.setgroups([])
-        os.setresgid(uid, uid, uid)
-        os.setresuid(uid, uid, uid)
-    make_undumpable()
-
-
-def _close_all_but(keep: set[int]) -> None:
-    for name in os.listdir("/proc/self/fd"):
-        fd = int(name)
-        if fd > 2 and fd not in keep:
-            with contextlib.suppress(OSError):
-                os.close(fd)
-
-
-@dataclass(frozen=True)
-class Cpus:
-    """Where a check runs: its timing on one CPU, the same for both versions; the rest of it on
-    `work`. With a timing gate, checks run side by side and `work` leaves the timing CPU to the
-    one check that times."""
-
-    timing: int
-    work: frozenset[int]
-
-    @classmethod
-    def of_this_process(cls, side_by_side: bool) -> Cpus:
-        try:
-            allowed = frozenset(os.sched_getaffinity(0))
-        except (AttributeError, OSError):
-            return cls(timing=-1, work=frozenset())
-        timing = min(allowed)
-        others = allowed - {timing}
-        return cls(timing=timing, work=others if side_by_side and others else frozenset({timing}))
-
-    def move_here(self, cpus: frozenset[int]) -> None:
-        """This process onto `cpus` (nothing where the platform cannot pin)."""
-        if cpus and self.timing >= 0:
-            with contextlib.suppress(AttributeError, OSError):
-                os.sched_setaffinity(0, cpus)
 
 
 class Gate:
@@ -108,73 +61,6 @@ class Gate:
     def done(self) -> None:
         with contextlib.suppress(OSError):
             os.write(self.ask, b"d")
-
-
-class Worker:
-    """A version's process, as the judge sees it: a pipe each way."""
-
-    def __init__(self, target: contract.TargetSpec, candidate: str | None, project: str | None,
-                 uid: int | None, cpus: Cpus) -> None:
-        request_read, request_write = os.pipe()
-        answer_read, answer_write = os.pipe()
-        self.pid = os.fork()
-        if self.pid == 0:
-            null = os.open(os.devnull, os.O_RDWR)
-            for fd in (0, 1, 2):
-                os.dup2(null, fd)
-            _close_all_but({request_read, answer_write})
-            become(uid)
-            with contextlib.suppress(OSError):
-                os.chdir(_scratch())
-            cpus.move_here(cpus.work)
-            executor.main_for_child(request_read, answer_write, target, candidate, project)
-        os.close(request_read)
-        os.close(answer_write)
-        self.requests, self.answers = request_write, answer_read
-        self.ready: dict[str, Any] = {}
-
-    def move(self, cpus: frozenset[int]) -> None:
-        if cpus:
-            self.ask({"kind": "pin", "cpus": sorted(cpus)}, 30.0)
-
-    def send(self, request: dict[str, Any]) -> None:
-        try:
-            wire.send_pickle(self.requests, request)
-        except OSError as error:
-            raise wire.ChannelClosed(f"the version's process is gone: {error}") from None
-
-    def answer(self, timeout: float) -> dict[str, Any]:
-        try:
-            data = wire.receive_json(self.answers, time.monotonic() + timeout)
-        except wire.ChannelClosed as problem:
-            return {"crashed": str(problem)}
-        return data if isinstance(data, dict) else {"crashed": "an answer that is not an object"}
-
-    def ask(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
-        try:
-            self.send(request)
-        except wire.ChannelClosed as problem:
-            return {"crashed": str(problem)}
-        return self.answer(timeout)
-
-    def stop(self) -> None:
-        with contextlib.suppress(OSError, wire.ChannelClosed):
-            self.send({"kind": "stop"})
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(self.pid, 9)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(self.pid, 0)
-        for fd in (self.requests, self.answers):
-            with contextlib.suppress(OSError):
-                os.close(fd)
-
-
-def _scratch() -> str:
-    import tempfile
-
-    path = tempfile.mkdtemp(prefix="v-", dir="/scratch" if os.path.isdir("/scratch") else None)
-    os.environ["HOME"] = os.environ["TMPDIR"] = path
-    return path
 
 
 # -- the check -----------------------------------------------------------------------------------
@@ -386,7 +272,7 @@ class Check:
         if expected.get("raised") is None and len(self.passed) < 400:
             seconds = float(expected.get("seconds") or 0.0)
             if self._trace_original() and "cut_arcs" not in expected:
-                seconds /= executor.TRACED_SLOWDOWN  # it ran traced: only the workloads' choice reads this
+                seconds /= checked_call.TRACED_SLOWDOWN  # it ran traced: only the workloads' choice reads this
             self.passed.append((source, payload, seconds))
         self.mutates = self.mutates or bool(expected.get("mutated"))
 
@@ -508,145 +394,6 @@ class Check:
 
     def _workloads(self, spec: contract.TimingSpec) -> list[bytes]:
         return choose_workloads(self.passed, spec.min_round_s)
-
-
-WORKLOADS = 24  # inputs timed together in each loop of a round
-SIZE_GROUP = 8  # inputs timed together for each end of TimingSpec.cost_by_size
-SIZE_CALL_LIMIT_S = 0.1  # inputs the original took longer on are left out of it
-
-
-def choose_workloads(passed: list[tuple[str, bytes, float]], min_round: float) -> list[bytes]:
-    """The project's benchmark inputs if any; else the user's examples (whatever their cost: they
-    say what matters), then the others that kept the original busiest (tests' calls are often tiny:
-    timed alone they show call overhead, not the code), as many as fit in about two rounds of the
-    original's time: a quadratic original on the largest input could make every round last
-    minutes. When every input is slow, the quickest few."""
-    from .timing import FEW_WORKLOADS
-
-    preferred = [payload for source, payload, _ in passed if source == "benchmark"]
-    if preferred:
-        return preferred[:WORKLOADS]
-    chosen = [payload for source, payload, _ in passed if source == "example"][:WORKLOADS]
-    others = sorted((item for item in passed if item[0] != "example"), key=lambda item: item[2], reverse=True)
-    budget = 2 * min_round  # the original's seconds for one loop (in a fresh process: an overestimate)
-    affordable = [item for item in others if item[2] <= budget / FEW_WORKLOADS]
-    if len(affordable) < FEW_WORKLOADS:
-        affordable = sorted(others, key=lambda item: item[2])[:FEW_WORKLOADS]
-    spent = sum(seconds for source, _, seconds in passed if source == "example")
-    for _, payload, seconds in affordable:
-        if len(chosen) >= FEW_WORKLOADS and (len(chosen) == WORKLOADS or spent + seconds > budget):
-            break
-        chosen.append(payload)
-        spent += seconds
-    return chosen
-
-
-def round_runner(original: Worker, candidate: Worker) -> Callable[[str, int], float]:
-    """One timed round of either version, by the judge's own clock."""
-    workers = {"original": original, "candidate": candidate}
-
-    def run(which: str, loops: int) -> float:
-        worker = workers[which]
-        worker.send({"kind": "round", "loops": loops})
-        if not worker.answer(600.0).get("prepared"):
-            raise wire.ChannelClosed(f"the {which} failed while its round was prepared")
-        started = time.perf_counter()
-        worker.send({"kind": "go"})
-        answer = worker.answer(600.0)
-        elapsed = time.perf_counter() - started
-        if "seconds" not in answer:
-            raise wire.ChannelClosed(f"the {which} failed while being timed")
-        return elapsed
-
-    return run
-
-
-def measure_both(original: Worker, candidate: Worker, spec: contract.TimingSpec, workloads: int) -> contract.Timing:
-    from . import timing
-
-    run = round_runner(original, candidate)
-    precision = timing.timer_precision()
-    deadline = time.monotonic() + spec.max_seconds
-
-    def one(seed: int, rounds: int) -> Any:
-        return timing.measure(run, rounds=rounds, max_rounds=spec.max_rounds, min_round=spec.min_round_s,
-                              deadline=deadline, workloads=workloads, seed=seed, precision=precision,
-                              threshold=spec.threshold)
-
-    first = one(spec.seed, spec.rounds)
-    # The confirmation: a new calibration and a new order, half the rounds (more if its interval is wide).
-    second = one(spec.seed + 1, max(8, spec.rounds // 2)) if first.interval()[0] > spec.threshold else None
-    low, high = first.interval()
-    calls = workloads  # the measurements are per loop
-    return contract.Timing(
-        speedup=first.speedup,
-        speedup_ci=(low, high),
-        faster=timing.decide(first, second, spec.threshold),
-        rounds=len(first.ratios) + (len(second.ratios) if second else 0),
-        loops=first.loops,
-        workloads=workloads,
-        original_call_s=sorted(first.original)[len(first.original) // 2] / calls,
-        candidate_call_s=sorted(first.candidate)[len(first.candidate) // 2] / calls,
-        confirmation_ci=second.interval() if second else None,
-    )
-
-
-def differs(expected: dict[str, Any], actual: dict[str, Any], limit: float) -> str | None:
-    """How the new version's outcome differs from the original's, or None."""
-    if actual.get("timeout"):
-        return "the new version did not return within {:.1f}s (the original took {:.3f}s)".format(
-            limit, float(expected.get("seconds") or 0.0))
-    if actual.get("crashed"):
-        return "the new version's process died on this input ({})".format(str(actual["crashed"])[:200])
-    try:
-        return _differs(expected, actual)
-    except compare.MalformedEncoding:
-        return "the new version's answer could not be read"
-
-
-def _differs(expected: dict[str, Any], actual: dict[str, Any]) -> str | None:
-    raised, got = expected.get("raised"), actual.get("raised")
-    if raised or got:
-        if not (raised and got and raised.get("type") == got.get("type")):
-            return f"the original {_outcome(expected)} but the new version {_outcome(actual)}"
-    else:
-        compare.validate(actual.get("value"))
-        difference = compare.compare(expected.get("value"), actual.get("value"))
-        if difference:
-            return f"the original {_outcome(expected)}, the new version {_outcome(actual)[:200]}: {difference}"
-    compare.validate(actual.get("args_after"))
-    difference = compare.compare(expected.get("args_after"), actual.get("args_after"))
-    if difference:
-        return f"the arguments were changed differently: {difference}"
-    if expected.get("printed") != actual.get("printed"):
-        return "the original printed {!r}, the new version {!r}".format(str(expected.get("printed"))[:100],
-                                                                str(actual.get("printed"))[:100])
-    return None
-
-
-def _outcome(answer: dict[str, Any]) -> str:
-    raised = answer.get("raised")
-    if raised:
-        return "raised {} ({})".format(raised.get("type"), str(raised.get("message"))[:80])
-    return "returned {}".format(compare.render(answer.get("value")))
-
-
-def _answers(worker: Worker, count: int, limit: float) -> list[dict[str, Any]] | None:
-    """A batch's answers, one per input; None when the batch's child died, hung or answered oddly."""
-    answers = worker.answer(((1 + executor.TRACED_SHARE) * limit + 1.0) * count + 15.0).get("answers")
-    if not isinstance(answers, list) or len(answers) != count or any(item.get("crashed") for item in answers):
-        return None
-    return answers
-
-
-def _arcs(answer: dict[str, Any], cut: bool = False) -> set[tuple[int, int]]:
-    """The arcs a call ran; with `cut`, also those of a traced run cut short (its result was not
-    compared: they tell which lines the original reaches, never that a new version agreed there)."""
-    found = set()
-    for pair in [*(answer.get("arcs") or []), *((answer.get("cut_arcs") or []) if cut else [])]:
-        if isinstance(pair, list) and len(pair) == 2 and all(isinstance(n, int) for n in pair):
-            found.add((pair[0], pair[1]))
-    return found
 
 
 def _replace(verdict: contract.Verdict, **changes: Any) -> contract.Verdict:

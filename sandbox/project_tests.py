@@ -18,7 +18,7 @@ import sys
 import time
 from typing import Any
 
-from . import executor
+from . import checked_call, versions
 
 CAPTURE_LIMIT = 100  # distinct calls kept per function and test file
 ATTEMPT_LIMIT = 200  # calls pickled per function and test file, at most
@@ -155,9 +155,9 @@ def frame_arguments(frame: Any) -> Any:
 
 
 def _pickled(call: Any, refs: dict[int, str]) -> bytes | None:
-    """The call pickled (see executor.dumps_with_refs); None when it cannot be kept at all."""
+    """The call pickled (see versions.dumps_with_refs); None when it cannot be kept at all."""
     try:
-        return executor.dumps_with_refs(call, refs)
+        return versions.dumps_with_refs(call, refs)
     except Exception:
         return None
 
@@ -309,12 +309,12 @@ class Recorder:
         *classes, name = qualname.split(".")
         if classes:
             owner = vars(module).get(classes[0])
-        function = executor.static_function(owner, name) if owner is not None else None
+        function = versions.static_function(owner, name) if owner is not None else None
         if getattr(function, "__code__", None) is not code:
             return _Known(file, unit, None)
-        refs = dict(executor.protected_objects(module))
-        for default, value in executor.defaults_of(function).items():  # type: ignore[arg-type]
-            if not executor.is_plain(value):
+        refs = dict(versions.protected_objects(module))
+        for default, value in versions.defaults_of(function).items():  # type: ignore[arg-type]
+            if not versions.is_plain(value):
                 refs[id(value)] = "default:" + default
         return _Known(file, unit, _Function(f"{module.__name__}:{qualname}", refs))
 
@@ -366,7 +366,7 @@ def capture_all(project: str, selection: list[str], only_files: list[str] | None
             "unfinished": outcomes.unfinished, "collection_error": outcomes.collection_error}
 
 
-def run_with_version(version: executor.Version, project: str, tests: list[str]) -> dict[str, Any]:
+def run_with_version(version: versions.Version, project: str, tests: list[str]) -> dict[str, Any]:
     """Run `tests` with this version in the original's place."""
     replacement = version.function
     original = version.original
@@ -383,11 +383,11 @@ def run_with_version(version: executor.Version, project: str, tests: list[str]) 
 
 
 def _in_child(work: Any) -> dict[str, Any]:
-    answer = executor.in_child(work, None)  # no deadline of its own: the check's timeout bounds it
+    answer = checked_call.in_child(work, None)  # no deadline of its own: the check's timeout bounds it
     return answer if isinstance(answer, dict) else {"crashed": "an answer that is not an object"}
 
 
-def run_in_child(version: executor.Version, project: str | None, tests: list[str]) -> dict[str, Any]:
+def run_in_child(version: versions.Version, project: str | None, tests: list[str]) -> dict[str, Any]:
     if project is None or not tests:
         return {"passed": 0, "broken": [], "failure": None}
     return _in_child(lambda: run_with_version(version, project, tests))

@@ -21,12 +21,12 @@ from hypothesis import strategies as st
 
 from tests.sandbox_modules import load
 
-compare_module = load("compare")
-encode = compare_module.encode
-compare = compare_module.compare
-render = compare_module.render
-validate = compare_module.validate
-MalformedEncoding = compare_module.MalformedEncoding
+nodes = load("nodes")
+encode = load("encoding").encode
+compare = load("compare").compare
+render = load("rendering").render
+validate = load("validation").validate
+MalformedEncoding = nodes.MalformedEncoding
 
 _MARKER = object()  # a module-level sentinel: its identity is what a caller checks
 REFS = {id(_MARKER): "module._MARKER"}
@@ -375,7 +375,7 @@ def test_validate_rejects_malformed_data(data: Any) -> None:
 
 def test_validate_refuses_too_many_nodes() -> None:
     with pytest.raises(MalformedEncoding):
-        validate({"t": "list", "items": [0] * (compare_module.NODE_LIMIT + 1)})
+        validate({"t": "list", "items": [0] * (nodes.NODE_LIMIT + 1)})
 
 
 def test_render_and_compare_refuse_hostile_data_without_recursion_errors() -> None:
@@ -473,7 +473,7 @@ import json, sys
 sys.path.insert(0, sys.argv[1])
 from sandbox_modules import load
 words = {f"w{n}" for n in range(40)}
-print(json.dumps([load("compare").encode(value, max_depth=1) for value in (words, [[words]], [[words, {1: words}]])]))
+print(json.dumps([load("encoding").encode(value, max_depth=1) for value in (words, [[words]], [[words, {1: words}]])]))
 """
 
 

@@ -1,8 +1,7 @@
-"""sandbox/inputs.py: hypothesis strategies of calls for any function, typed or not."""
+"""sandbox/inputs.py and its parts: hypothesis strategies of calls for any function, typed or not."""
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import itertools  # noqa: F401 - a doctest below uses it
 import os
@@ -12,31 +11,19 @@ import textwrap
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Literal
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis.strategies import SearchStrategy
 
+from tests.sandbox_modules import load
 
-def _load_by_path(name: str) -> ModuleType:
-    """sandbox/NAME.py as a module of its own (sandbox/ is not importable as a package here)."""
-    path = Path(__file__).resolve().parent.parent / "sandbox" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"sandbox_{name}_under_test", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
-    spec.loader.exec_module(module)
-    return module
-
-
-try:
-    from tests.sandbox_modules import load
-except ImportError:
-    load = _load_by_path
-
+examples = load("examples")
 inputs = load("inputs")
-Call = inputs.Call
+literals = load("literals")
+parameters = load("parameters")
+stubs = load("stubs")
+Call = examples.Call
 
 
 _SEQUENCE_ITERATORS = (type(iter([])), type(iter(())))
@@ -62,9 +49,8 @@ def draws(strategy: SearchStrategy[Any] | None, count: int = 200, iterators: boo
     assert strategy is not None
     drawn: list[Any] = []
 
-    @settings(
-        max_examples=count, database=None, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
-    )
+    @settings(max_examples=count, database=None, derandomize=True, deadline=None,
+              suppress_health_check=list(HealthCheck))
     @given(strategy)
     def collect(value: Any) -> None:
         drawn.append(value if iterators else _unwrapped(value))
@@ -129,11 +115,10 @@ def test_iterators_only_where_the_original_reads_the_parameter_once_by_iterating
             total += x + len(measured) + indexed[0] + (1 in member)
         return total
 
-    assert inputs.iterated_parameters(f) == {"once", "tested", "called"}
+    assert parameters.iterated_parameters(f) == {"once", "tested", "called"}
     plan = inputs.plan_inputs(f, captured=[Call(([1], [2], [3], [4], [5], [6], [7]), {})])
-    kinds = {
-        index: {type(call.args[index]).__name__ for call in draws(plan.small, iterators=True)} for index in range(7)
-    }
+    kinds = {index: {type(call.args[index]).__name__ for call in draws(plan.small, iterators=True)}
+             for index in range(7)}
     assert all("list_iterator" in kinds[index] for index in (0, 5, 6))
     assert all("list_iterator" not in kinds[index] for index in (1, 2, 3, 4))
 
@@ -155,18 +140,15 @@ def test_captured_values_of_several_kinds_keep_their_kinds() -> None:
     def f(key, table, pair, flag, ratio):  # type: ignore[no-untyped-def]
         return key
 
-    captured = [
-        Call(("ab", {"x": 1, "y": 2}, (1, "a"), True, 0.5), {}),
-        Call(("cd", {"z": 3}, (2, "b"), False, 2.5), {}),
-    ]
+    captured = [Call(("ab", {"x": 1, "y": 2}, (1, "a"), True, 0.5), {}),
+                Call(("cd", {"z": 3}, (2, "b"), False, 2.5), {})]
     calls = draws(inputs.plan_inputs(f, captured=captured).small, 300)
     keys = [call.args[0] for call in calls]
     assert all(type(key) is str for key in keys)
     assert any(key not in ("ab", "cd") and len(key) > 2 for key in keys)
     tables = [call.args[1] for call in calls]
-    assert all(
-        type(table) is dict and all(type(k) is str and type(v) is int for k, v in table.items()) for table in tables
-    )
+    assert all(type(table) is dict and all(type(k) is str and type(v) is int for k, v in table.items())
+               for table in tables)
     assert any(len(table) > 2 for table in tables)
     pairs = [call.args[2] for call in calls]
     # A tuple of one observed length keeps it: positional structure, each position shaped alone.
@@ -335,9 +317,8 @@ def test_strays_give_one_untyped_parameter_a_value_of_another_kind() -> None:
     assert any(values["src"] is None or type(values["src"]) is int for values in passed)
     assert any(values.get("key") is len or values.get("key") == "a" for values in passed)
     # One parameter at a time: the others keep their kinds, so the stray meets the code it tests.
-    assert all(
-        (type(values["src"]) is not list) + ("key" in values and values["key"] is not str) <= 1 for values in passed
-    )
+    assert all((type(values["src"]) is not list) + ("key" in values and values["key"] is not str) <= 1
+               for values in passed)
     assert inputs.plan_inputs(typed).strays == ()
 
 
@@ -379,9 +360,10 @@ def test_integers_near_the_literals_of_either_version() -> None:
         return score >= 900
 
     new_version = "def f(score: int) -> bool:\n    return score > 899 or score == -77\n"
-    scores = {call.args[0] for call in draws(inputs.plan_inputs(f, sources=[inspect.getsource(f), new_version]).small)}
+    scores = {call.args[0] for call in draws(inputs.plan_inputs(f, sources=[inspect.getsource(f),
+                                                                           new_version]).small)}
     assert {899, 900} <= scores and -77 in scores
-    assert inputs.int_literals("x >= 9000", None, "y = -3") == [-4, -3, -2, 2, 3, 4, 8999, 9000, 9001]
+    assert literals.int_literals("x >= 9000", None, "y = -3") == [-4, -3, -2, 2, 3, 4, 8999, 9000, 9001]
 
 
 def test_strings_contain_literals_of_the_source() -> None:
@@ -403,25 +385,21 @@ def test_strings_contain_literals_of_the_source() -> None:
 
 def test_stub_hints_are_used_for_an_untyped_function(tmp_path: Path) -> None:
     module = tmp_path / "shapes.py"
-    module.write_text(
-        "def area(points, scale=1):\n    return points\n\nclass Grid:\n"
-        "    def cell(self, row, column):\n        return row\n"
-    )
-    (tmp_path / "shapes.pyi").write_text(
-        textwrap.dedent("""\
+    module.write_text("def area(points, scale=1):\n    return points\n\nclass Grid:\n"
+                      "    def cell(self, row, column):\n        return row\n")
+    (tmp_path / "shapes.pyi").write_text(textwrap.dedent("""\
         from collections.abc import Sequence
         import typing as t
         def area(points: Sequence[tuple[int, int]], scale: float | None = ...) -> float: ...
         class Grid:
             def cell(self, row: "int", column: t.Literal["a", "b"]) -> int: ...
-        """)
-    )
-    hints = inputs.stub_hints(str(module), None, "area")
+        """))
+    hints = stubs.stub_hints(str(module), None, "area")
     assert set(hints) == {"points", "scale"}
     assert hints["scale"] == float | None
-    assert inputs.stub_hints(str(module), "Grid", "cell") == {"row": int, "column": Literal["a", "b"]}
-    assert inputs.stub_hints(str(module), None, "missing") == {}
-    assert inputs.stub_hints(str(tmp_path / "other.py"), None, "area") == {}
+    assert stubs.stub_hints(str(module), "Grid", "cell") == {"row": int, "column": Literal["a", "b"]}
+    assert stubs.stub_hints(str(module), None, "missing") == {}
+    assert stubs.stub_hints(str(tmp_path / "other.py"), None, "area") == {}
 
     def area(points, scale=1):  # type: ignore[no-untyped-def]
         return points
@@ -447,8 +425,8 @@ def test_doctest_calls_are_the_literal_calls_of_the_function() -> None:
         """
         return items[:n]
 
-    assert inputs.doctest_calls(f) == [Call(([1, 2], 3), {}), Call((), {"n": 2, "items": (4, 5)})]
-    assert inputs.doctest_calls(len) == []
+    assert examples.doctest_calls(f) == [Call(([1, 2], 3), {}), Call((), {"n": 2, "items": (4, 5)})]
+    assert examples.doctest_calls(len) == []
     # Their values are observed: an untyped function gets inputs from its doctests alone.
     plan = inputs.plan_inputs(f)
     assert plan.missing is None and "doctest" in plan.sources
@@ -471,19 +449,19 @@ def test_doctest_arguments_that_are_not_literals_are_evaluated_in_the_module() -
         return items
 
     started = time.monotonic()
-    calls = inputs.doctest_calls(f)
+    calls = examples.doctest_calls(f)
     assert time.monotonic() - started < 10  # the endless line was cut short
     assert [call.args[0] for call in calls] == [range(10), [1, 2]]
     assert calls[0].args[1](3) is True and calls[1].kwargs["key"](2) == 20
 
 
 def test_parse_example() -> None:
-    assert inputs.parse_example("[3, 1, 2], reverse=True") == Call(([3, 1, 2],), {"reverse": True})
-    assert inputs.parse_example("*[1, 2], **{'a': b'x'}") == Call((1, 2), {"a": b"x"})
-    assert inputs.parse_example("") == Call((), {})
+    assert examples.parse_example("[3, 1, 2], reverse=True") == Call(([3, 1, 2],), {"reverse": True})
+    assert examples.parse_example("*[1, 2], **{'a': b'x'}") == Call((1, 2), {"a": b"x"})
+    assert examples.parse_example("") == Call((), {})
     for bad in ("open('x')", "1, 2)"):
         try:
-            inputs.parse_example(bad)
+            examples.parse_example(bad)
         except (ValueError, SyntaxError):
             continue
         raise AssertionError(f"{bad!r} was accepted")
@@ -525,13 +503,8 @@ def test_instance_methods_and_classmethods() -> None:
 
     account = Account("ann")
     # Captured with self first, as the project's tests call it; an example without self.
-    plan = inputs.plan_inputs(
-        Account.rename,
-        skip_first="instance",
-        owner=Account,
-        captured=[Call((account, "bob"), {})],
-        examples=[Call(("carl",), {})],
-    )
+    plan = inputs.plan_inputs(Account.rename, skip_first="instance", owner=Account,
+                              captured=[Call((account, "bob"), {})], examples=[Call(("carl",), {})])
     calls = draws(plan.small)
     assert all(call.args[0] is account and type(call.args[1]) is str for call in calls)
     assert any(call.args[1] not in ("bob", "carl") for call in calls)
@@ -577,8 +550,7 @@ def test_draws_do_not_depend_on_the_hash_seed() -> None:
     outputs = []
     for seed in ("1", "2"):
         environment = {**os.environ, "PYTHONHASHSEED": seed}
-        done = subprocess.run(
-            [sys.executable, "-c", script], capture_output=True, text=True, env=environment, timeout=300, check=True
-        )
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environment,
+                              timeout=300, check=True)
         outputs.append(done.stdout)
     assert outputs[0] == outputs[1] and "yellow" in outputs[0]

@@ -13,9 +13,9 @@ import pytest
 from tests.sandbox_modules import load
 
 contract = load("contract")
-compare = load("compare")
 covered = load("covered")
-judge = load("judge")
+encoding = load("encoding")
+measuring = load("measuring")
 timing = load("timing")
 wire = load("wire")
 
@@ -213,16 +213,16 @@ def test_workloads_are_the_busiest_inputs_whose_loop_fits_the_budget() -> None:
     tiny = [("captured", b"t%d" % index, 1e-6) for index in range(30)]
     large = [("generated", b"L" * (100 + index), 0.0001 * (20 + index)) for index in range(10)]
     huge = [("generated", b"H" * 10_000, 5.0)]  # one call of it takes seconds: never timed
-    chosen = judge.choose_workloads([*tiny, *large, *huge], min_round=0.02)
+    chosen = measuring.choose_workloads([*tiny, *large, *huge], min_round=0.02)
     assert b"H" * 10_000 not in chosen
     assert chosen[:10] == [payload for _, payload, _ in large[::-1]]
-    assert len(chosen) == judge.WORKLOADS  # then the tiny ones, whose time is next to nothing
+    assert len(chosen) == measuring.WORKLOADS  # then the tiny ones, whose time is next to nothing
     examples = [("example", b"e", 0.001), ("example", b"E", 0.5)]
-    assert judge.choose_workloads([*large, *examples], 0.02)[:2] == [b"e", b"E"]  # the user's own, however slow
+    assert measuring.choose_workloads([*large, *examples], 0.02)[:2] == [b"e", b"E"]  # the user's own, however slow
     benchmark = [("benchmark", b"b", 0.5)]
-    assert judge.choose_workloads([*large, *benchmark], 0.02) == [b"b"]
+    assert measuring.choose_workloads([*large, *benchmark], 0.02) == [b"b"]
     slow = [("generated", b"s" * size, 0.1 * size) for size in range(1, 9)]
-    assert judge.choose_workloads(slow, 0.02) == [b"s" * size for size in range(1, 5)]  # the quickest few
+    assert measuring.choose_workloads(slow, 0.02) == [b"s" * size for size in range(1, 5)]  # the quickest few
 
 
 SLOW_UNDER_A_TRACER = """
@@ -238,19 +238,19 @@ def test_a_call_too_slow_to_trace_is_compared_untraced(tmp_path: Path, monkeypat
     # Traced, a loop runs ~20x slower: a slow original must not time out only because it is traced.
     (tmp_path / "crunchmod.py").write_text(SLOW_UNDER_A_TRACER)
     monkeypatch.syspath_prepend(str(tmp_path))
-    executor = load("executor")
-    version = executor.Version(contract.TargetSpec("crunchmod", "crunch"), None)
-    payload = executor.dumps_with_refs(((200_000,), {}), version.refs())
+    checked_call, versions = load("checked_call"), load("versions")
+    version = versions.Version(contract.TargetSpec("crunchmod", "crunch"), None)
+    payload = versions.dumps_with_refs(((200_000,), {}), version.refs())
     started = time.perf_counter()
-    executor.run_call(version, payload, 1e9, False)
+    checked_call.run_call(version, payload, 1e9, False)
     untraced = time.perf_counter() - started
-    limit = 3 * untraced / executor.TRACED_SHARE  # the call fits its limit, not its traced share
-    answer = executor.run_call(version, payload, limit, True)
-    assert "timeout" not in answer and answer["value"] == compare.encode(sum(i % 7 for i in range(200_000)))
+    limit = 3 * untraced / checked_call.TRACED_SHARE  # the call fits its limit, not its traced share
+    answer = checked_call.run_call(version, payload, limit, True)
+    assert "timeout" not in answer and answer["value"] == encoding.encode(sum(i % 7 for i in range(200_000)))
     assert "arcs" not in answer  # no line counts as run and agreed on: nobody compared that run's result
     arcs = {tuple(arc) for arc in answer["cut_arcs"]}
     assert {(3, 4), (4, 5), (5, 4)} <= arcs and (4, 6) not in arcs  # what ran before the cut, not after
-    quick = executor.run_call(version, executor.dumps_with_refs(((3,), {}), version.refs()), limit, True)
+    quick = checked_call.run_call(version, versions.dumps_with_refs(((3,), {}), version.refs()), limit, True)
     assert {tuple(arc) for arc in quick["arcs"]} >= {(3, 4), (4, 5), (5, 4), (4, 6), (6, -2)}
 
 
