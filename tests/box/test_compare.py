@@ -479,7 +479,7 @@ print(json.dumps([load("encoding").encode(value, max_depth=1) for value in (word
 
 def encoded_with_hash_seed(seed: str) -> Any:
     environment = {**os.environ, "PYTHONHASHSEED": seed}
-    tests = str(Path(__file__).resolve().parent)
+    tests = str(Path(__file__).resolve().parents[1])  # where sandbox_modules.py is
     run = subprocess.run(
         [sys.executable, "-c", ENCODE_IN_A_CHILD, tests], capture_output=True, text=True, env=environment, check=True
     )

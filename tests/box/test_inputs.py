@@ -537,7 +537,7 @@ def test_draws_do_not_depend_on_the_hash_seed() -> None:
     script = textwrap.dedent("""
         import sys
         sys.path.insert(0, %r)
-        from tests.test_inputs import Call, draws, inputs
+        from tests.box.test_inputs import Call, draws, inputs
         def f(tags, words):
             return tags
         SOURCE = "if {'yellow', 'magenta', 'black', 'white', 'olive'} & tags and len(words) > 300: pass"
@@ -546,7 +546,7 @@ def test_draws_do_not_depend_on_the_hash_seed() -> None:
         plan = inputs.plan_inputs(f, captured=captured, sources=[SOURCE])
         print(repr([sorted(call.args[0]) for call in draws(plan.small, 60) + draws(plan.scaled, 10)]))
         print(repr([call.args[1] for call in draws(plan.small, 60) + draws(plan.scaled, 10)]))
-        """) % str(Path(__file__).resolve().parent.parent)
+        """) % str(Path(__file__).resolve().parents[2])
     outputs = []
     for seed in ("1", "2"):
         environment = {**os.environ, "PYTHONHASHSEED": seed}
