@@ -13,7 +13,8 @@ def differs(expected: dict[str, Any], actual: dict[str, Any], limit: float) -> s
     """How the new version's outcome differs from the original's, or None."""
     if actual.get("timeout"):
         return "the new version did not return within {:.1f}s (the original took {:.3f}s)".format(
-            limit, float(expected.get("seconds") or 0.0))
+            limit, float(expected.get("seconds") or 0.0)
+        )
     if actual.get("crashed"):
         return "the new version's process died on this input ({})".format(str(actual["crashed"])[:200])
     try:
@@ -37,8 +38,9 @@ def _differs(expected: dict[str, Any], actual: dict[str, Any]) -> str | None:
     if difference:
         return f"the arguments were changed differently: {difference}"
     if expected.get("printed") != actual.get("printed"):
-        return "the original printed {!r}, the new version {!r}".format(str(expected.get("printed"))[:100],
-                                                                str(actual.get("printed"))[:100])
+        return "the original printed {!r}, the new version {!r}".format(
+            str(expected.get("printed"))[:100], str(actual.get("printed"))[:100]
+        )
     return None
 
 

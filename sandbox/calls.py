@@ -201,8 +201,16 @@ def _run(strategy: Any, count: int, test: Callable[[Any], None], *, shrink: bool
 
     raised: list[BaseException] = []
 
-    @settings(max_examples=count, derandomize=True, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck), phases=phases, report_multiple_bugs=False, print_blob=False)
+    @settings(
+        max_examples=count,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+        phases=phases,
+        report_multiple_bugs=False,
+        print_blob=False,
+    )
     @given(strategy)
     def drawn(call: Any) -> None:
         try:
@@ -224,6 +232,7 @@ def _run(strategy: Any, count: int, test: Callable[[Any], None], *, shrink: bool
 def _skip_constants_of_the_checker() -> None:
     """Hypothesis draws constants from every module outside site-packages: the project's are worth it
     (its literals), the checker's own are not (a second of parsing on every check)."""
+    import os
     import sys
 
     try:
@@ -234,6 +243,11 @@ def _skip_constants_of_the_checker() -> None:
     if isinstance(seen, set):
         package = __package__ or ""
         seen.update(id(module) for name, module in list(sys.modules.items()) if name.startswith(package))
+        # The runner is run as a script: in the processes forked from it, it is `__main__`.
+        main = sys.modules.get("__main__")
+        here = os.path.dirname(os.path.abspath(__file__))
+        if main is not None and os.path.dirname(os.path.abspath(getattr(main, "__file__", None) or "/")) == here:
+            seen.add(id(main))
 
 
 _SEQUENCE_ITERATORS: tuple[type, ...] = (type(iter([])), type(iter(())))

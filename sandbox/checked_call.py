@@ -102,8 +102,11 @@ def _run_call(version: Version, payload: bytes, limit: float, trace: bool) -> di
     except CallTimeout:
         outcome = {"timeout": True}
     except BaseException as error:
-        outcome["raised"] = {"type": type(error).__qualname__, "message": _short(error),
-                             "deliberate": _raised_by_own_code(error, version.filename)}
+        outcome["raised"] = {
+            "type": type(error).__qualname__,
+            "message": _short(error),
+            "deliberate": _raised_by_own_code(error, version.filename),
+        }
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
     outcome["seconds"] = time.perf_counter() - started
@@ -159,8 +162,11 @@ def calls_in_child(version: Version, payloads: list[bytes], limit: float, trace:
     deadline = time.monotonic() + ((1 + TRACED_SHARE) * limit + 1.0) * len(payloads) + 5.0
     answer = in_child(lambda: [run_call(version, payload, limit, trace) for payload in payloads], deadline)
     if not isinstance(answer, list) or not all(isinstance(item, dict) for item in answer):
-        return [answer if isinstance(answer, dict) and "crashed" in answer else
-                {"crashed": "an answer that is not a list of objects"}]
+        return [
+            answer
+            if isinstance(answer, dict) and "crashed" in answer
+            else {"crashed": "an answer that is not a list of objects"}
+        ]
     return answer
 
 

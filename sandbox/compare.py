@@ -37,12 +37,29 @@ from .rendering import _short_type, render
 from .validation import validate
 
 _KIND_WORDS = {
-    "list": "a list", "tuple": "a tuple", "dict": "a dict", "set": "a set", "frozenset": "a frozenset",
-    "view": "a dict view", "lazy": "a lazy iterator",
+    "list": "a list",
+    "tuple": "a tuple",
+    "dict": "a dict",
+    "set": "a set",
+    "frozenset": "a frozenset",
+    "view": "a dict view",
+    "lazy": "a lazy iterator",
 }
-_BUILTIN_NAMES = {"none": "None", "bool": "bool", "int": "int", "float": "float", "complex": "complex",
-                  "str": "str", "bytes": "bytes", "bytearray": "bytearray", "list": "list", "tuple": "tuple",
-                  "dict": "dict", "set": "set", "frozenset": "frozenset"}
+_BUILTIN_NAMES = {
+    "none": "None",
+    "bool": "bool",
+    "int": "int",
+    "float": "float",
+    "complex": "complex",
+    "str": "str",
+    "bytes": "bytes",
+    "bytearray": "bytearray",
+    "list": "list",
+    "tuple": "tuple",
+    "dict": "dict",
+    "set": "set",
+    "frozenset": "frozenset",
+}
 _PLAIN_TAGS = {type(None): "none", bool: "bool", int: "int", str: "str"}
 MESSAGE_TEXT = 60  # characters of each value shown in a difference
 # A path is built as (parent, step) pairs and spelt out only for a message. A step is an index (int),
@@ -83,7 +100,7 @@ def _spelt(step: object) -> str:
 
 
 def _where(path: _Path) -> str:
-    """"at [0]['a'], item 2 of the iterator: " from the steps taken."""
+    """ "at [0]['a'], item 2 of the iterator: " from the steps taken."""
     steps: list[object] = []
     while path is not None:
         path, step = path
@@ -132,9 +149,11 @@ def _end_key(node: Json) -> str:
 def _text_difference(path: _Path, left: str, right: str) -> str:
     """Two long texts: where they part, rather than two prefixes that may look alike."""
     at = _common_prefix(left, right)
-    return (f"{_where(path)}the texts differ from character {at} on (the original has "
-            f"{render(left[at:], MESSAGE_TEXT)}, {len(left)} characters; the new version "
-            f"{render(right[at:], MESSAGE_TEXT)}, {len(right)})")
+    return (
+        f"{_where(path)}the texts differ from character {at} on (the original has "
+        f"{render(left[at:], MESSAGE_TEXT)}, {len(left)} characters; the new version "
+        f"{render(right[at:], MESSAGE_TEXT)}, {len(right)})"
+    )
 
 
 def _common_prefix(left: str, right: str, chunk: int = 1 << 16) -> int:
@@ -172,10 +191,19 @@ class _Comparer:
     def __init__(self, rel_tol: float, abs_tol: float) -> None:
         self.rel_tol, self.abs_tol = rel_tol, abs_tol
         self.by_tag: dict[str, Callable[[Json, Json, _Path], str | None]] = {
-            "list": self.sequence, "tuple": self.sequence, "view": self.view, "dict": self.mapping,
-            "set": self.unordered, "frozenset": self.unordered, "lazy": self.lazy, "slice": self.slice,
-            "name": self.name, "object": self.object, "exception": self.exception,
-            "float": self.scalar, "complex": self.scalar,
+            "list": self.sequence,
+            "tuple": self.sequence,
+            "view": self.view,
+            "dict": self.mapping,
+            "set": self.unordered,
+            "frozenset": self.unordered,
+            "lazy": self.lazy,
+            "slice": self.slice,
+            "name": self.name,
+            "object": self.object,
+            "exception": self.exception,
+            "float": self.scalar,
+            "complex": self.scalar,
         }
 
     def diff(self, a: Json, b: Json, path: _Path) -> str | None:
@@ -248,8 +276,8 @@ class _Comparer:
         # Sorted here too: the judge trusts no order it is given.
         keyed_a, keyed_b = _by_text(a["items"]), _by_text(b["items"])
         if len(keyed_a) == len(keyed_b) and all(
-                text_a == text_b or self.diff(x, y, None) is None
-                for (text_a, x), (text_b, y) in _zipped(keyed_a, keyed_b)):
+            text_a == text_b or self.diff(x, y, None) is None for (text_a, x), (text_b, y) in _zipped(keyed_a, keyed_b)
+        ):
             return None
         texts_b = {text for text, _ in keyed_b}
         only_a = [item for text, item in keyed_a if text not in texts_b]

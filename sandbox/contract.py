@@ -172,19 +172,27 @@ def to_data(document: Any) -> dict[str, Any]:
 def job_from_data(data: Any) -> CheckJob:
     data = _checked(data, CheckJob)
     timing = data.get("timing")
-    return CheckJob(**{**data, "target": _build(TargetSpec, data["target"]),
-                       "timing": _build(TimingSpec, timing) if timing is not None else None,
-                       "examples": tuple(data.get("examples", ())), "tests": tuple(data.get("tests", ()))})
+    return CheckJob(
+        **{
+            **data,
+            "target": _build(TargetSpec, data["target"]),
+            "timing": _build(TimingSpec, timing) if timing is not None else None,
+            "examples": tuple(data.get("examples", ())),
+            "tests": tuple(data.get("tests", ())),
+        }
+    )
 
 
 def capture_job_from_data(data: Any) -> CaptureJob:
     data = _checked(data, CaptureJob)
     only = data.get("only_files")
-    return CaptureJob(project=str(data["project"]),
-                      baseline_tests=tuple(str(a) for a in data.get("baseline_tests", ())),
-                      only_files=tuple(str(f) for f in only) if only is not None else None,
-                      only_tests=tuple(str(t) for t in data.get("only_tests", ())),
-                      deadline_s=float(data["deadline_s"]) if data.get("deadline_s") is not None else None)
+    return CaptureJob(
+        project=str(data["project"]),
+        baseline_tests=tuple(str(a) for a in data.get("baseline_tests", ())),
+        only_files=tuple(str(f) for f in only) if only is not None else None,
+        only_tests=tuple(str(t) for t in data.get("only_tests", ())),
+        deadline_s=float(data["deadline_s"]) if data.get("deadline_s") is not None else None,
+    )
 
 
 def capture_from_data(data: Any) -> Capture:
@@ -194,10 +202,13 @@ def capture_from_data(data: Any) -> Capture:
     if not isinstance(files, dict):
         raise ContractError("a Capture's files must be an object")
     try:
-        return Capture(files={str(name): _file_tests(record) for name, record in files.items()},
-                       import_units=tuple(str(u) for u in data.get("import_units") or ()),
-                       unfinished=tuple(str(t) for t in data.get("unfinished") or ()),
-                       collection_error=_text(data.get("collection_error")), error=_text(data.get("error")))
+        return Capture(
+            files={str(name): _file_tests(record) for name, record in files.items()},
+            import_units=tuple(str(u) for u in data.get("import_units") or ()),
+            unfinished=tuple(str(t) for t in data.get("unfinished") or ()),
+            collection_error=_text(data.get("collection_error")),
+            error=_text(data.get("error")),
+        )
     except (TypeError, ValueError, AttributeError) as problem:
         raise ContractError(f"a Capture: {problem}") from None
 
@@ -234,13 +245,15 @@ def pack_calls(calls: list[str], benchmark: list[int]) -> str:
 def verdict_from_data(data: Any) -> Verdict:
     data = _checked(data, Verdict)
     coverage, timing = data.get("coverage"), data.get("timing")
-    return Verdict(**{
-        **data,
-        "coverage": _coverage(coverage) if coverage is not None else None,
-        "timing": _timing(timing) if timing is not None else None,
-        "tests": tuple(data.get("tests", ())),
-        "sources": {str(k): int(v) for k, v in dict(data.get("sources", {})).items()},
-    })
+    return Verdict(
+        **{
+            **data,
+            "coverage": _coverage(coverage) if coverage is not None else None,
+            "timing": _timing(timing) if timing is not None else None,
+            "tests": tuple(data.get("tests", ())),
+            "sources": {str(k): int(v) for k, v in dict(data.get("sources", {})).items()},
+        }
+    )
 
 
 def _coverage(data: Any) -> Coverage:
@@ -292,7 +305,22 @@ def _build(kind: Any, data: Any) -> Any:
 
 
 __all__ = [
-    "CONTRACT_VERSION", "MIN_DISTINCT_INPUTS", "Capture", "CaptureJob", "CheckJob", "ContractError", "Coverage",
-    "FileTests", "TargetSpec", "Timing", "TimingSpec", "Verdict", "capture_from_data", "capture_job_from_data",
-    "job_from_data", "pack_calls", "to_data", "verdict_from_data",
+    "CONTRACT_VERSION",
+    "MIN_DISTINCT_INPUTS",
+    "Capture",
+    "CaptureJob",
+    "CheckJob",
+    "ContractError",
+    "Coverage",
+    "FileTests",
+    "TargetSpec",
+    "Timing",
+    "TimingSpec",
+    "Verdict",
+    "capture_from_data",
+    "capture_job_from_data",
+    "job_from_data",
+    "pack_calls",
+    "to_data",
+    "verdict_from_data",
 ]

@@ -32,9 +32,12 @@ def body_spans(source: str, name: str) -> list[tuple[int, int]]:
 
 def _body_span(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
     first = node.body[0]
-    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(
-        first.value.value, str
-    ) and len(node.body) > 1:
+    if (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
+        and len(node.body) > 1
+    ):
         first = node.body[1]  # a docstring runs no code of its own
     return first.lineno, node.end_lineno or first.lineno
 
@@ -84,6 +87,7 @@ def describe_missing(coverage: Coverage, source_lines: set[int] | None = None) -
         parts.append("line{} {} never ran".format("s" if len(coverage.missing_lines) > 1 else "", lines))
     branches = [b for b in coverage.missing_branches if b[1] not in coverage.missing_lines][:5]
     if branches:
-        parts.append("never taken: " + ", ".join(
-            f"line {a} to {'the exit' if b < 0 else f'line {b}'}" for a, b in branches))
+        parts.append(
+            "never taken: " + ", ".join(f"line {a} to {'the exit' if b < 0 else f'line {b}'}" for a, b in branches)
+        )
     return "; ".join(parts)

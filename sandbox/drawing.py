@@ -112,8 +112,9 @@ def _expand(pool: list[Any], seed: int, size: int, fresh: Fresh | None, distinct
     return items
 
 
-def _sized(element: _Element, context: _Context, build: Callable[[list[Any]], Any],
-           distinct: bool = False) -> SearchStrategy[Any]:
+def _sized(
+    element: _Element, context: _Context, build: Callable[[list[Any]], Any], distinct: bool = False
+) -> SearchStrategy[Any]:
     """Collections of the context's lengths, made by `build` from a list of items."""
     made: dict[int, SearchStrategy[Any]] = {}
 
@@ -125,7 +126,8 @@ def _sized(element: _Element, context: _Context, build: Callable[[list[Any]], An
             else:
                 pool = st.lists(element.strategy, min_size=1, max_size=POOL)
                 made[size] = st.tuples(pool, _SEEDS).map(
-                    lambda drawn: build(_expand(drawn[0], drawn[1], size, element.fresh, distinct)))
+                    lambda drawn: build(_expand(drawn[0], drawn[1], size, element.fresh, distinct))
+                )
         return made[size]
 
     return context.lengths().flatmap(exact)
@@ -153,8 +155,7 @@ def _sized_dict(keys: _Element, values: _Element, context: _Context) -> SearchSt
     return context.lengths().flatmap(exact)
 
 
-def _ints(context: _Context, low: int | None = None, high: int | None = None,
-          marks: Iterable[int] = ()) -> _Element:
+def _ints(context: _Context, low: int | None = None, high: int | None = None, marks: Iterable[int] = ()) -> _Element:
     low = context.numbers.low if low is None else low
     high = context.numbers.high if high is None else high
     chosen = sorted(set(context.numbers.marks) | set(marks))

@@ -43,21 +43,44 @@ CUT_VALUES = 1_000_000  # values a cut value may show and still be kept whole: i
 CUT_WORK = 2_000_000  # values all cuts of one encoding may look at; past it, a cut keeps its type and size
 
 _CONTAINERS: tuple[tuple[type, str], ...] = (
-    (dict, "dict"), (list, "list"), (tuple, "tuple"), (set, "set"), (frozenset, "frozenset"),
+    (dict, "dict"),
+    (list, "list"),
+    (tuple, "tuple"),
+    (set, "set"),
+    (frozenset, "frozenset"),
 )
 _FUNCTIONS = (
-    types.FunctionType, types.BuiltinFunctionType, types.MethodType, types.MethodWrapperType,
-    types.WrapperDescriptorType, types.MethodDescriptorType, types.ClassMethodDescriptorType,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.MethodType,
+    types.MethodWrapperType,
+    types.WrapperDescriptorType,
+    types.MethodDescriptorType,
+    types.ClassMethodDescriptorType,
 )
 _BY_REPR = (
-    decimal.Decimal, fractions.Fraction, datetime.date, datetime.time, datetime.timedelta, datetime.tzinfo,
-    uuid.UUID, pathlib.PurePath, functools.partial,
+    decimal.Decimal,
+    fractions.Fraction,
+    datetime.date,
+    datetime.time,
+    datetime.timedelta,
+    datetime.tzinfo,
+    uuid.UUID,
+    pathlib.PurePath,
+    functools.partial,
 )
 _NOT_PLAIN = object()
 
 
-def encode(value: object, *, refs: Mapping[int, str] | None = None, lazy_limit: int = LAZY_LIMIT,
-           max_depth: int = 40, max_nodes: int = 50_000, consume: bool = True) -> Json:
+def encode(
+    value: object,
+    *,
+    refs: Mapping[int, str] | None = None,
+    lazy_limit: int = LAZY_LIMIT,
+    max_depth: int = 40,
+    max_nodes: int = 50_000,
+    consume: bool = True,
+) -> Json:
     """`value` as JSON-compatible data. A failing repr, iteration or attribute becomes data; only a
     BaseException that is no Exception (KeyboardInterrupt, a caller's time limit) passes through, so
     that an endless iterator can still be stopped.
@@ -109,8 +132,12 @@ def _int_node(number: int) -> Json:
 
 
 def _unreadable(value: object, error: BaseException) -> Json:
-    return {"t": "unreadable", "type": _type_name(type(value)), "error": _type_name(type(error)),
-            "message": _text(error)}
+    return {
+        "t": "unreadable",
+        "type": _type_name(type(value)),
+        "error": _type_name(type(error)),
+        "message": _text(error),
+    }
 
 
 def _raised(error: BaseException) -> Json:
@@ -133,8 +160,9 @@ def _close(iterator: object) -> None:
 class _Encoder:
     """One encoding: the node budget, the current path (for cycles), the iterators consumed."""
 
-    def __init__(self, refs: Mapping[int, str], lazy_limit: int, max_depth: int, max_nodes: int,
-                 consume: bool = True) -> None:
+    def __init__(
+        self, refs: Mapping[int, str], lazy_limit: int, max_depth: int, max_nodes: int, consume: bool = True
+    ) -> None:
         self.refs = refs
         self.consume = consume
         self.lazy_limit = max(0, min(lazy_limit, LAZY_LIMIT_LIMIT))
@@ -196,8 +224,12 @@ class _Encoder:
         if isinstance(value, (abc.KeysView, abc.ValuesView, abc.ItemsView)):
             return self.view(value, depth)
         if isinstance(value, range):
-            return {"t": "range", "start": _int_node(value.start), "stop": _int_node(value.stop),
-                    "step": _int_node(value.step)}
+            return {
+                "t": "range",
+                "start": _int_node(value.start),
+                "stop": _int_node(value.stop),
+                "step": _int_node(value.step),
+            }
         if isinstance(value, slice):
             parts = ("start", "stop", "step")
             return {"t": "slice", **{part: self.value(getattr(value, part), depth + 1) for part in parts}}
@@ -256,8 +288,12 @@ class _Encoder:
 
     def lazy(self, iterator: Iterator[object], depth: int) -> Json:
         if not self.consume:
-            return {"t": "unreadable", "type": _type_name(type(iterator)), "error": "NotConsumed",
-                    "message": "an iterator, left unread"}
+            return {
+                "t": "unreadable",
+                "type": _type_name(type(iterator)),
+                "error": "NotConsumed",
+                "message": "an iterator, left unread",
+            }
         seen = self.consumed.get(id(iterator))
         if seen is not None:
             # Consumed once: a second sight shows what the first read, unless its cycles would point elsewhere.

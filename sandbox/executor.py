@@ -94,8 +94,10 @@ def profile_rows(version: Version, workload: Workload, top: int = 8) -> str:
     for own, total, calls, name, filename, line in rows[:top]:
         where = "" if filename == "~" else f" ({os.path.basename(filename)}:{line})"
         # Coarse shares, not milliseconds: the same code gives the same prompt on the next run.
-        lines.append(f"{name[:80]}{where}: {calls} calls, about {_share(own, spent)}% of the time in its own code, "
-                     f"{_share(total, spent)}% with what it calls")
+        lines.append(
+            f"{name[:80]}{where}: {calls} calls, about {_share(own, spent)}% of the time in its own code, "
+            f"{_share(total, spent)}% with what it calls"
+        )
     return "\n".join(lines)
 
 
@@ -106,8 +108,9 @@ def _share(seconds: float, spent: float) -> int:
 # -- the server loop -------------------------------------------------------------------------
 
 
-def serve(requests: int, answers: int, target: Any, candidate: str | None, project: str | None,
-          project_tests: Any) -> None:
+def serve(
+    requests: int, answers: int, target: Any, candidate: str | None, project: str | None, project_tests: Any
+) -> None:
     """Load the version, then answer the judge's requests until it says stop or goes away."""
     try:
         version = Version(target, candidate)

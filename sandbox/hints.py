@@ -120,9 +120,12 @@ def _buildable(cls: type) -> bool:
             hints.update(typing.get_type_hints(source))
         except Exception:  # unresolvable hints count as none
             continue
-    required = [parameter for parameter in signature.parameters.values()
-                if parameter.default is parameter.empty
-                and parameter.kind not in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD)]
+    required = [
+        parameter
+        for parameter in signature.parameters.values()
+        if parameter.default is parameter.empty
+        and parameter.kind not in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD)
+    ]
     return all(parameter.name in hints for parameter in required)
 
 

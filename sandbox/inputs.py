@@ -77,8 +77,14 @@ def _sizes(lengths: Iterable[int], literals: Iterable[int], size: int) -> tuple[
     candidates = set(observed) | set(beyond) | {size} | {value + step for value in bounds for step in (-1, 0, 1)}
     if len(candidates) <= MAX_SIZES:
         return tuple(sorted(candidates))
-    tiers = [[max(candidates)], [value + step for value in bounds for step in (0, 1)], [value - 1 for value in bounds],
-             [size], beyond, observed[::-1]]
+    tiers = [
+        [max(candidates)],
+        [value + step for value in bounds for step in (0, 1)],
+        [value - 1 for value in bounds],
+        [size],
+        beyond,
+        observed[::-1],
+    ]
     chosen: set[int] = set()
     for value in (value for tier in tiers for value in tier):
         if len(chosen) < MAX_SIZES:
@@ -120,8 +126,9 @@ def _assemble(parameters: Sequence[inspect.Parameter], values: Sequence[Any]) ->
     return Call(tuple(args), kwargs)
 
 
-def _call_strategy(parameters: Sequence[inspect.Parameter], strategies: Sequence[SearchStrategy[Any] | None],
-                   given: int | None = None) -> SearchStrategy[Call]:
+def _call_strategy(
+    parameters: Sequence[inspect.Parameter], strategies: Sequence[SearchStrategy[Any] | None], given: int | None = None
+) -> SearchStrategy[Call]:
     """`given`: the index of a parameter never left to its default."""
     parts: list[SearchStrategy[Any]] = []
     for index, (parameter, strategy) in enumerate(zip(parameters, strategies)):
@@ -135,18 +142,25 @@ def _call_strategy(parameters: Sequence[inspect.Parameter], strategies: Sequence
     return st.tuples(*parts).map(lambda values: _assemble(parameters, values))
 
 
-def _stray_calls(parameters: Sequence[inspect.Parameter], knowns: Sequence[_Parameter],
-                 everyday: Sequence[SearchStrategy[Any] | None], first: SearchStrategy[Any] | None,
-                 ) -> tuple[SearchStrategy[Call], ...]:
+def _stray_calls(
+    parameters: Sequence[inspect.Parameter],
+    knowns: Sequence[_Parameter],
+    everyday: Sequence[SearchStrategy[Any] | None],
+    first: SearchStrategy[Any] | None,
+) -> tuple[SearchStrategy[Call], ...]:
     """For each untyped parameter and each stray, calls where that parameter gets that stray and
     the others values of their usual kinds: every pair is drawn, none left to chance."""
     plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     made: list[SearchStrategy[Call]] = []
     for index, known in enumerate(knowns):
-        if known.hint is None and known.parameter.kind in plain and (everyday[index] is not None or known.optional) \
-                and not (index == 0 and first is not None):
+        if (
+            known.hint is None
+            and known.parameter.kind in plain
+            and (everyday[index] is not None or known.optional)
+            and not (index == 0 and first is not None)
+        ):
             for stray in _STRAYS:
-                strayed = [*everyday[:index], st.just(stray), *everyday[index + 1:]]
+                strayed = [*everyday[:index], st.just(stray), *everyday[index + 1 :]]
                 made.append(_call_strategy(parameters, strayed, given=index))
     return tuple(made)
 
@@ -158,10 +172,18 @@ def _missing_sentence(names: Sequence[str]) -> str:
     return f"no inputs could be generated for parameters {quoted}: add type hints or --example"
 
 
-def plan_inputs(function: Callable[..., Any], *, skip_first: Literal[None, "instance", "class"] = None,
-                owner: type | None = None, captured: Sequence[Call] = (), examples: Sequence[Call] = (),
-                stub_hints: Mapping[str, Any] | None = None, sources: Sequence[str] = (),
-                size: int | None = None, doctests: Sequence[Call] | None = None) -> InputPlan:
+def plan_inputs(
+    function: Callable[..., Any],
+    *,
+    skip_first: Literal[None, "instance", "class"] = None,
+    owner: type | None = None,
+    captured: Sequence[Call] = (),
+    examples: Sequence[Call] = (),
+    stub_hints: Mapping[str, Any] | None = None,
+    sources: Sequence[str] = (),
+    size: int | None = None,
+    doctests: Sequence[Call] | None = None,
+) -> InputPlan:
     """Strategies of calls for `function` from all that is known of its parameters.
 
     `skip_first`: the first parameter is self ("instance": a captured instance or `st.builds(owner)`)
@@ -185,14 +207,23 @@ def plan_inputs(function: Callable[..., Any], *, skip_first: Literal[None, "inst
     positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
     first_name = parameters[0].name if skip_first and parameters and parameters[0].kind in positional else None
     iterated = iterated_parameters(function)
-    knowns = [_Parameter(parameter, None if parameter.name == first_name else hints.get(parameter.name),
-                         tuple(observed.captured.get(parameter.name, ())), tuple(observed.seen.get(parameter.name, ())),
-                         parameter.name in iterated)
-              for parameter in parameters]
+    knowns = [
+        _Parameter(
+            parameter,
+            None if parameter.name == first_name else hints.get(parameter.name),
+            tuple(observed.captured.get(parameter.name, ())),
+            tuple(observed.seen.get(parameter.name, ())),
+            parameter.name in iterated,
+        )
+        for parameter in parameters
+    ]
     literals, words = _raw_ints(texts), tuple(string_literals(*texts))
     sizes = _sizes(observed.lengths, literals, size or DEFAULT_SIZE)
-    small = _Context(_numbers(size, int_literals(*texts)), words,
-                     favoured=tuple(sorted(length for length in observed.lengths if length <= SMALL)))
+    small = _Context(
+        _numbers(size, int_literals(*texts)),
+        words,
+        favoured=tuple(sorted(length for length in observed.lengths if length <= SMALL)),
+    )
     first = _first_strategy(skip_first, owner, knowns[0].captured) if first_name else None
     everyday = _strategies(knowns, small, first)
     lacking = [known.parameter for known, strategy in zip(knowns, everyday) if strategy is None]
@@ -203,18 +234,28 @@ def plan_inputs(function: Callable[..., Any], *, skip_first: Literal[None, "inst
     if missing:
         return InputPlan(None, None, sizes, _missing_sentence(missing), used)
     large = _strategies(knowns, replace(small, sizes=sizes, favoured=()), first)
+
     # A few draws from `large` may miss the one size past a threshold (251 for `> 250`): each size alone too.
     def sized(one: int) -> SearchStrategy[Call]:
         return _call_strategy(parameters, _strategies(knowns, replace(small, sizes=(one,), favoured=()), first))
 
     by_size = tuple(sized(one) for one in sizes)
-    return InputPlan(_call_strategy(parameters, everyday), _call_strategy(parameters, large), sizes, None, used,
-                     tuple(parameter.name for parameter in lacking), by_size,
-                     _stray_calls(parameters, knowns, everyday, first), sized(size or DEFAULT_SIZE))
+    return InputPlan(
+        _call_strategy(parameters, everyday),
+        _call_strategy(parameters, large),
+        sizes,
+        None,
+        used,
+        tuple(parameter.name for parameter in lacking),
+        by_size,
+        _stray_calls(parameters, knowns, everyday, first),
+        sized(size or DEFAULT_SIZE),
+    )
 
 
-def _used(knowns: Sequence[_Parameter], hints: Mapping[str, Any], from_stub: set[str], observed: set[str],
-          literals: bool) -> tuple[str, ...]:
+def _used(
+    knowns: Sequence[_Parameter], hints: Mapping[str, Any], from_stub: set[str], observed: set[str], literals: bool
+) -> tuple[str, ...]:
     named = {known.parameter.name for known in knowns if known.hint is not None}
     used = set(observed)
     if named - from_stub:

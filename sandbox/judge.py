@@ -29,10 +29,10 @@ import statistics
 import time
 from typing import Any
 
-from . import checked_call, contract, wire
+from . import capture, checked_call, contract, wire
 from .answers import _answers, _arcs, differs
 from .measuring import SIZE_CALL_LIMIT_S, SIZE_GROUP, choose_workloads, measure_both, round_runner
-from .workers import Cpus, Worker, _close_all_but, _scratch, become
+from .workers import Cpus, Worker, _scratch, become
 
 BATCH = 32  # inputs per child of a version's process
 SELF_CHECK = 32  # a baseline compares the original with a second copy of itself on this many inputs
@@ -66,12 +66,11 @@ class Gate:
 # -- the check -----------------------------------------------------------------------------------
 
 
-def main(job_data: Any, verdict_fd: int, uids: dict[str, int] | None,
-         gate_ends: tuple[int, int] | None = None) -> int:
+def main(job_data: Any, verdict_fd: int, uids: dict[str, int] | None, gate_ends: tuple[int, int] | None = None) -> int:
     """Run one check (or the project's tests, for a CaptureJob) and write its verdict to `verdict_fd`.
     Called in a child of the runner; `gate_ends` when other checks may run beside this one."""
     if isinstance(job_data, dict) and job_data.get("kind") == "capture":
-        return capture_project(contract.capture_job_from_data(job_data), verdict_fd, uids)
+        return capture.capture_project(contract.capture_job_from_data(job_data), verdict_fd, uids)
     job = contract.job_from_data(job_data)
     draft_uid = uids.get("draft") if uids else None
     cpus = Cpus.of_this_process(side_by_side=gate_ends is not None)
@@ -96,48 +95,10 @@ def main(job_data: Any, verdict_fd: int, uids: dict[str, int] | None,
     return 0
 
 
-def capture_project(job: contract.CaptureJob, verdict_fd: int, uids: dict[str, int] | None) -> int:
-    """The project's tests, run once in a process of the versions' user (the project's code is not
-    trusted either); the judge only checks the shape of what it answers and passes it on."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        code = 0
-        try:
-            null = os.open(os.devnull, os.O_RDWR)
-            for fd in (0, 1, 2):
-                os.dup2(null, fd)
-            _close_all_but({write_end})
-            become(uids.get("draft") if uids else None)
-            with contextlib.suppress(OSError):
-                os.chdir(_scratch())
-            from . import project_tests
-
-            only = list(job.only_files) if job.only_files is not None else None
-            wire.send_json(write_end, project_tests.capture_all(job.project, list(job.baseline_tests), only,
-                                                                list(job.only_tests), job.deadline_s))
-        except BaseException:
-            code = 1
-        finally:
-            os._exit(code)
-    os.close(write_end)
-    become(uids.get("judge") if uids else None)
-    try:
-        answer = wire.receive_json(read_end, None)  # the runner's timeout bounds it
-        capture = contract.capture_from_data({**answer, "version": contract.CONTRACT_VERSION}
-                                             if isinstance(answer, dict) else answer)
-    except (wire.ChannelClosed, contract.ContractError) as problem:
-        capture = contract.Capture(error=f"the project's tests stopped without an answer: {problem}")
-    finally:
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(pid, 0)
-    wire.send_json(verdict_fd, contract.to_data(capture))
-    return 0
-
-
 class Check:
-    def __init__(self, job: contract.CheckJob, original: Worker, candidate: Worker, cpus: Cpus,
-                 gate: Gate | None = None) -> None:  # fmt: skip
+    def __init__(
+        self, job: contract.CheckJob, original: Worker, candidate: Worker, cpus: Cpus, gate: Gate | None = None
+    ) -> None:
         self.job, self.original, self.candidate = job, original, candidate
         self.cpus, self.gate = cpus, gate
         self.arcs: set[tuple[int, int]] = set()
@@ -166,8 +127,14 @@ class Check:
                     raise
         except Mismatch as mismatch:
             text, where = mismatch.args
-            return contract.Verdict(correct=False, mismatch=text, counterexample=where, checked=len(self.checked),
-                                    sources=self.sources, **baseline)
+            return contract.Verdict(
+                correct=False,
+                mismatch=text,
+                counterexample=where,
+                checked=len(self.checked),
+                sources=self.sources,
+                **baseline,
+            )
         if not self.checked:
             raise SetupError(self.plan.missing or "no inputs to test with: add type hints or give examples")
         return self._evidence(baseline)
@@ -186,8 +153,12 @@ class Check:
 
     def _baseline(self) -> dict[str, Any]:
         """What the project's tests gave (captured by the host's CaptureJob): passed on to every draft."""
-        return {"captured": self.job.captured, "captured_count": len(self.plan.captured),
-                "tests": self.job.tests, "tests_note": self.job.tests_note}
+        return {
+            "captured": self.job.captured,
+            "captured_count": len(self.plan.captured),
+            "tests": self.job.tests,
+            "tests_note": self.job.tests_note,
+        }
 
     def check_batch(self, items: list[tuple[str, bytes, str]]) -> None:
         """Inputs through both versions, BATCH at a time; raises Mismatch at the first that differs."""
@@ -249,8 +220,9 @@ class Check:
         second copy) on the first SELF_CHECK inputs, enough to show it agrees with itself."""
         return not self.job.is_baseline or len(self.checked) < SELF_CHECK
 
-    def _record(self, payload: bytes, shown: str, source: str, expected: dict[str, Any],
-                actual: dict[str, Any] | None) -> None:
+    def _record(
+        self, payload: bytes, shown: str, source: str, expected: dict[str, Any], actual: dict[str, Any] | None
+    ) -> None:
         # The new version gets twice the limit: a slow original is skipped anyway.
         if expected.get("timeout") or expected.get("crashed"):
             return  # the original cannot be compared on this input: not the new version's fault
@@ -283,16 +255,29 @@ class Check:
         arcs = self.original_arcs if self.job.is_baseline else self.arcs
         coverage = covered.coverage_of(source, name, arcs, offset) if source else None
         why = self._not_verified(coverage)
-        verdict = contract.Verdict(correct=True, verified=why is None, not_verified=why, checked=len(self.checked),
-                                   sources=self.sources, coverage=coverage, **baseline)
+        verdict = contract.Verdict(
+            correct=True,
+            verified=why is None,
+            not_verified=why,
+            checked=len(self.checked),
+            sources=self.sources,
+            coverage=coverage,
+            **baseline,
+        )
         if self.job.is_baseline or why is not None:
             return self._timed(verdict) if self.job.is_baseline else verdict
         if self.job.tests:
             answer = self.candidate.ask({"kind": "tests", "tests": list(self.job.tests)}, 3600.0)
             if answer.get("failure") or answer.get("crashed"):
                 failed = (answer.get("broken") or ["?"])[0]
-                return _replace(verdict, correct=False, verified=False, mismatch="the project's test {} fails with "
-                                "the new version: {}".format(failed, answer.get("failure") or answer.get("crashed")))
+                return _replace(
+                    verdict,
+                    correct=False,
+                    verified=False,
+                    mismatch="the project's test {} fails with the new version: {}".format(
+                        failed, answer.get("failure") or answer.get("crashed")
+                    ),
+                )
             verdict = _replace(verdict, tests_passed=int(answer.get("passed") or 0))
         return self._timed(verdict)
 
@@ -301,8 +286,10 @@ class Check:
 
         if coverage is not None and not coverage.complete and not self.job.is_baseline:
             missing = covered.describe_missing(coverage)
-            return (f"not every line of the new version ran on the checked inputs ({missing}): give examples "
-                    "that reach them, or write a simpler version")
+            return (
+                f"not every line of the new version ran on the checked inputs ({missing}): give examples "
+                "that reach them, or write a simpler version"
+            )
         if len(self.checked) < self.job.min_inputs and not self._tests_cover_it():
             reason = self.plan.missing or f"only {len(self.checked)} distinct inputs could be checked"
             return f"{reason}; at least {self.job.min_inputs} are needed: add type hints or --example"
@@ -332,8 +319,9 @@ class Check:
                 if result.by_size is not None and not self._load(payloads):  # the profile's, again
                     raise wire.ChannelClosed("it failed while its inputs were loaded")
             except wire.ChannelClosed as problem:
-                return _replace(verdict, correct=False, verified=False,
-                                mismatch=f"it failed while being timed: {problem}")
+                return _replace(
+                    verdict, correct=False, verified=False, mismatch=f"it failed while being timed: {problem}"
+                )
             verdict = _replace(verdict, timing=result)
             faster = self.candidate if result.speedup >= 1 else self.original
         if self.job.profile:
@@ -382,9 +370,16 @@ class Check:
         if not self._load(payloads):
             raise wire.ChannelClosed("it failed while being timed on inputs of one size")
         calls = len(payloads)
-        found = timing.measure(round_runner(self.original, self.candidate), rounds=10, max_rounds=10,
-                               min_round=spec.min_round_s, deadline=time.monotonic() + spec.max_seconds / 4,
-                               workloads=calls, seed=spec.seed + 2, precision=timing.timer_precision())  # fmt: skip
+        found = timing.measure(
+            round_runner(self.original, self.candidate),
+            rounds=10,
+            max_rounds=10,
+            min_round=spec.min_round_s,
+            deadline=time.monotonic() + spec.max_seconds / 4,
+            workloads=calls,
+            seed=spec.seed + 2,
+            precision=timing.timer_precision(),
+        )
         return statistics.median(found.original) / calls, statistics.median(found.candidate) / calls
 
     def _load(self, payloads: list[bytes]) -> bool:

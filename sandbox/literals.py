@@ -65,7 +65,11 @@ def string_literals(*sources: str | None) -> list[str]:
     for tree in _trees(sources):
         skip = _docstrings(tree)
         for node in ast.walk(tree):
-            if isinstance(node, ast.Constant) and type(node.value) is str and id(node) not in skip \
-                    and 0 < len(node.value) <= MAX_WORD:
+            if (
+                isinstance(node, ast.Constant)
+                and type(node.value) is str
+                and id(node) not in skip
+                and 0 < len(node.value) <= MAX_WORD
+            ):
                 words.add(node.value)
     return sorted(words)[:MAX_WORDS]

@@ -69,9 +69,17 @@ def measure_both(original: Worker, candidate: Worker, spec: contract.TimingSpec,
     deadline = time.monotonic() + spec.max_seconds
 
     def one(seed: int, rounds: int) -> Any:
-        return timing.measure(run, rounds=rounds, max_rounds=spec.max_rounds, min_round=spec.min_round_s,
-                              deadline=deadline, workloads=workloads, seed=seed, precision=precision,
-                              threshold=spec.threshold)
+        return timing.measure(
+            run,
+            rounds=rounds,
+            max_rounds=spec.max_rounds,
+            min_round=spec.min_round_s,
+            deadline=deadline,
+            workloads=workloads,
+            seed=seed,
+            precision=precision,
+            threshold=spec.threshold,
+        )
 
     first = one(spec.seed, spec.rounds)
     # The confirmation: a new calibration and a new order, half the rounds (more if its interval is wide).

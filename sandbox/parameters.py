@@ -39,8 +39,9 @@ class _Observed:
     kinds: set[str] = field(default_factory=set)
 
 
-def _bind(signature: inspect.Signature, call: Call, skip_first: str | None,
-          owner: type | None) -> dict[str, Any] | None:
+def _bind(
+    signature: inspect.Signature, call: Call, skip_first: str | None, owner: type | None
+) -> dict[str, Any] | None:
     """The call's values by parameter name, or None when they do not fit the signature."""
     first = call.args[0] if call.args else _PLACEHOLDER
     is_first = owner is None or (isinstance(first, owner) if skip_first == "instance" else first is owner)
@@ -56,8 +57,9 @@ def _bind(signature: inspect.Signature, call: Call, skip_first: str | None,
     return None
 
 
-def _observe(signature: inspect.Signature, groups: Mapping[str, Sequence[Call]], skip_first: str | None,
-             owner: type | None) -> _Observed:
+def _observe(
+    signature: inspect.Signature, groups: Mapping[str, Sequence[Call]], skip_first: str | None, owner: type | None
+) -> _Observed:
     observed = _Observed()
     first = next(iter(signature.parameters), None) if skip_first else None
     for kind, calls in groups.items():
@@ -71,8 +73,10 @@ def _observe(signature: inspect.Signature, groups: Mapping[str, Sequence[Call]],
                     observed.captured.setdefault(name, []).append(value)
                 observed.seen.setdefault(name, []).append(value)
                 # The lengths of values passed as arguments: not of *args, **kwargs or self.
-                plain = signature.parameters[name].kind not in (inspect.Parameter.VAR_POSITIONAL,
-                                                                 inspect.Parameter.VAR_KEYWORD)
+                plain = signature.parameters[name].kind not in (
+                    inspect.Parameter.VAR_POSITIONAL,
+                    inspect.Parameter.VAR_KEYWORD,
+                )
                 if plain and name != first and isinstance(value, (str, bytes, list, tuple, set, frozenset, dict)):
                     observed.lengths.add(len(value))
     return observed
@@ -135,9 +139,36 @@ def _once_through(known: _Parameter, hinted: _Element | None, context: _Context)
 
 
 # Calls that read an iterable once, in any order, and are as happy with an iterator as with a list.
-_ITERATING_CALLS = {"iter", "list", "tuple", "set", "frozenset", "dict", "sorted", "sum", "min", "max", "any",
-                    "all", "enumerate", "zip", "map", "filter", "islice", "chain", "groupby", "accumulate",
-                    "starmap", "takewhile", "dropwhile", "compress", "zip_longest", "Counter", "deque", "join"}
+_ITERATING_CALLS = {
+    "iter",
+    "list",
+    "tuple",
+    "set",
+    "frozenset",
+    "dict",
+    "sorted",
+    "sum",
+    "min",
+    "max",
+    "any",
+    "all",
+    "enumerate",
+    "zip",
+    "map",
+    "filter",
+    "islice",
+    "chain",
+    "groupby",
+    "accumulate",
+    "starmap",
+    "takewhile",
+    "dropwhile",
+    "compress",
+    "zip_longest",
+    "Counter",
+    "deque",
+    "join",
+}
 
 
 def iterated_parameters(function: Callable[..., Any]) -> set[str]:
@@ -161,8 +192,9 @@ def iterated_parameters(function: Callable[..., Any]) -> set[str]:
     for node in ast.walk(definition):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             uses.setdefault(node.id, []).append(node)
-    names = {argument.arg for argument in [*definition.args.posonlyargs, *definition.args.args,
-                                           *definition.args.kwonlyargs]}  # fmt: skip
+    names = {
+        argument.arg for argument in [*definition.args.posonlyargs, *definition.args.args, *definition.args.kwonlyargs]
+    }
     return {name for name in names if _iterated_once(uses.get(name, []), parents)}
 
 
@@ -185,8 +217,12 @@ def _inspects(use: ast.Name, parent: ast.AST | None) -> bool:
     """`p is None`, `p is not _marker`, `isinstance(p, ...)`: looks at the object, reads nothing of it."""
     if isinstance(parent, ast.Compare):
         return all(isinstance(op, (ast.Is, ast.IsNot)) for op in parent.ops)
-    return (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "isinstance"
-            and parent.args[:1] == [use])
+    return (
+        isinstance(parent, ast.Call)
+        and isinstance(parent.func, ast.Name)
+        and parent.func.id == "isinstance"
+        and parent.args[:1] == [use]
+    )
 
 
 def _extra_positional(known: _Parameter, context: _Context) -> SearchStrategy[Any]:
@@ -208,10 +244,14 @@ def _extra_keywords(known: _Parameter, context: _Context, taken: set[str]) -> Se
         options.append(_sample(known.captured).strategy)
     seen_names = {name for value in known.seen for name in value}
     names = sorted(name for name in seen_names | set(context.words) if name.isidentifier() and name not in taken)
-    values = [element for element in (
-        _from_hint(known.hint, context.inner()) if known.hint is not None else None,
-        _shape(_items(value.values() for value in known.seen), context.inner()) if seen_names else None,
-    ) if element is not None]
+    values = [
+        element
+        for element in (
+            _from_hint(known.hint, context.inner()) if known.hint is not None else None,
+            _shape(_items(value.values() for value in known.seen), context.inner()) if seen_names else None,
+        )
+        if element is not None
+    ]
     if names and values:
         options.append(st.dictionaries(st.sampled_from(names), _combine(values).strategy, max_size=3))
     return st.one_of(*options)
@@ -229,8 +269,9 @@ def _first_strategy(skip_first: str | None, owner: type | None, captured: Sequen
     return st.one_of(*options) if options else None
 
 
-def _strategies(knowns: Sequence[_Parameter], context: _Context,
-                first: SearchStrategy[Any] | None) -> list[SearchStrategy[Any] | None]:
+def _strategies(
+    knowns: Sequence[_Parameter], context: _Context, first: SearchStrategy[Any] | None
+) -> list[SearchStrategy[Any] | None]:
     taken = {known.parameter.name for known in knowns}
     plain = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
     seen = [value for known in knowns if known.parameter.kind not in plain for value in known.seen]

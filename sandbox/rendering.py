@@ -23,7 +23,7 @@ def render(encoded: Json, limit: int = 200) -> str:
 
 
 def _short_type(name: object) -> str:
-    """"Point" for "module.Point": reprs show a class by its name alone."""
+    """ "Point" for "module.Point": reprs show a class by its name alone."""
     return str(name).rsplit(".", 1)[-1]
 
 
@@ -158,7 +158,7 @@ def _render_lazy(writer: _Writer, node: dict[Any, Any], depth: int) -> None:
 
 def _render_name(writer: _Writer, node: dict[Any, Any], depth: int) -> None:
     kind, name = _need(node, "kind", str), _need(node, "name", str)
-    name = name[len("builtins."):] if name.startswith("builtins.") else name
+    name = name[len("builtins.") :] if name.startswith("builtins.") else name
     if kind == "type":
         writer.put(f"<class {name!r}")
     elif kind == "module":

@@ -34,8 +34,19 @@ MAX_MARKS = 100  # observed numbers whose neighbours are drawn on purpose
 MAX_DEPTH = 6  # deeper (or cyclic) observed structures are only sampled
 EXTRA_CHARS = "aZ0 -_\n\t\u00e9"  # a few characters beyond the observed ones
 
-_KINDS: dict[type, str] = {type(None): "none", bool: "bool", int: "int", float: "float", str: "str", bytes: "bytes",
-                           list: "list", tuple: "tuple", set: "set", frozenset: "frozenset", dict: "dict"}
+_KINDS: dict[type, str] = {
+    type(None): "none",
+    bool: "bool",
+    int: "int",
+    float: "float",
+    str: "str",
+    bytes: "bytes",
+    list: "list",
+    tuple: "tuple",
+    set: "set",
+    frozenset: "frozenset",
+    dict: "dict",
+}
 
 
 def _items(collections_seen: Iterable[Iterable[Any]]) -> list[Any]:
@@ -105,8 +116,9 @@ def _float_shape(values: list[float]) -> _Element:
 def _text_shape(values: list[str], context: _Context) -> _Element:
     """Text over the observed characters, those of the literals and a few others; the observed
     strings themselves too."""
-    chars = sorted(set("".join(value[:1000] for value in values[:SAMPLE_LIMIT]))
-                   | set(EXTRA_CHARS) | set("".join(context.words)))
+    chars = sorted(
+        set("".join(value[:1000] for value in values[:SAMPLE_LIMIT])) | set(EXTRA_CHARS) | set("".join(context.words))
+    )
     alphabet = "".join(chars)
     item = _Element(st.sampled_from(chars), lambda rng, size: rng.choice(alphabet))
     made = _text(item, context, alphabet)

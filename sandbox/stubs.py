@@ -28,8 +28,16 @@ def _find_definition(body: list[ast.stmt], path: list[str], name: str) -> ast.Fu
     return None
 
 
-_STUB_MODULES = ("typing", "typing_extensions", "collections", "collections.abc", "datetime", "decimal",
-                 "fractions", "pathlib")
+_STUB_MODULES = (
+    "typing",
+    "typing_extensions",
+    "collections",
+    "collections.abc",
+    "datetime",
+    "decimal",
+    "fractions",
+    "pathlib",
+)
 
 
 def _stub_namespace(tree: ast.Module) -> dict[str, Any]:

@@ -82,8 +82,18 @@ class Measurement:
         return bootstrap_median_ci(self.ratios)
 
 
-def measure(run: RoundRunner, *, rounds: int, max_rounds: int, min_round: float, deadline: float,
-            workloads: int, seed: int, precision: float, threshold: float = 1.05) -> Measurement:
+def measure(
+    run: RoundRunner,
+    *,
+    rounds: int,
+    max_rounds: int,
+    min_round: float,
+    deadline: float,
+    workloads: int,
+    seed: int,
+    precision: float,
+    threshold: float = 1.05,
+) -> Measurement:
     """Interleaved rounds in random order, more of them while the workloads are few, or the interval
     is wide and reaches above `threshold` (below it nothing is claimed, however wide it is)."""
     order = random.Random(seed)
@@ -91,8 +101,9 @@ def measure(run: RoundRunner, *, rounds: int, max_rounds: int, min_round: float,
     run("candidate", 1)
     # Each version's own loops: a draft 100x faster timed with the original's would run rounds
     # far below the timer's reach, and its ratios would be noise.
-    loops = {which: calibrate(functools.partial(run, which), min_round, precision)
-             for which in ("original", "candidate")}
+    loops = {
+        which: calibrate(functools.partial(run, which), min_round, precision) for which in ("original", "candidate")
+    }
 
     def per_loop(which: str) -> float:
         return run(which, loops[which]) / loops[which]

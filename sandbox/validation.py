@@ -33,8 +33,12 @@ def _is_int_text(text: object) -> bool:
 
 
 def _is_raised(value: object) -> bool:
-    return (type(value) is dict and value.keys() == {"type", "message"}
-            and type(value["type"]) is str and type(value["message"]) is str)
+    return (
+        type(value) is dict
+        and value.keys() == {"type", "message"}
+        and type(value["type"]) is str
+        and type(value["message"]) is str
+    )
 
 
 def _pairs(value: object, str_keys: bool) -> list[Json] | None:
@@ -69,17 +73,20 @@ _CHECKS: dict[str, _Check] = {
     "nodes": lambda value, depth: value if type(value) is list else None,
     "pairs": lambda value, depth: _pairs(value, False),
     "state": lambda value, depth: _LEAF if value is None else _pairs(value, True),
-    "int": lambda value, depth: [value] if type(value) is int or (type(value) is dict and value.get("t") == "int")
-    else None,
+    "int": lambda value, depth: (
+        [value] if type(value) is int or (type(value) is dict and value.get("t") == "int") else None
+    ),
 }
 
 
 def _schema(required: dict[str, str], optional: dict[str, str] | None = None) -> tuple[Any, ...]:
     """(required fields, optional fields, every key allowed), each field with its check."""
     optional = {"type": "str"} if optional is None else optional
-    return (tuple((key, _CHECKS[kind]) for key, kind in required.items()),
-            tuple((key, _CHECKS[kind]) for key, kind in optional.items()),
-            frozenset(["t", *required, *optional]))
+    return (
+        tuple((key, _CHECKS[kind]) for key, kind in required.items()),
+        tuple((key, _CHECKS[kind]) for key, kind in optional.items()),
+        frozenset(["t", *required, *optional]),
+    )
 
 
 _SCHEMA: dict[str, tuple[Any, ...]] = {  # "type" is optional where nothing else is said

@@ -22,10 +22,18 @@ TEXT_DEPTH = 50  # levels a shortened text goes down
 
 _SCALARS = (type(None), bool, int, float, complex, str, bytes)
 _BASE_ITEMS: dict[type, Callable[[Any], Iterable[Any]]] = {
-    dict: dict.items, list: list.__iter__, tuple: tuple.__iter__, set: set.__iter__, frozenset: frozenset.__iter__,
+    dict: dict.items,
+    list: list.__iter__,
+    tuple: tuple.__iter__,
+    set: set.__iter__,
+    frozenset: frozenset.__iter__,
 }
 _BASE_LENGTHS: dict[type, Callable[[Any], int]] = {
-    dict: dict.__len__, list: list.__len__, tuple: tuple.__len__, set: set.__len__, frozenset: frozenset.__len__,
+    dict: dict.__len__,
+    list: list.__len__,
+    tuple: tuple.__len__,
+    set: set.__len__,
+    frozenset: frozenset.__len__,
 }
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 

@@ -63,14 +63,17 @@ def static_function(owner: Any, name: str) -> Callable[..., Any] | None:
 
 
 def protected_objects(module: Any) -> dict[int, str]:
-    return {id(value): "global:" + name for name, value in vars(module).items()
-            if not is_plain(value) and not isinstance(value, type(module))}
+    return {
+        id(value): "global:" + name
+        for name, value in vars(module).items()
+        if not is_plain(value) and not isinstance(value, type(module))
+    }
 
 
 def defaults_of(function: Callable[..., Any]) -> dict[str, Any]:
     code = function.__code__
     positional = code.co_varnames[: code.co_argcount]
-    values = dict(zip(positional[len(positional) - len(function.__defaults__ or ()):], function.__defaults__ or ()))
+    values = dict(zip(positional[len(positional) - len(function.__defaults__ or ()) :], function.__defaults__ or ()))
     values.update(function.__kwdefaults__ or {})
     return values
 

@@ -66,8 +66,9 @@ class Cpus:
 class Worker:
     """A version's process, as the judge sees it: a pipe each way."""
 
-    def __init__(self, target: contract.TargetSpec, candidate: str | None, project: str | None,
-                 uid: int | None, cpus: Cpus) -> None:
+    def __init__(
+        self, target: contract.TargetSpec, candidate: str | None, project: str | None, uid: int | None, cpus: Cpus
+    ) -> None:
         request_read, request_write = os.pipe()
         answer_read, answer_write = os.pipe()
         self.pid = os.fork()

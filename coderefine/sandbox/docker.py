@@ -136,7 +136,7 @@ class _WarmRunner:
 
 
 def _gate_line(line: bytes) -> str | None:
-    """ "timing" or "done" for one of the runner's gate lines (see sandbox/runner.py _Gate), else None."""
+    """ "timing" or "done" for one of the runner's gate lines (see sandbox/streams.py Gate), else None."""
     if not line.startswith(b'{"gate"'):
         return None
     with contextlib.suppress(ValueError):

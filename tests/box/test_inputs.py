@@ -49,8 +49,9 @@ def draws(strategy: SearchStrategy[Any] | None, count: int = 200, iterators: boo
     assert strategy is not None
     drawn: list[Any] = []
 
-    @settings(max_examples=count, database=None, derandomize=True, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=count, database=None, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
+    )
     @given(strategy)
     def collect(value: Any) -> None:
         drawn.append(value if iterators else _unwrapped(value))
@@ -117,8 +118,9 @@ def test_iterators_only_where_the_original_reads_the_parameter_once_by_iterating
 
     assert parameters.iterated_parameters(f) == {"once", "tested", "called"}
     plan = inputs.plan_inputs(f, captured=[Call(([1], [2], [3], [4], [5], [6], [7]), {})])
-    kinds = {index: {type(call.args[index]).__name__ for call in draws(plan.small, iterators=True)}
-             for index in range(7)}
+    kinds = {
+        index: {type(call.args[index]).__name__ for call in draws(plan.small, iterators=True)} for index in range(7)
+    }
     assert all("list_iterator" in kinds[index] for index in (0, 5, 6))
     assert all("list_iterator" not in kinds[index] for index in (1, 2, 3, 4))
 
@@ -140,15 +142,18 @@ def test_captured_values_of_several_kinds_keep_their_kinds() -> None:
     def f(key, table, pair, flag, ratio):  # type: ignore[no-untyped-def]
         return key
 
-    captured = [Call(("ab", {"x": 1, "y": 2}, (1, "a"), True, 0.5), {}),
-                Call(("cd", {"z": 3}, (2, "b"), False, 2.5), {})]
+    captured = [
+        Call(("ab", {"x": 1, "y": 2}, (1, "a"), True, 0.5), {}),
+        Call(("cd", {"z": 3}, (2, "b"), False, 2.5), {}),
+    ]
     calls = draws(inputs.plan_inputs(f, captured=captured).small, 300)
     keys = [call.args[0] for call in calls]
     assert all(type(key) is str for key in keys)
     assert any(key not in ("ab", "cd") and len(key) > 2 for key in keys)
     tables = [call.args[1] for call in calls]
-    assert all(type(table) is dict and all(type(k) is str and type(v) is int for k, v in table.items())
-               for table in tables)
+    assert all(
+        type(table) is dict and all(type(k) is str and type(v) is int for k, v in table.items()) for table in tables
+    )
     assert any(len(table) > 2 for table in tables)
     pairs = [call.args[2] for call in calls]
     # A tuple of one observed length keeps it: positional structure, each position shaped alone.
@@ -317,8 +322,9 @@ def test_strays_give_one_untyped_parameter_a_value_of_another_kind() -> None:
     assert any(values["src"] is None or type(values["src"]) is int for values in passed)
     assert any(values.get("key") is len or values.get("key") == "a" for values in passed)
     # One parameter at a time: the others keep their kinds, so the stray meets the code it tests.
-    assert all((type(values["src"]) is not list) + ("key" in values and values["key"] is not str) <= 1
-               for values in passed)
+    assert all(
+        (type(values["src"]) is not list) + ("key" in values and values["key"] is not str) <= 1 for values in passed
+    )
     assert inputs.plan_inputs(typed).strays == ()
 
 
@@ -360,8 +366,7 @@ def test_integers_near_the_literals_of_either_version() -> None:
         return score >= 900
 
     new_version = "def f(score: int) -> bool:\n    return score > 899 or score == -77\n"
-    scores = {call.args[0] for call in draws(inputs.plan_inputs(f, sources=[inspect.getsource(f),
-                                                                           new_version]).small)}
+    scores = {call.args[0] for call in draws(inputs.plan_inputs(f, sources=[inspect.getsource(f), new_version]).small)}
     assert {899, 900} <= scores and -77 in scores
     assert literals.int_literals("x >= 9000", None, "y = -3") == [-4, -3, -2, 2, 3, 4, 8999, 9000, 9001]
 
@@ -385,15 +390,19 @@ def test_strings_contain_literals_of_the_source() -> None:
 
 def test_stub_hints_are_used_for_an_untyped_function(tmp_path: Path) -> None:
     module = tmp_path / "shapes.py"
-    module.write_text("def area(points, scale=1):\n    return points\n\nclass Grid:\n"
-                      "    def cell(self, row, column):\n        return row\n")
-    (tmp_path / "shapes.pyi").write_text(textwrap.dedent("""\
+    module.write_text(
+        "def area(points, scale=1):\n    return points\n\nclass Grid:\n"
+        "    def cell(self, row, column):\n        return row\n"
+    )
+    (tmp_path / "shapes.pyi").write_text(
+        textwrap.dedent("""\
         from collections.abc import Sequence
         import typing as t
         def area(points: Sequence[tuple[int, int]], scale: float | None = ...) -> float: ...
         class Grid:
             def cell(self, row: "int", column: t.Literal["a", "b"]) -> int: ...
-        """))
+        """)
+    )
     hints = stubs.stub_hints(str(module), None, "area")
     assert set(hints) == {"points", "scale"}
     assert hints["scale"] == float | None
@@ -503,8 +512,13 @@ def test_instance_methods_and_classmethods() -> None:
 
     account = Account("ann")
     # Captured with self first, as the project's tests call it; an example without self.
-    plan = inputs.plan_inputs(Account.rename, skip_first="instance", owner=Account,
-                              captured=[Call((account, "bob"), {})], examples=[Call(("carl",), {})])
+    plan = inputs.plan_inputs(
+        Account.rename,
+        skip_first="instance",
+        owner=Account,
+        captured=[Call((account, "bob"), {})],
+        examples=[Call(("carl",), {})],
+    )
     calls = draws(plan.small)
     assert all(call.args[0] is account and type(call.args[1]) is str for call in calls)
     assert any(call.args[1] not in ("bob", "carl") for call in calls)
@@ -550,7 +564,8 @@ def test_draws_do_not_depend_on_the_hash_seed() -> None:
     outputs = []
     for seed in ("1", "2"):
         environment = {**os.environ, "PYTHONHASHSEED": seed}
-        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environment,
-                              timeout=300, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, env=environment, timeout=300, check=True
+        )
         outputs.append(done.stdout)
     assert outputs[0] == outputs[1] and "yellow" in outputs[0]

@@ -91,8 +91,10 @@ def test_coverage_of_a_function_further_down_a_file_uses_its_offset() -> None:
 
 
 def test_a_drafts_helpers_must_run_too() -> None:
-    source = ("import math\ndef _half(x):\n    if x > 0:\n        return x / 2\n    return 0\n\n\n"
-              "def f(x):\n    return _half(x)\n")  # fmt: skip
+    source = (
+        "import math\ndef _half(x):\n    if x > 0:\n        return x / 2\n    return 0\n\n\n"
+        "def f(x):\n    return _half(x)\n"
+    )
     ran = {(-8, 9), (9, -8), (-2, 3), (3, 4), (4, -2)}
     result = covered.coverage_of(source, "f", ran)
     assert (result.lines, result.lines_run) == (4, 3) and result.missing_lines == (5,)
