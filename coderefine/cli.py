@@ -11,7 +11,7 @@ import signal
 import sys
 import tempfile
 import traceback
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
@@ -58,7 +58,7 @@ def _code_options(parser: argparse.ArgumentParser, task: str) -> None:
     parser.add_argument("--task-file", type=Path, help=f"your own {task} task file")
 
 
-def _setting_flags(parser: argparse.ArgumentParser, commands: Collection[str], kind: CodeKind | None = None) -> None:
+def _setting_flags(parser: argparse.ArgumentParser, *commands: settings.Commands, kind: CodeKind | None = None) -> None:
     """The flags of the settings (settings.FLAGS) that these commands take: those of `kind` if given,
     else those of every code task, each said to be its task's."""
     groups: dict[str, Any] = {}
@@ -92,13 +92,13 @@ def _build_parser() -> argparse.ArgumentParser:
     which.add_argument("--task-file", type=Path, help="your own task file")
     text.add_argument("--input", help="the input text (else read from standard input)")
     _run_options(text)
-    _setting_flags(text, ("refine",))
+    _setting_flags(text, "refine")
 
     for kind in kinds.KINDS:
         code = commands.add_parser(kind.command, parents=[common], help=kind.help)
         _code_options(code, kind.task)
         _run_options(code)
-        _setting_flags(code, ("refine", "code", "task"), kind)
+        _setting_flags(code, "refine", "code", "task", kind=kind)
 
     _ci_parser(commands, common)
     _hook_parser(commands, common)
@@ -141,7 +141,7 @@ def _review_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--progress", choices=MODES, default="auto", help="live (terminal), plain (log lines) or quiet; auto picks"
     )
-    _setting_flags(parser, ("refine", "code", "task", "review"))
+    _setting_flags(parser, "refine", "code", "task", "review")
 
 
 def _report_outputs(parser: argparse.ArgumentParser) -> None:

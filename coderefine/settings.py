@@ -12,7 +12,7 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 DEFAULT_RULES = ("PERF", "FURB", "C4", "SIM", "RET", "PLR", "UP")  # ruff's, for the code tasks' analysis
 
@@ -34,6 +34,9 @@ class Rules:
     string of them separated by commas."""
 
 
+Commands = Literal["refine", "code", "task", "review"]
+
+
 @dataclass(frozen=True)
 class Flag:
     """A setting's flag on the command line; its dest is the setting's name.
@@ -42,7 +45,7 @@ class Flag:
     commands, ci, hook); "code" the code commands, ci and hook; "task" the code command whose
     kind reads the setting (`CodeKind.settings`), and ci and hook; "review" ci and hook."""
 
-    commands: str
+    commands: Commands
     group: str  # its heading in --help
     help: str
     spelling: str | None = None  # else --NAME with dashes; a True default makes it --no-NAME
@@ -83,7 +86,7 @@ def _loop(help: str, metavar: str = "N") -> Flag:
     return Flag("refine", "loop", help, metavar=metavar)
 
 
-def _check(commands: str, help: str, metavar: str | None = None, spelling: str | None = None) -> Flag:
+def _check(commands: Commands, help: str, metavar: str | None = None, spelling: str | None = None) -> Flag:
     return Flag(commands, "checks", help, spelling=spelling, metavar=metavar)
 
 

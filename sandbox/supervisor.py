@@ -162,7 +162,7 @@ class Child:
 
     A check also gets the verdict channel: a pipe only the runner reads, whose
     write end only the judge keeps (it closes it in the versions' processes);
-    and, when the request asks for it, the timing gate (see Gate).
+    and, when the request asks for it, the timing gate (see streams.Gate).
     """
 
     def __init__(self, request: Request) -> None:
