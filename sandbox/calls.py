@@ -241,13 +241,13 @@ def _skip_constants_of_the_checker() -> None:
         return
     seen = getattr(providers, "_seen_modules", None)
     if isinstance(seen, set):
-        package = __package__ or ""
-        seen.update(id(module) for name, module in list(sys.modules.items()) if name.startswith(package))
-        # The runner is run as a script: in the processes forked from it, it is `__main__`.
-        main = sys.modules.get("__main__")
+        # The checker's modules are the files of this folder, whatever their names: the package's,
+        # and the runner, which is `__main__` in every process forked from it.
         here = os.path.dirname(os.path.abspath(__file__))
-        if main is not None and os.path.dirname(os.path.abspath(getattr(main, "__file__", None) or "/")) == here:
-            seen.add(id(main))
+        for module in list(sys.modules.values()):
+            file = getattr(module, "__file__", None)
+            if file and id(module) not in seen and os.path.dirname(os.path.abspath(file)) == here:
+                seen.add(id(module))
 
 
 _SEQUENCE_ITERATORS: tuple[type, ...] = (type(iter([])), type(iter(())))
