@@ -21,7 +21,7 @@ a run's overhead is mostly interpreter start-up, so every import counts.
 Interpreter-wide settings (PYTHONHASHSEED, PYTHONPATH, PYTHONUNBUFFERED) are
 therefore given to the runner itself, and the child inherits them.
 
-This file is the script; the runner's work is supervisor.py's (streams.py reads a run's
+This file is the script; the runner's work is supervisor/serve.py's (streams.py reads a run's
 output, processes.py holds its processes), loaded from this folder as the package
 `_coderefine_sandbox`, so that none of its modules can shadow one of the project's.
 
@@ -63,5 +63,5 @@ if __name__ == "__main__":
     sys.path[0] = "/nonexistent/coderefine-runner"
     import importlib
 
-    supervisor = importlib.import_module(load_package().__name__ + ".supervisor")
+    supervisor = importlib.import_module(load_package().__name__ + ".supervisor.serve")
     sys.exit(supervisor.main(sys.argv))

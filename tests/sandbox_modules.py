@@ -18,7 +18,8 @@ PACKAGE = "_coderefine_sandbox"
 
 
 def load(name: str) -> ModuleType:
-    """sandbox/NAME.py as the module `_coderefine_sandbox.NAME`, loaded once per test session."""
+    """sandbox/NAME.py (`judge.check` is sandbox/judge/check.py) as the module `_coderefine_sandbox.NAME`,
+    loaded once per test session."""
     if PACKAGE not in sys.modules:
         spec = importlib.util.spec_from_file_location(
             PACKAGE, SANDBOX / "__init__.py", submodule_search_locations=[str(SANDBOX)]

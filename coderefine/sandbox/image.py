@@ -48,8 +48,8 @@ def sandbox_digest(base: str = "", folder: Path | None = None) -> str:
     base image's name: what decides a verdict."""
     digest = hashlib.sha256(base.encode())
     folder = folder or sandbox_dir()
-    for path in [*(folder / name for name in _IMAGE_FILES), *sorted(folder.glob("*.py"))]:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in [*(folder / name for name in _IMAGE_FILES), *sorted(folder.rglob("*.py"))]:
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 

@@ -11,7 +11,7 @@ from coderefine.sandbox.local import LocalSandbox
 PROGRAM = """
 import importlib, sys
 package = sys.modules["__main__"].load_package()
-calls = importlib.import_module(package.__name__ + ".calls")
+calls = importlib.import_module(package.__name__ + ".judge.calls")
 from hypothesis.internal.conjecture import providers
 calls._skip_constants_of_the_checker()
 found = providers._get_local_constants()

@@ -21,11 +21,11 @@ from hypothesis import strategies as st
 
 from tests.sandbox_modules import load
 
-nodes = load("nodes")
-encode = load("encoding").encode
-compare = load("compare").compare
-render = load("rendering").render
-validate = load("validation").validate
+nodes = load("values.nodes")
+encode = load("values.encoding").encode
+compare = load("values.comparison").compare
+render = load("values.rendering").render
+validate = load("values.validation").validate
 MalformedEncoding = nodes.MalformedEncoding
 
 _MARKER = object()  # a module-level sentinel: its identity is what a caller checks
@@ -473,7 +473,8 @@ import json, sys
 sys.path.insert(0, sys.argv[1])
 from sandbox_modules import load
 words = {f"w{n}" for n in range(40)}
-print(json.dumps([load("encoding").encode(value, max_depth=1) for value in (words, [[words]], [[words, {1: words}]])]))
+encode = load("values.encoding").encode
+print(json.dumps([encode(value, max_depth=1) for value in (words, [[words]], [[words, {1: words}]])]))
 """
 
 

@@ -1,4 +1,4 @@
-"""sandbox/inputs.py and its parts: hypothesis strategies of calls for any function, typed or not."""
+"""sandbox/inputs/ (the plan and its parts): hypothesis strategies of calls for any function, typed or not."""
 
 from __future__ import annotations
 
@@ -18,11 +18,11 @@ from hypothesis.strategies import SearchStrategy
 
 from tests.sandbox_modules import load
 
-examples = load("examples")
-inputs = load("inputs")
-literals = load("literals")
-parameters = load("parameters")
-stubs = load("stubs")
+examples = load("inputs.examples")
+inputs = load("inputs.plan")
+literals = load("inputs.literals")
+parameters = load("inputs.parameters")
+stubs = load("inputs.stubs")
 Call = examples.Call
 
 
@@ -318,7 +318,7 @@ def test_strays_give_one_untyped_parameter_a_value_of_another_kind() -> None:
 
     plan = inputs.plan_inputs(bucketize, captured=[Call(([1, 0, 2],), {"key": str})])
     passed = [bound(bucketize, call) for strategy in plan.strays for call in draws(strategy, 2)]
-    assert len(plan.strays) == 2 * len(inputs._STRAYS)  # each parameter meets each stray
+    assert len(plan.strays) == 2 * len(inputs.STRAYS)  # each parameter meets each stray
     assert any(values["src"] is None or type(values["src"]) is int for values in passed)
     assert any(values.get("key") is len or values.get("key") == "a" for values in passed)
     # One parameter at a time: the others keep their kinds, so the stray meets the code it tests.

@@ -13,10 +13,10 @@ import pytest
 from tests.sandbox_modules import load
 
 contract = load("contract")
-covered = load("covered")
-encoding = load("encoding")
-measuring = load("measuring")
-timing = load("timing")
+covered = load("judge.covered")
+encoding = load("values.encoding")
+measuring = load("judge.measuring")
+timing = load("judge.timing")
 wire = load("wire")
 
 SOURCE = """\
@@ -240,7 +240,7 @@ def test_a_call_too_slow_to_trace_is_compared_untraced(tmp_path: Path, monkeypat
     # Traced, a loop runs ~20x slower: a slow original must not time out only because it is traced.
     (tmp_path / "crunchmod.py").write_text(SLOW_UNDER_A_TRACER)
     monkeypatch.syspath_prepend(str(tmp_path))
-    checked_call, versions = load("checked_call"), load("versions")
+    checked_call, versions = load("version.checked_call"), load("version.versions")
     version = versions.Version(contract.TargetSpec("crunchmod", "crunch"), None)
     payload = versions.dumps_with_refs(((200_000,), {}), version.refs())
     started = time.perf_counter()

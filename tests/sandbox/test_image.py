@@ -26,13 +26,32 @@ def test_the_checkouts_box_files_are_the_ones_hashed(box: Path) -> None:
 @pytest.mark.parametrize(
     "change",
     [
-        lambda box: (box / "compare.py").write_bytes((box / "compare.py").read_bytes() + b"\n# changed\n"),
-        lambda box: (box / "new_part.py").write_text("X = 1\n"),  # a new module is shipped (COPY *.py)
+        lambda box: (box / "contract.py").write_bytes((box / "contract.py").read_bytes() + b"\n# changed\n"),
+        *(
+            lambda box, folder=folder: (box / folder / "__init__.py").write_text("# changed\n")
+            for folder in ("supervisor", "judge", "version", "inputs", "values")
+        ),
+        lambda box: (box / "values" / "comparison.py").write_bytes(
+            (box / "values" / "comparison.py").read_bytes() + b"\n# changed\n"
+        ),
+        lambda box: (box / "new_part.py").write_text("X = 1\n"),  # a new module is shipped
+        lambda box: (box / "inputs" / "new_part.py").write_text("X = 1\n"),  # in a sub-folder too
         lambda box: (box / "Dockerfile").write_text((box / "Dockerfile").read_text() + "\nRUN true\n"),
         lambda box: (box / "setup.sh").write_text((box / "setup.sh").read_text() + "\n:\n"),
         lambda box: (box / "wire.py").rename(box / "wire2.py"),
+        lambda box: (box / "judge" / "timing.py").rename(box / "version" / "timing.py"),  # moved to another folder
     ],
-    ids=["box module", "new module", "Dockerfile", "setup", "renamed module"],
+    ids=[
+        "box module",
+        *(f"{folder}/ module" for folder in ("supervisor", "judge", "version", "inputs", "values")),
+        "module in a folder",
+        "new module",
+        "new module in a folder",
+        "Dockerfile",
+        "setup",
+        "renamed module",
+        "moved module",
+    ],
 )
 def test_any_change_to_what_runs_in_the_box_is_a_new_tag(box: Path, change: Callable[[Path], object]) -> None:
     before = sandbox_digest("base", box)

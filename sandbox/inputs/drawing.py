@@ -1,0 +1,214 @@
+"""How values are drawn: the context of a draw (numbers near the literals, the lengths that matter,
+the depth), the drawn elements every source builds on, and collections of any length (beyond
+DIRECT items, a drawn pool filled with fresh values), text and bytes."""
+
+from __future__ import annotations
+
+import math
+import random
+import typing
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
+
+if typing.TYPE_CHECKING:
+    # A new value without hypothesis (random generator, target length): fills collections beyond DIRECT items.
+    Fresh = Callable[[random.Random, int], Any]
+
+SMALL = 20  # everyday collection and text lengths: 0..SMALL
+INNER = 4  # lengths of collections nested in large ones or nested twice: large inputs must stay affordable
+DIRECT = 200  # up to this length hypothesis draws every item; beyond, a drawn pool is expanded
+POOL = 32
+
+_SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+@dataclass(frozen=True)
+class _Numbers:
+    """Integers from -10 up to the user's size (50 without one), and the literals with their
+    neighbours; literals far beyond that are left out: a slow original may take too long on them."""
+
+    low: int
+    high: int
+    marks: tuple[int, ...]
+
+
+def numbers_for(size: int | None, literals: Sequence[int]) -> _Numbers:
+    high = max(50, size or 0)
+    return _Numbers(-10, high, tuple(value for value in literals if abs(value) <= max(1000, high)))
+
+
+@dataclass(frozen=True)
+class Context:
+    numbers: _Numbers
+    words: tuple[str, ...]  # string literals of the sources
+    sizes: tuple[int, ...] = ()  # lengths for large inputs; () for everyday ones
+    favoured: tuple[int, ...] = ()  # observed lengths up to SMALL, drawn on purpose
+    cap: int = SMALL
+    depth: int = 0
+
+    def lengths(self) -> SearchStrategy[int]:
+        if self.sizes:
+            return st.sampled_from(self.sizes)
+        drawn = st.integers(min_value=0, max_value=self.cap)
+        return st.one_of(st.sampled_from(self.favoured), drawn) if self.favoured else drawn
+
+    def inner(self) -> Context:
+        cap = INNER if self.sizes or self.depth >= 1 else self.cap
+        return replace(self, sizes=(), favoured=(), cap=cap, depth=self.depth + 1)
+
+    def deeper(self) -> Context:
+        return replace(self, depth=self.depth + 1)
+
+
+@dataclass(frozen=True)
+class Element:
+    strategy: SearchStrategy[Any]
+    fresh: Fresh | None = None
+
+
+def sample(values: Sequence[Any]) -> Element:
+    """The observed values themselves, each object once (by identity: they may be unhashable)."""
+    unique: dict[int, Any] = {}
+    for value in values:
+        unique.setdefault(id(value), value)
+    chosen = list(unique.values())
+    # By index: hypothesis hashes the values it is given, and a user's __hash__ may raise anything.
+    return Element(st.integers(min_value=0, max_value=len(chosen) - 1).map(chosen.__getitem__))
+
+
+def combine(elements: Sequence[Element]) -> Element:
+    if len(elements) == 1:
+        return elements[0]
+    freshes = [element.fresh for element in elements if element.fresh is not None]
+
+    def fresh(rng: random.Random, size: int) -> Any:
+        return rng.choice(freshes)(rng, size)
+
+    return Element(st.one_of(*[element.strategy for element in elements]), fresh if freshes else None)
+
+
+def _expand(pool: list[Any], seed: int, size: int, fresh: Fresh | None, distinct: bool) -> list[Any]:
+    """`size` items from a pool hypothesis drew, filled with fresh values (hypothesis cannot draw
+    thousands of items); for sets and keys, fresh values until there are `size` distinct ones."""
+    rng = random.Random(seed)
+    items = list(pool)
+    if distinct and fresh is not None:
+        seen = set(items)
+        for _ in range(4 * size):
+            if len(seen) >= size:
+                break
+            value = fresh(rng, size)
+            if value not in seen:
+                seen.add(value)
+                items.append(value)
+        return items
+    while len(items) < size:
+        items.append(fresh(rng, size) if fresh is not None and rng.random() < 0.5 else rng.choice(pool))
+    rng.shuffle(items)
+    return items
+
+
+def sized(
+    element: Element, context: Context, build: Callable[[list[Any]], Any], distinct: bool = False
+) -> SearchStrategy[Any]:
+    """Collections of the context's lengths, made by `build` from a list of items."""
+    made: dict[int, SearchStrategy[Any]] = {}
+
+    def exact(size: int) -> SearchStrategy[Any]:
+        if size not in made:
+            # Distinct items beyond a pool's worth come from fresh values: drawn ones would collide.
+            if size <= DIRECT and not (distinct and element.fresh is not None and size > POOL):
+                made[size] = st.lists(element.strategy, min_size=size, max_size=size).map(build)
+            else:
+                pool = st.lists(element.strategy, min_size=1, max_size=POOL)
+                made[size] = st.tuples(pool, _SEEDS).map(
+                    lambda drawn: build(_expand(drawn[0], drawn[1], size, element.fresh, distinct))
+                )
+        return made[size]
+
+    return context.lengths().flatmap(exact)
+
+
+def sized_dict(keys: Element, values: Element, context: Context) -> SearchStrategy[Any]:
+    made: dict[int, SearchStrategy[Any]] = {}
+
+    def build(size: int, drawn: tuple[list[Any], list[Any], int]) -> dict[Any, Any]:
+        key_pool, value_pool, seed = drawn
+        rng = random.Random(seed)
+        chosen = _expand(key_pool, seed, size, keys.fresh, True)
+        return {key: values.fresh(rng, size) if values.fresh else rng.choice(value_pool) for key in chosen}
+
+    def exact(size: int) -> SearchStrategy[Any]:
+        if size not in made:
+            if size <= DIRECT and not (keys.fresh is not None and size > POOL):
+                pairs = st.lists(st.tuples(keys.strategy, values.strategy), min_size=size, max_size=size)
+                made[size] = pairs.map(dict)
+            else:
+                pools = [st.lists(part.strategy, min_size=1, max_size=POOL) for part in (keys, values)]
+                made[size] = st.tuples(*pools, _SEEDS).map(lambda drawn: build(size, drawn))
+        return made[size]
+
+    return context.lengths().flatmap(exact)
+
+
+def ints(context: Context, low: int | None = None, high: int | None = None, marks: Iterable[int] = ()) -> Element:
+    low = context.numbers.low if low is None else low
+    high = context.numbers.high if high is None else high
+    chosen = sorted(set(context.numbers.marks) | set(marks))
+    drawn = st.integers(min_value=low, max_value=high)
+    top = high
+
+    def fresh(rng: random.Random, size: int) -> int:
+        return rng.randint(low, max(top, low + 4 * size))  # room for `size` distinct values
+
+    return Element(st.one_of(st.sampled_from(chosen), drawn) if chosen else drawn, fresh)
+
+
+def floats(low: float = -1e6, high: float = 1e6, marks: Iterable[float] = ()) -> Element:
+    drawn = st.floats(min_value=low, max_value=high, allow_nan=False, allow_infinity=False)
+    chosen = sorted(marks, key=lambda value: (math.isnan(value), value))
+    strategy = st.one_of(st.sampled_from(chosen), drawn) if chosen else drawn
+    return Element(strategy, lambda rng, size: rng.uniform(low, high))
+
+
+def words_fresh(alphabet: str, longest: int) -> Fresh:
+    def fresh(rng: random.Random, size: int) -> str:
+        return "".join(rng.choice(alphabet) for _ in range(rng.randint(1, longest)))
+
+    return fresh
+
+
+def drawn_text(chars: Element, context: Context, alphabet: str) -> Element:
+    """Text of the context's lengths, and text containing a string literal of the sources (a
+    `startswith("ab")` test needs "ab...")."""
+    text = sized(chars, context, "".join)
+    strategy = text
+    if context.words:
+        word = st.sampled_from(context.words)
+        joined = [st.tuples(word, text), st.tuples(text, word)]
+        strategy = st.one_of(text, word, *[pair.map("".join) for pair in joined])
+    return Element(strategy, words_fresh(alphabet, 8))
+
+
+def binary(byte_values: Sequence[int], context: Context) -> Element:
+    drawn = st.integers(min_value=0, max_value=255)
+    item = st.one_of(st.sampled_from(sorted(byte_values)), drawn) if byte_values else drawn
+    chars = Element(item, lambda rng, size: rng.randrange(256))
+    strategy = sized(chars, context, bytes)
+
+    def fresh(rng: random.Random, size: int) -> bytes:
+        return bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
+
+    return Element(strategy, fresh)
+
+
+_ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+def plain_text(context: Context) -> Element:
+    """Any text, as a `str` hint asks."""
+    return drawn_text(Element(st.characters()), context, _ALNUM)

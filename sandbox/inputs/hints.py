@@ -1,0 +1,146 @@
+"""Strategies from type hints: scalars, unions, `Literal`, collections and tuples, `NewType` and
+`TypeVar`, and classes hypothesis can build."""
+
+from __future__ import annotations
+
+import enum
+import inspect
+import random
+import typing
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Literal
+
+from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
+
+from .drawing import Context, Element, binary, combine, floats, ints, plain_text, sized, sized_dict
+
+
+def is_abc(origin: Any, *names: str) -> bool:
+    return getattr(origin, "__module__", "") == "collections.abc" and getattr(origin, "__name__", "") in names
+
+
+_SEQUENCES = ("Sequence", "MutableSequence", "Iterable", "Collection", "Reversible")
+
+
+def from_hint(annotation: Any, context: Context) -> Element | None:
+    """What a type hint says about a parameter, or None when it says nothing usable."""
+    if annotation is None or annotation is Any or annotation is object or annotation is inspect.Parameter.empty:
+        return None
+    if annotation is type(None):
+        return Element(st.none(), lambda rng, size: None)
+    if getattr(annotation, "__supertype__", None) is not None:  # NewType
+        return from_hint(annotation.__supertype__, context)
+    if isinstance(annotation, typing.TypeVar):
+        if annotation.__bound__ is not None:
+            return from_hint(annotation.__bound__, context)
+        return _union(annotation.__constraints__, context) if annotation.__constraints__ else None
+    scalar = _scalar_hint(annotation, context)
+    if scalar is not None:
+        return scalar
+    origin, arguments = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is None and (annotation in (list, tuple, set, frozenset, dict) or is_abc(annotation, *_SEQUENCES)):
+        origin, arguments = annotation, ()
+    if origin is Literal:
+        return Element(st.sampled_from(arguments))
+    if origin is typing.Union or type(annotation).__name__ == "UnionType":
+        return _union(arguments, context)
+    collection = _collection_hint(origin, arguments, context)
+    if collection is not None:
+        return collection
+    return _last_resort(annotation)
+
+
+def _scalar_hint(annotation: Any, context: Context) -> Element | None:
+    if annotation is bool:
+        return Element(st.booleans(), lambda rng, size: rng.random() < 0.5)
+    if annotation is int:
+        return ints(context)
+    if annotation is float:
+        return floats()
+    if annotation is str:
+        return plain_text(context)
+    if annotation is bytes:
+        return binary((), context)
+    return None
+
+
+def _union(options: Iterable[Any], context: Context) -> Element | None:
+    # The options that can be drawn: a member hypothesis cannot build still leaves valid inputs.
+    elements = [element for element in (from_hint(option, context) for option in options) if element is not None]
+    return combine(elements) if elements else None
+
+
+def _item(arguments: Sequence[Any], index: int, context: Context) -> Element:
+    element = from_hint(arguments[index], context) if len(arguments) > index else None
+    return element if element is not None else ints(context, -100, 100)
+
+
+def _collection_hint(origin: Any, arguments: tuple[Any, ...], context: Context) -> Element | None:
+    inner = context.inner()
+    if origin is list or is_abc(origin, *_SEQUENCES):
+        return Element(sized(_item(arguments, 0, inner), context, list))
+    if origin in (set, frozenset) or is_abc(origin, "Set", "MutableSet"):
+        build = frozenset if origin is frozenset else set
+        return Element(sized(_item(arguments, 0, inner), context, build, distinct=True))
+    if origin is tuple:
+        if arguments and (len(arguments) != 2 or arguments[1] is not Ellipsis):
+            if arguments == ((),):
+                return Element(st.just(()))
+            items = [from_hint(argument, context.deeper()) for argument in arguments]
+            if all(item is not None for item in items):
+                return tuples([item for item in items if item is not None])
+        return Element(sized(_item(arguments, 0, inner), context, tuple))
+    if origin is dict or is_abc(origin, "Mapping", "MutableMapping"):
+        return Element(sized_dict(_item(arguments, 0, inner), _item(arguments, 1, inner), context))
+    return None
+
+
+def tuples(items: Sequence[Element]) -> Element:
+    freshes = [item.fresh for item in items]
+
+    def fresh(rng: random.Random, size: int) -> tuple[Any, ...]:
+        return tuple(make(rng, size) for make in freshes if make is not None)
+
+    whole = all(make is not None for make in freshes)
+    return Element(st.tuples(*[item.strategy for item in items]), fresh if whole else None)
+
+
+def buildable(cls: type) -> bool:
+    """Whether `st.builds(cls)` can draw: it fails at draw time when a required argument has no hint."""
+    if issubclass(cls, enum.Enum):
+        return True
+    try:
+        signature = inspect.signature(cls)
+    except (TypeError, ValueError):
+        return True  # a builtin: hypothesis knows it or says so when validated
+    hints: dict[str, Any] = {}
+    for source in (cls, getattr(cls, "__init__", None), getattr(cls, "__new__", None)):
+        try:
+            hints.update(typing.get_type_hints(source))
+        except Exception:  # unresolvable hints count as none
+            continue
+    required = [
+        parameter
+        for parameter in signature.parameters.values()
+        if parameter.default is parameter.empty
+        and parameter.kind not in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD)
+    ]
+    return all(parameter.name in hints for parameter in required)
+
+
+def validated(make: Callable[[], SearchStrategy[Any]]) -> SearchStrategy[Any] | None:
+    """The strategy `make()` builds, or None when hypothesis cannot build one."""
+    try:
+        strategy = make()
+        strategy.validate()
+        return strategy
+    except Exception:  # any failure means: no strategy for this
+        return None
+
+
+def _last_resort(annotation: Any) -> Element | None:
+    if isinstance(annotation, type) and not buildable(annotation):
+        return None
+    strategy = validated(lambda: st.from_type(annotation))
+    return Element(strategy) if strategy is not None else None

@@ -1,0 +1,310 @@
+"""What is known of each parameter, and the strategy of its values: what the calls seen bound to it,
+its hint (its own or the stub's), its default, whether the function only iterates it; `*args`,
+`**kwargs`, self and cls."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
+
+from .drawing import Context, Element, combine, sample
+from .examples import Call
+from .hints import buildable, from_hint, is_abc, validated
+from .shapes import items_of, shape
+
+
+class _Placeholder:
+    """Stands for self or cls when an example or doctest gives only the arguments after it."""
+
+
+_PLACEHOLDER = _Placeholder()
+
+
+@dataclass
+class _Observed:
+    """What calls showed of each parameter: values captured (sampled as they are) and values seen
+    anywhere (captured, examples, doctests: shaped)."""
+
+    captured: dict[str, list[Any]] = field(default_factory=dict)
+    seen: dict[str, list[Any]] = field(default_factory=dict)
+    lengths: set[int] = field(default_factory=set)
+    kinds: set[str] = field(default_factory=set)
+
+
+def _bind(
+    signature: inspect.Signature, call: Call, skip_first: str | None, owner: type | None
+) -> dict[str, Any] | None:
+    """The call's values by parameter name, or None when they do not fit the signature."""
+    first = call.args[0] if call.args else _PLACEHOLDER
+    is_first = owner is None or (isinstance(first, owner) if skip_first == "instance" else first is owner)
+    attempts = [call.args] if not skip_first or is_first else []
+    if skip_first:
+        attempts.append((_PLACEHOLDER, *call.args))
+    for args in attempts:
+        try:
+            bound = signature.bind(*args, **call.kwargs).arguments
+        except TypeError:
+            continue
+        return {name: value for name, value in bound.items() if value is not _PLACEHOLDER}
+    return None
+
+
+def observe(
+    signature: inspect.Signature, groups: Mapping[str, Sequence[Call]], skip_first: str | None, owner: type | None
+) -> _Observed:
+    observed = _Observed()
+    first = next(iter(signature.parameters), None) if skip_first else None
+    for kind, calls in groups.items():
+        for call in calls:
+            bound = _bind(signature, call, skip_first, owner)
+            if bound is None:
+                continue
+            observed.kinds.add(kind)
+            for name, value in bound.items():
+                if kind == "captured":
+                    observed.captured.setdefault(name, []).append(value)
+                observed.seen.setdefault(name, []).append(value)
+                # The lengths of values passed as arguments: not of *args, **kwargs or self.
+                plain = signature.parameters[name].kind not in (
+                    inspect.Parameter.VAR_POSITIONAL,
+                    inspect.Parameter.VAR_KEYWORD,
+                )
+                if plain and name != first and isinstance(value, (str, bytes, list, tuple, set, frozenset, dict)):
+                    observed.lengths.add(len(value))
+    return observed
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """What is known of one parameter."""
+
+    parameter: inspect.Parameter
+    hint: Any  # None when there is none
+    captured: tuple[Any, ...]
+    seen: tuple[Any, ...]
+    iterated: bool = False  # the original only iterates it, once: an iterator is as good as a list to it
+
+    @property
+    def optional(self) -> bool:
+        return self.parameter.default is not self.parameter.empty
+
+
+# Default values whose type says what else to pass (`reverse=False` -> booleans).
+_DEFAULT_TYPES = (bool, int, float, str, bytes, list, tuple, set, frozenset, dict)
+
+
+def _value_strategy(known: Parameter, context: Context, kin: Element | None) -> SearchStrategy[Any] | None:
+    """`kin`: values like those seen for the other parameters, for an untyped optional one that
+    nothing is known of (`last=None` beside a `first` seen as a list)."""
+    options: list[SearchStrategy[Any]] = []
+    hinted = from_hint(known.hint, context) if known.hint is not None else None
+    if hinted is not None:
+        options.append(hinted.strategy)
+    if known.captured:
+        options.append(sample(known.captured).strategy)  # exactly as observed: identity may matter
+    if known.seen:
+        options.append(shape(known.seen, context).strategy)
+    once = _once_through(known, hinted, context)
+    if once is not None:
+        options.append(once)
+    default = known.parameter.default
+    if not options and known.optional and type(default) in _DEFAULT_TYPES:
+        typed = from_hint(type(default), context)
+        if typed is not None:
+            options.append(typed.strategy)  # never the default object itself: leaving it out passes that
+    if options:
+        return st.one_of(*options)
+    if known.hint is None and known.optional and kin is not None:
+        return kin.strategy  # `count=None`, `default=_marker`: given a value, they reach what they guard
+    return None
+
+
+def _once_through(known: Parameter, hinted: Element | None, context: Context) -> SearchStrategy[Any] | None:
+    """Where an Iterable is hinted, or the original only iterates a parameter seen as lists or
+    tuples, a caller may as well pass an iterator: a draft that reads its argument twice, or
+    further than it needs, differs only then."""
+    if known.hint is not None:
+        hint = typing.get_origin(known.hint) or known.hint
+        return hinted.strategy.map(iter) if is_abc(hint, "Iterable") and hinted is not None else None
+    sequences = [value for value in known.seen if type(value) in (list, tuple)]
+    return shape(sequences, context).strategy.map(iter) if sequences and known.iterated else None
+
+
+# Calls that read an iterable once, in any order, and are as happy with an iterator as with a list.
+_ITERATING_CALLS = {
+    "iter",
+    "list",
+    "tuple",
+    "set",
+    "frozenset",
+    "dict",
+    "sorted",
+    "sum",
+    "min",
+    "max",
+    "any",
+    "all",
+    "enumerate",
+    "zip",
+    "map",
+    "filter",
+    "islice",
+    "chain",
+    "groupby",
+    "accumulate",
+    "starmap",
+    "takewhile",
+    "dropwhile",
+    "compress",
+    "zip_longest",
+    "Counter",
+    "deque",
+    "join",
+}
+
+
+def iterated_parameters(function: Callable[..., Any]) -> set[str]:
+    """The parameters the function's own code reads only by iterating them once: one use, as the
+    iterable of a `for` or a comprehension or as the argument of a call that iterates (`iter`,
+    `list`, `filter`, `islice`...), besides `is` tests and `isinstance`. `len(p)`, `p[0]`, `x in p`,
+    `p.attr` or a second loop make it a sequence: there, an iterator is outside what the
+    function accepts, and a draft is not to be judged by it."""
+    source = source_of(function)
+    if source is None:
+        return set()
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except SyntaxError:
+        return set()
+    definition = next((node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if definition is None:
+        return set()
+    parents = {child: node for node in ast.walk(definition) for child in ast.iter_child_nodes(node)}
+    uses: dict[str, list[ast.Name]] = {}
+    for node in ast.walk(definition):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            uses.setdefault(node.id, []).append(node)
+    names = {
+        argument.arg for argument in [*definition.args.posonlyargs, *definition.args.args, *definition.args.kwonlyargs]
+    }
+    return {name for name in names if _iterated_once(uses.get(name, []), parents)}
+
+
+def _iterated_once(uses: list[ast.Name], parents: Mapping[ast.AST, ast.AST]) -> bool:
+    consuming = [use for use in uses if not _inspects(use, parents.get(use))]
+    if len(consuming) != 1:
+        return False
+    use = consuming[0]
+    parent = parents.get(use)
+    if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)):
+        return parent.iter is use
+    if isinstance(parent, ast.Call) and use in parent.args:
+        function = parent.func
+        name = function.id if isinstance(function, ast.Name) else getattr(function, "attr", "")
+        return name in _ITERATING_CALLS
+    return False
+
+
+def _inspects(use: ast.Name, parent: ast.AST | None) -> bool:
+    """`p is None`, `p is not _marker`, `isinstance(p, ...)`: looks at the object, reads nothing of it."""
+    if isinstance(parent, ast.Compare):
+        return all(isinstance(op, (ast.Is, ast.IsNot)) for op in parent.ops)
+    return (
+        isinstance(parent, ast.Call)
+        and isinstance(parent.func, ast.Name)
+        and parent.func.id == "isinstance"
+        and parent.args[:1] == [use]
+    )
+
+
+def _extra_positional(known: Parameter, context: Context) -> SearchStrategy[Any]:
+    """`*args`: none, the captured tuples, and a few items like the hint or the seen ones."""
+    options: list[SearchStrategy[Any]] = [st.just(())]
+    if known.captured:
+        options.append(sample(known.captured).strategy)
+    item = from_hint(known.hint, context.inner()) if known.hint is not None else None
+    items = items_of(known.seen)
+    shapes = [element for element in (item, shape(items, context.inner()) if items else None) if element]
+    options.extend(st.lists(element.strategy, max_size=3).map(tuple) for element in shapes)
+    return st.one_of(*options)
+
+
+def _extra_keywords(known: Parameter, context: Context, taken: set[str]) -> SearchStrategy[Any]:
+    """`**kwargs`: none, the captured dicts, and a few names (of the seen ones or the literals)."""
+    options: list[SearchStrategy[Any]] = [st.just({})]
+    if known.captured:
+        options.append(sample(known.captured).strategy)
+    seen_names = {name for value in known.seen for name in value}
+    names = sorted(name for name in seen_names | set(context.words) if name.isidentifier() and name not in taken)
+    values = [
+        element
+        for element in (
+            from_hint(known.hint, context.inner()) if known.hint is not None else None,
+            shape(items_of(value.values() for value in known.seen), context.inner()) if seen_names else None,
+        )
+        if element is not None
+    ]
+    if names and values:
+        options.append(st.dictionaries(st.sampled_from(names), combine(values).strategy, max_size=3))
+    return st.one_of(*options)
+
+
+def first_strategy(skip_first: str | None, owner: type | None, captured: Sequence[Any]) -> SearchStrategy[Any] | None:
+    """self: a captured instance or one hypothesis builds; cls: the class."""
+    if skip_first == "class" and owner is not None:
+        return st.just(owner)
+    options = [sample(captured).strategy] if captured else []
+    if skip_first == "instance" and owner is not None and buildable(owner):
+        built = validated(lambda: st.builds(owner))
+        if built is not None:
+            options.append(built)
+    return st.one_of(*options) if options else None
+
+
+def value_strategies(
+    knowns: Sequence[Parameter], context: Context, first: SearchStrategy[Any] | None
+) -> list[SearchStrategy[Any] | None]:
+    taken = {known.parameter.name for known in knowns}
+    plain = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    seen = [value for known in knowns if known.parameter.kind not in plain for value in known.seen]
+    kin = shape(seen, context) if seen else None
+    made: list[SearchStrategy[Any] | None] = []
+    for index, known in enumerate(knowns):
+        kind = known.parameter.kind
+        if index == 0 and first is not None:
+            made.append(first)
+        elif kind is known.parameter.VAR_POSITIONAL:
+            made.append(_extra_positional(known, context))
+        elif kind is known.parameter.VAR_KEYWORD:
+            made.append(_extra_keywords(known, context, taken))
+        else:
+            made.append(_value_strategy(known, context, kin))
+    return made
+
+
+def type_hints(function: Callable[..., Any], stub: Mapping[str, Any]) -> tuple[dict[str, Any], set[str]]:
+    """Each parameter's hint: the function's own, else the stub's; and the names the stub gave."""
+    try:
+        hints = dict(typing.get_type_hints(function))
+    except Exception:  # unresolvable hints: the ones that are already objects
+        raw = getattr(function, "__annotations__", None) or {}
+        hints = {name: value for name, value in raw.items() if not isinstance(value, str)}
+    hints.pop("return", None)
+    from_stub = {name for name in stub if name != "return" and name not in hints}
+    hints.update({name: stub[name] for name in from_stub})
+    return hints, from_stub
+
+
+def source_of(function: Callable[..., Any]) -> str | None:
+    try:
+        return inspect.getsource(function)
+    except (OSError, TypeError):
+        return None

@@ -1,0 +1,269 @@
+"""Inputs for differential testing: hypothesis strategies for any function, typed or not.
+
+What is known of each parameter is combined (`st.one_of`) where several sources apply:
+
+- type hints, else the annotations of a `.pyi` stub beside the module;
+- values captured while the project's own tests ran, sampled exactly as observed (never
+  copied: identity may matter), plus a "shape" widened from them (and from user examples and
+  doctests): numbers around the observed range, text over the observed characters, collections
+  of other lengths whose items are shaped like the observed items;
+- defaults: a parameter with a default is sometimes left out, so a sentinel default is reached;
+- literals of the original and the new version: integers near them, strings containing them,
+  and collection sizes on both sides of them (`len(items) > 250` needs 250 and 251 items).
+
+Two strategies per function: `small` for everyday inputs and `scaled` for collections and text
+whose lengths reach the thresholds in the code. Standard library and hypothesis only; valid on
+Python 3.9+, as it runs inside the sandbox's Python.
+
+The parts: the source texts' literals (literals.py), calls written out as examples and doctests
+(examples.py), `.pyi` stubs (stubs.py), how values are drawn (drawing.py), strategies from type
+hints (hints.py), shapes of the values seen (shapes.py), what is known of each parameter
+(parameters.py); here, the plan that puts them together.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
+
+from .drawing import SMALL, Context, numbers_for
+from .examples import Call, doctest_calls
+from .literals import int_literals, raw_ints, string_literals
+from .parameters import Parameter, first_strategy, iterated_parameters, observe, source_of, type_hints, value_strategies
+
+DEFAULT_SIZE = 100
+MAX_SIZES = 12
+SIZE_LITERALS = (2, 10_000)  # integer literals that may be collection sizes
+KNOWLEDGE = ("hints", "stub", "captured", "examples", "doctest", "defaults", "literals")
+
+
+@dataclass(frozen=True)
+class InputPlan:
+    small: SearchStrategy[Call] | None  # everyday inputs: small collections, numbers near literals
+    scaled: SearchStrategy[Call] | None  # large inputs: collection and text sizes that reach thresholds
+    sizes: tuple[int, ...]  # the collection sizes `scaled` draws from
+    missing: str | None  # why no strategy could be made, as a sentence for the user
+    sources: tuple[str, ...]  # which kinds of knowledge were used
+    defaulted: tuple[str, ...] = ()  # parameters always left to their default: nothing says how to vary them
+    by_size: tuple[SearchStrategy[Call], ...] = ()  # one strategy per size in `sizes`: every size gets drawn
+    strays: tuple[SearchStrategy[Call], ...] = ()  # one untyped parameter of another kind (None, 0, "", len...)
+    timed: SearchStrategy[Call] | None = None  # collections of the user's size: the inputs to time with
+
+
+class _Omitted:
+    """A parameter left out of a call: the function gets its default."""
+
+    def __repr__(self) -> str:
+        return "<left to its default>"
+
+
+_OMIT = _Omitted()
+
+
+def _sizes(lengths: Iterable[int], literals: Iterable[int], size: int) -> tuple[int, ...]:
+    """Collection sizes for large inputs: observed lengths, just beyond the largest, the user's
+    size, and both sides of every integer literal that may be a size. At most MAX_SIZES: the
+    largest and the literals' sizes are kept first. Observed lengths beyond the largest literal
+    size (or the user's size) are left out: the captured values themselves have them."""
+    observed = sorted(length for length in set(lengths) if length < max(SIZE_LITERALS[1], size))
+    low, high = SIZE_LITERALS
+    bounds = sorted(value for value in set(literals) if low <= value <= high)
+    beyond = [observed[-1] + 1] if observed else []
+    candidates = set(observed) | set(beyond) | {size} | {value + step for value in bounds for step in (-1, 0, 1)}
+    if len(candidates) <= MAX_SIZES:
+        return tuple(sorted(candidates))
+    tiers = [
+        [max(candidates)],
+        [value + step for value in bounds for step in (0, 1)],
+        [value - 1 for value in bounds],
+        [size],
+        beyond,
+        observed[::-1],
+    ]
+    chosen: set[int] = set()
+    for value in (value for tier in tiers for value in tier):
+        if len(chosen) < MAX_SIZES:
+            chosen.add(value)
+    return tuple(sorted(chosen))
+
+
+# Values of other kinds for parameters without a hint: callers pass them too (None for "not given",
+# a name where a callable is expected), and the branches that reject them (`raise TypeError(...)`)
+# are code a draft must keep. Where the original fails on one by accident (not by a `raise` of its
+# own) or treats it like the usual values, the stray is outside what it is meant for: the judge
+# leaves that input out. Only builtins whose results do not depend on the process (no id, hash or
+# object addresses).
+STRAYS: tuple[object, ...] = (None, 0, 1, -1, 2, "", "a", "0", (), [], {}, True, 1.5, len, str, bool, abs)
+
+STRAY_DRAWS = 2  # calls per (parameter, stray) pair
+
+
+def _assemble(parameters: Sequence[inspect.Parameter], values: Sequence[Any]) -> Call:
+    """A call from one value (or _OMIT) per parameter. Once a positional parameter is left to its
+    default, the later ones go by keyword: passed by position they would land one place early."""
+    args: list[Any] = []
+    kwargs: dict[str, Any] = {}
+    by_position = True
+    for parameter, value in zip(parameters, values):
+        kind = parameter.kind
+        if kind is parameter.VAR_KEYWORD:
+            kwargs.update(value)
+        elif kind is parameter.VAR_POSITIONAL:
+            if by_position:
+                args.extend(value)
+        elif value is _OMIT:
+            by_position = by_position and kind is parameter.KEYWORD_ONLY
+        elif kind is parameter.KEYWORD_ONLY or (kind is parameter.POSITIONAL_OR_KEYWORD and not by_position):
+            kwargs[parameter.name] = value
+        elif by_position:
+            args.append(value)
+        # else: positional-only after one left to its default: it keeps its default too
+    return Call(tuple(args), kwargs)
+
+
+def _call_strategy(
+    parameters: Sequence[inspect.Parameter], strategies: Sequence[SearchStrategy[Any] | None], given: int | None = None
+) -> SearchStrategy[Call]:
+    """`given`: the index of a parameter never left to its default."""
+    parts: list[SearchStrategy[Any]] = []
+    for index, (parameter, strategy) in enumerate(zip(parameters, strategies)):
+        if strategy is None:
+            parts.append(st.just(_OMIT))
+        elif parameter.default is not parameter.empty and index != given:
+            # Left out first: the simplest call, and how a sentinel default (`default=_marker`) is reached.
+            parts.append(st.one_of(st.just(_OMIT), strategy))
+        else:
+            parts.append(strategy)
+    return st.tuples(*parts).map(lambda values: _assemble(parameters, values))
+
+
+def _stray_calls(
+    parameters: Sequence[inspect.Parameter],
+    knowns: Sequence[Parameter],
+    everyday: Sequence[SearchStrategy[Any] | None],
+    first: SearchStrategy[Any] | None,
+) -> tuple[SearchStrategy[Call], ...]:
+    """For each untyped parameter and each stray, calls where that parameter gets that stray and
+    the others values of their usual kinds: every pair is drawn, none left to chance."""
+    plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    made: list[SearchStrategy[Call]] = []
+    for index, known in enumerate(knowns):
+        if (
+            known.hint is None
+            and known.parameter.kind in plain
+            and (everyday[index] is not None or known.optional)
+            and not (index == 0 and first is not None)
+        ):
+            for stray in STRAYS:
+                strayed = [*everyday[:index], st.just(stray), *everyday[index + 1 :]]
+                made.append(_call_strategy(parameters, strayed, given=index))
+    return tuple(made)
+
+
+def _missing_sentence(names: Sequence[str]) -> str:
+    quoted = ", ".join(f"`{name}`" for name in names)
+    if len(names) == 1:
+        return f"no inputs could be generated for parameter {quoted}: add a type hint or --example"
+    return f"no inputs could be generated for parameters {quoted}: add type hints or --example"
+
+
+def plan_inputs(
+    function: Callable[..., Any],
+    *,
+    skip_first: Literal[None, "instance", "class"] = None,
+    owner: type | None = None,
+    captured: Sequence[Call] = (),
+    examples: Sequence[Call] = (),
+    stub_hints: Mapping[str, Any] | None = None,
+    sources: Sequence[str] = (),
+    size: int | None = None,
+    doctests: Sequence[Call] | None = None,
+) -> InputPlan:
+    """Strategies of calls for `function` from all that is known of its parameters.
+
+    `skip_first`: the first parameter is self ("instance": a captured instance or `st.builds(owner)`)
+    or cls ("class": `owner`). `captured`, `examples`: calls whose values are observed (the captured
+    ones are also sampled as they are); the function's doctest calls count as examples (`doctests`:
+    those calls when the caller has them already; evaluating them runs the user's code). `sources`:
+    the source texts of the original and the new version (the function's own when none is given).
+    `size`: the user's collection size for large inputs (DEFAULT_SIZE without one).
+    """
+    name = getattr(function, "__name__", "the function")
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return InputPlan(None, None, (), f"no inputs could be generated: the signature of `{name}` cannot be read", ())
+    texts: list[str | None] = [*sources] or [source_of(function)]
+    found = doctest_calls(function) if doctests is None else doctests
+    groups = {"captured": captured, "examples": examples, "doctest": found}
+    observed = observe(signature, groups, skip_first, owner)
+    hints, from_stub = type_hints(function, stub_hints or {})
+    parameters = list(signature.parameters.values())
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    first_name = parameters[0].name if skip_first and parameters and parameters[0].kind in positional else None
+    iterated = iterated_parameters(function)
+    knowns = [
+        Parameter(
+            parameter,
+            None if parameter.name == first_name else hints.get(parameter.name),
+            tuple(observed.captured.get(parameter.name, ())),
+            tuple(observed.seen.get(parameter.name, ())),
+            parameter.name in iterated,
+        )
+        for parameter in parameters
+    ]
+    literals, words = raw_ints(texts), tuple(string_literals(*texts))
+    sizes = _sizes(observed.lengths, literals, size or DEFAULT_SIZE)
+    small = Context(
+        numbers_for(size, int_literals(*texts)),
+        words,
+        favoured=tuple(sorted(length for length in observed.lengths if length <= SMALL)),
+    )
+    first = first_strategy(skip_first, owner, knowns[0].captured) if first_name else None
+    everyday = value_strategies(knowns, small, first)
+    lacking = [known.parameter for known, strategy in zip(knowns, everyday) if strategy is None]
+    missing = [parameter.name for parameter in lacking if parameter.default is parameter.empty]
+    if skip_first and first_name is None:
+        missing = ["self" if skip_first == "instance" else "cls"]
+    used = _used(knowns, hints, from_stub, observed.kinds, bool(literals or words))
+    if missing:
+        return InputPlan(None, None, sizes, _missing_sentence(missing), used)
+    large = value_strategies(knowns, replace(small, sizes=sizes, favoured=()), first)
+
+    # A few draws from `large` may miss the one size past a threshold (251 for `> 250`): each size alone too.
+    def sized(one: int) -> SearchStrategy[Call]:
+        return _call_strategy(parameters, value_strategies(knowns, replace(small, sizes=(one,), favoured=()), first))
+
+    by_size = tuple(sized(one) for one in sizes)
+    return InputPlan(
+        _call_strategy(parameters, everyday),
+        _call_strategy(parameters, large),
+        sizes,
+        None,
+        used,
+        tuple(parameter.name for parameter in lacking),
+        by_size,
+        _stray_calls(parameters, knowns, everyday, first),
+        sized(size or DEFAULT_SIZE),
+    )
+
+
+def _used(
+    knowns: Sequence[Parameter], hints: Mapping[str, Any], from_stub: set[str], observed: set[str], literals: bool
+) -> tuple[str, ...]:
+    named = {known.parameter.name for known in knowns if known.hint is not None}
+    used = set(observed)
+    if named - from_stub:
+        used.add("hints")
+    if named & from_stub:
+        used.add("stub")
+    if any(known.optional for known in knowns):
+        used.add("defaults")
+    if literals:
+        used.add("literals")
+    return tuple(kind for kind in KNOWLEDGE if kind in used)

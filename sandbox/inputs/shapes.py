@@ -1,0 +1,153 @@
+"""Values shaped like those seen (captured, examples, doctests): the same kinds, widened; numbers
+around the observed range, text over the observed characters, collections of other lengths whose
+items are shaped like the observed items. Other objects are only sampled."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from hypothesis import strategies as st
+
+from .drawing import (
+    SMALL,
+    Context,
+    Element,
+    binary,
+    combine,
+    drawn_text,
+    floats,
+    ints,
+    plain_text,
+    sample,
+    sized,
+    sized_dict,
+    words_fresh,
+)
+from .hints import tuples
+
+SAMPLE_LIMIT = 200  # observed items looked at per collection
+MAX_MARKS = 100  # observed numbers whose neighbours are drawn on purpose
+MAX_DEPTH = 6  # deeper (or cyclic) observed structures are only sampled
+EXTRA_CHARS = "aZ0 -_\n\t\u00e9"  # a few characters beyond the observed ones
+
+_KINDS: dict[type, str] = {
+    type(None): "none",
+    bool: "bool",
+    int: "int",
+    float: "float",
+    str: "str",
+    bytes: "bytes",
+    list: "list",
+    tuple: "tuple",
+    set: "set",
+    frozenset: "frozenset",
+    dict: "dict",
+}
+
+
+def items_of(collections_seen: Iterable[Iterable[Any]]) -> list[Any]:
+    """The items of observed collections, a bounded number of each; sets in sorted order where
+    they sort, so the pool does not depend on hash seeds."""
+    pooled: list[Any] = []
+    for collection in collections_seen:
+        items = list(collection)
+        if isinstance(collection, (set, frozenset)):
+            with contextlib.suppress(TypeError):
+                items = sorted(items)
+        pooled.extend(items[:SAMPLE_LIMIT])
+    return pooled
+
+
+def _marks(values: Iterable[Any], extra: Iterable[Any]) -> list[Any]:
+    """The observed numbers' neighbours (a bounded number of values, spread over their range)."""
+    unique = sorted(set(values))
+    if len(unique) > MAX_MARKS:
+        step = len(unique) / MAX_MARKS
+        unique = [unique[int(index * step)] for index in range(MAX_MARKS)] + [unique[-1]]
+    return [*extra, *(value + step for value in unique for step in (-1, 0, 1))]
+
+
+def shape(values: Sequence[Any], context: Context) -> Element:
+    """Values like the observed ones: the same kinds, widened; other objects only sampled."""
+    if context.depth > MAX_DEPTH:
+        return sample(values)  # deep or cyclic: nothing more to learn
+    groups: dict[str, list[Any]] = {}
+    for value in values:
+        groups.setdefault(_KINDS.get(type(value), "other"), []).append(value)
+    return combine([_shape_of(kind, group, context) for kind, group in groups.items()])
+
+
+def _shape_of(kind: str, values: list[Any], context: Context) -> Element:
+    if kind == "none":
+        return Element(st.none(), lambda rng, size: None)
+    if kind == "bool":
+        return Element(st.booleans(), lambda rng, size: rng.random() < 0.5)
+    if kind == "int":
+        low, high = min(values), max(values)
+        margin = max(10, (high - low) // 2)
+        return ints(context, low - margin, high + margin, _marks(values, (0, 1, -1)))
+    if kind == "float":
+        return _float_shape(values)
+    if kind == "str":
+        return _text_shape(values, context)
+    if kind == "bytes":
+        seen = sample(values).strategy
+        made = binary(sorted({0, 32, 65, 255} | set(items_of(values))), context)
+        return Element(st.one_of(seen, made.strategy), made.fresh)
+    return _collection_shape(kind, values, context)
+
+
+def _float_shape(values: list[float]) -> Element:
+    finite = [value for value in values if math.isfinite(value)]
+    odd = [value for value in values if not math.isfinite(value)]
+    if not finite:
+        return sample(values)
+    low, high = min(finite), max(finite)
+    margin = max(10.0, (high - low) / 2)
+    # Near the largest floats the margin overflows: the bounds stay finite.
+    low, high = max(low - margin, -sys.float_info.max), min(high + margin, sys.float_info.max)
+    return floats(low, high, [*_marks(finite, (0.0, 1.0, -1.0)), *odd[:1]])
+
+
+def _text_shape(values: list[str], context: Context) -> Element:
+    """Text over the observed characters, those of the literals and a few others; the observed
+    strings themselves too."""
+    chars = sorted(
+        set("".join(value[:1000] for value in values[:SAMPLE_LIMIT])) | set(EXTRA_CHARS) | set("".join(context.words))
+    )
+    alphabet = "".join(chars)
+    item = Element(st.sampled_from(chars), lambda rng, size: rng.choice(alphabet))
+    made = drawn_text(item, context, alphabet)
+    longest = max(1, min(SMALL, max(len(value) for value in values)))
+    seen = st.sampled_from(sorted(set(values)))
+    return Element(st.one_of(seen, made.strategy), words_fresh(alphabet, longest))
+
+
+def _collection_shape(kind: str, values: list[Any], context: Context) -> Element:
+    if kind == "other":
+        return sample(values)
+    if kind == "dict":
+        keys = _shape_or_default(items_of(values), context.inner(), "key")
+        items = _shape_or_default(items_of(value.values() for value in values), context.inner(), "value")
+        return Element(sized_dict(keys, items, context))
+    if kind == "tuple":
+        lengths = {len(value) for value in values}
+        if len(lengths) == 1 and 0 < min(lengths) <= 10:
+            # A fixed length is positional structure (a pair, a record): kept, each position shaped alone.
+            deeper = context.deeper()
+            return tuples([shape([value[index] for value in values], deeper) for index in range(min(lengths))])
+    item = _shape_or_default(items_of(values), context.inner(), "item")
+    build: Callable[[list[Any]], Any] = {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}[kind]
+    return Element(sized(item, context, build, distinct=kind in ("set", "frozenset")))
+
+
+def _shape_or_default(items: list[Any], context: Context, role: str) -> Element:
+    # Only empty collections were seen: nothing says what their items are; small ints or text keys
+    # are a common guess, and a wrong guess only makes both versions fail alike.
+    if items:
+        return shape(items, context)
+    return plain_text(context) if role == "key" else ints(context, -100, 100)

@@ -1,0 +1,70 @@
+"""What the versions' processes answer, as the judge reads it: how the new version's outcome on an
+input differs from the original's, a batch's answers, and the lines and branches a call ran."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..values import comparison, nodes, rendering, validation
+from ..version import checked_call
+from .workers import Worker
+
+
+def differs(expected: dict[str, Any], actual: dict[str, Any], limit: float) -> str | None:
+    """How the new version's outcome differs from the original's, or None."""
+    if actual.get("timeout"):
+        return "the new version did not return within {:.1f}s (the original took {:.3f}s)".format(
+            limit, float(expected.get("seconds") or 0.0)
+        )
+    if actual.get("crashed"):
+        return "the new version's process died on this input ({})".format(str(actual["crashed"])[:200])
+    try:
+        return _differs(expected, actual)
+    except nodes.MalformedEncoding:
+        return "the new version's answer could not be read"
+
+
+def _differs(expected: dict[str, Any], actual: dict[str, Any]) -> str | None:
+    raised, got = expected.get("raised"), actual.get("raised")
+    if raised or got:
+        if not (raised and got and raised.get("type") == got.get("type")):
+            return f"the original {_outcome(expected)} but the new version {_outcome(actual)}"
+    else:
+        validation.validate(actual.get("value"))
+        difference = comparison.compare(expected.get("value"), actual.get("value"))
+        if difference:
+            return f"the original {_outcome(expected)}, the new version {_outcome(actual)[:200]}: {difference}"
+    validation.validate(actual.get("args_after"))
+    difference = comparison.compare(expected.get("args_after"), actual.get("args_after"))
+    if difference:
+        return f"the arguments were changed differently: {difference}"
+    if expected.get("printed") != actual.get("printed"):
+        return "the original printed {!r}, the new version {!r}".format(
+            str(expected.get("printed"))[:100], str(actual.get("printed"))[:100]
+        )
+    return None
+
+
+def _outcome(answer: dict[str, Any]) -> str:
+    raised = answer.get("raised")
+    if raised:
+        return "raised {} ({})".format(raised.get("type"), str(raised.get("message"))[:80])
+    return "returned {}".format(rendering.render(answer.get("value")))
+
+
+def batch_answers(worker: Worker, count: int, limit: float) -> list[dict[str, Any]] | None:
+    """A batch's answers, one per input; None when the batch's child died, hung or answered oddly."""
+    answers = worker.answer(((1 + checked_call.TRACED_SHARE) * limit + 1.0) * count + 15.0).get("answers")
+    if not isinstance(answers, list) or len(answers) != count or any(item.get("crashed") for item in answers):
+        return None
+    return answers
+
+
+def arcs_of(answer: dict[str, Any], cut: bool = False) -> set[tuple[int, int]]:
+    """The arcs a call ran; with `cut`, also those of a traced run cut short (its result was not
+    compared: they tell which lines the original reaches, never that a new version agreed there)."""
+    found = set()
+    for pair in [*(answer.get("arcs") or []), *((answer.get("cut_arcs") or []) if cut else [])]:
+        if isinstance(pair, list) and len(pair) == 2 and all(isinstance(n, int) for n in pair):
+            found.add((pair[0], pair[1]))
+    return found

@@ -1,0 +1,265 @@
+"""The calls a check runs, from every source the judge knows, in order:
+
+the user's examples, the examples in the function's docstring, the calls
+captured from the project's tests, then inputs hypothesis draws from what is
+known of each parameter (inputs/plan.py). The judge imports the ORIGINAL's module
+for this (its signature, defaults and classes); never the new version.
+Each call travels to the versions' processes as a pickle in which module-level
+objects and default values are names, so sentinels keep their identity.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import functools
+import inspect
+import io
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Callable, Literal
+
+from .. import contract
+from ..inputs import examples, parameters, stubs
+from ..inputs.plan import STRAY_DRAWS, plan_inputs
+from ..version import versions
+from .errors import Mismatch, SetupError
+
+CheckOne = Callable[[bytes, str, str], None]  # (payload, the call as text, its source)
+TIMED_DRAWS = 24  # inputs of the user's size, for a check that is timed
+
+
+class CallSource:
+    def __init__(self, job: contract.CheckJob) -> None:
+        self.job = job
+        try:
+            self.version = versions.Version(job.target, None)
+        except BaseException as error:
+            problem = f"{type(error).__name__}: {error}"
+            raise SetupError(f"cannot import {job.target.module} in the sandbox: {problem}") from None
+        self.refs = self.version.refs()
+        self.captured: list[examples.Call] = []
+        self.benchmark: list[int] = []
+        self.missing: str | None = None
+        if job.captured:
+            data = json.loads(base64.b64decode(job.captured))
+            self.add_captured(data.get("calls", []), data.get("benchmark", []))
+
+    def add_captured(self, calls: list[str], benchmark: list[int]) -> None:
+        for text in calls:
+            with contextlib.suppress(Exception):
+                args, kwargs = versions.loads_with_refs(base64.b64decode(text), self.version)
+                self.captured.append(examples.Call(tuple(args), dict(kwargs)))
+        self.benchmark = [i for i in benchmark if isinstance(i, int)]
+
+    def payload(self, call: examples.Call) -> bytes:
+        return versions.dumps_with_refs((call.args, call.kwargs), self.refs)
+
+    def shown(self, call: examples.Call) -> str:
+        parts = [_short(a) for a in call.args] + [f"{k}={_short(v)}" for k, v in call.kwargs.items()]
+        return "{}({})".format(self.job.target.label, ", ".join(parts))
+
+    def fixed_calls(self) -> Iterator[tuple[str, bytes, str]]:
+        """(source, payload, shown) for the examples, doctests and captured calls."""
+        groups: list[tuple[str, list[examples.Call]]] = [
+            ("example", [examples.parse_example(text) for text in self.job.examples]),
+            ("doctest", self.doctests),
+        ]
+        for index, call in enumerate(self.captured):
+            groups.append(("benchmark" if index in self.benchmark else "captured", [call]))
+        for source, group in groups:
+            for call in group:
+                with contextlib.suppress(Exception):  # a call that cannot be pickled is not checked
+                    payload = self.payload(call)
+                    yield source, payload, self.shown(call)
+
+    @functools.cached_property
+    def doctests(self) -> list[examples.Call]:
+        """The docstring's calls, evaluated once: their arguments may run the user's code."""
+        try:
+            return list(examples.doctest_calls(self.version.original))
+        except Exception:
+            return []
+
+    @functools.cached_property
+    def untyped(self) -> bool:
+        """Whether a parameter (self and cls aside) has no hint of its own: strays may come."""
+        try:
+            parameters = list(inspect.signature(self.version.original).parameters.values())
+        except (TypeError, ValueError):
+            return False
+        target = self.job.target
+        skip = 1 if target.is_classmethod or (target.class_name and not target.is_static) else 0
+        return any(parameter.annotation is parameter.empty for parameter in parameters[skip:])
+
+    def plan(self) -> Any:
+        target = self.job.target
+        skip: Literal["instance", "class"] | None = None
+        if target.is_classmethod:
+            skip = "class"
+        elif target.class_name and not target.is_static:
+            skip = "instance"
+        module_file = getattr(self.version.module, "__file__", None)
+        stub = stubs.stub_hints(module_file, target.class_name, target.function_name) if module_file else {}
+        return plan_inputs(
+            self.version.original,
+            skip_first=skip,
+            owner=self.version.owner if target.class_name else None,
+            captured=[*self.captured, *self.doctests],
+            doctests=self.doctests,
+            examples=[examples.parse_example(text) for text in self.job.examples],
+            stub_hints=stub,
+            sources=[parameters.source_of(self.version.original) or "", self.job.candidate or ""],
+            size=self.job.size,
+        )
+
+    def generated(self, enough: Callable[[], bool]) -> Iterator[tuple[Any, int]]:
+        """(strategy, how many to draw): everyday inputs, large ones, each large size alone (a few
+        draws could miss the one size past a threshold), strays (an untyped parameter given a value
+        of another kind), inputs of the user's size to time with (when timed), then more everyday
+        ones until `enough()`."""
+        plan = self.plan()
+        self.missing = plan.missing
+        examples = self.job.max_examples
+        if plan.small is not None:
+            yield plan.small, examples
+        if plan.scaled is not None:
+            yield plan.scaled, max(5, examples // 8)
+        for strategy in plan.by_size:
+            yield strategy, 2
+        for strategy in plan.strays:
+            yield Strays(strategy), STRAY_DRAWS
+        if self.job.timing is not None and plan.timed is not None:
+            yield plan.timed, TIMED_DRAWS  # checked like the others before any of them is timed
+        # Small domains repeat themselves: draw further (the same sequence, longer) for distinct inputs.
+        more = examples
+        while plan.small is not None and not enough() and more < 8 * max(examples, self.job.min_inputs):
+            more *= 2
+            yield plan.small, more
+
+    def collect(self, strategy: Any, count: int) -> list[tuple[str, bytes, str]]:
+        """`count` draws of `strategy`, as (source, payload, shown), to be checked in batches."""
+        found: list[tuple[str, bytes, str]] = []
+        source, strategy = _labelled(strategy)
+
+        def keep(call: examples.Call) -> None:
+            with contextlib.suppress(Exception):  # an input that cannot travel is not checked
+                found.append((source, self.payload(call), self.shown(call)))
+
+        _run(strategy, count, keep, shrink=False)
+        return found
+
+    def shrink(self, strategy: Any, count: int, check_one: CheckOne) -> None:
+        """The same draws again, one call at a time, so that hypothesis shrinks the first failure."""
+        failures: list[Mismatch] = []
+        source, strategy = _labelled(strategy)
+
+        def check(call: examples.Call) -> None:
+            try:
+                payload = self.payload(call)
+            except Exception:
+                return
+            try:
+                check_one(payload, self.shown(call), source)
+            except Mismatch as mismatch:
+                failures.append(mismatch)  # the last one is the shrunk, smallest one
+                raise
+
+        try:
+            _run(strategy, count, check, shrink=True)
+        except Mismatch:
+            raise failures[-1] from None
+
+    def version_source(self, baseline: bool) -> tuple[str | None, str, int]:
+        """The source whose coverage counts, its function's name, and the lines before it in its file."""
+        name = self.job.target.function_name
+        if not baseline:
+            return self.job.candidate, name, 0
+        code = self.version.original.__code__
+        return parameters.source_of(self.version.original), name, code.co_firstlineno - 1
+
+
+@dataclass(frozen=True)
+class Strays:
+    """Calls where one untyped parameter gets a value of another kind (inputs.plan.STRAYS): checked
+    as source "stray", which the judge compares only where the original does something of its
+    own with it (Check._stray_counts)."""
+
+    strategy: Any
+
+
+def _labelled(strategy: Any) -> tuple[str, Any]:
+    return ("stray", strategy.strategy) if isinstance(strategy, Strays) else ("generated", strategy)
+
+
+def _run(strategy: Any, count: int, test: Callable[[Any], None], *, shrink: bool) -> None:
+    from hypothesis import HealthCheck, Phase, given, settings
+
+    _skip_constants_of_the_checker()
+    phases = (Phase.explicit, Phase.generate, Phase.shrink) if shrink else (Phase.explicit, Phase.generate)
+
+    raised: list[BaseException] = []
+
+    @settings(
+        max_examples=count,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+        phases=phases,
+        report_multiple_bugs=False,
+        print_blob=False,
+    )
+    @given(strategy)
+    def drawn(call: Any) -> None:
+        try:
+            test(call)
+        except BaseException as error:
+            raised.append(error)
+            raise
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        try:
+            drawn()
+        except Exception as error:
+            if any(error is seen for seen in raised):
+                raise
+            # The strategy itself failed: a value the project's code refuses to make (a class whose
+            # constructor wants arguments it was not given). What was drawn before it stays.
+
+
+def _skip_constants_of_the_checker() -> None:
+    """Hypothesis draws constants from every module outside site-packages: the project's are worth it
+    (its literals), the checker's own are not (a second of parsing on every check)."""
+    import os
+    import sys
+
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:
+        return
+    seen = getattr(providers, "_seen_modules", None)
+    if isinstance(seen, set):
+        # The checker's modules are the files of the box's folder and its sub-folders, whatever their
+        # names: the package's, and the runner, which is `__main__` in every process forked from it.
+        box = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+        for module in list(sys.modules.values()):
+            file = getattr(module, "__file__", None)
+            if file and id(module) not in seen and os.path.abspath(file).startswith(box):
+                seen.add(id(module))
+
+
+_SEQUENCE_ITERATORS: tuple[type, ...] = (type(iter([])), type(iter(())))
+
+
+def _short(value: Any, limit: int = 200) -> str:
+    try:
+        if type(value) in _SEQUENCE_ITERATORS:
+            _, (items,), start = value.__reduce__()  # read without advancing it
+            text = f"iter({items[start:]!r})"
+        else:
+            text = repr(value)
+    except Exception:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

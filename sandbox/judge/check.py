@@ -1,0 +1,393 @@
+"""The judge: checks a new version against the original without ever running the new version's code.
+
+The original and the new version each run in a process of their own (see
+version/executor.py), started before anything is checked, under another user where
+the sandbox allows it (in Docker: the judge and the versions have different
+uids) and never dumpable, so that a version can neither read, trace nor write
+the judge, nor its verdict channel. The judge draws the inputs, sends them to
+both, compares the JSON answers, and writes the verdict (contract.Verdict) on a
+channel only the runner reads. Nothing a version prints is ever parsed.
+
+A check, each step only if the one before succeeded:
+1. inputs: the user's examples, the docstring's examples, the calls captured
+   from the project's tests, then hypothesis strategies (inputs/plan.py);
+2. differential testing on every input (values/comparison.py), shrinking a failure;
+3. evidence: at least `min_inputs` distinct inputs, and every line and branch of
+   the new version's body reached (covered.py), else `not_verified`;
+4. the project's tests that call the function, with the new version in place;
+5. timing (timing.py) and a profile.
+
+The versions' processes, as the judge sees them, are workers.py's; what their answers say, and how
+two of them differ, answers.py's; the timing of both, measuring.py's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import statistics
+import time
+from typing import Any
+
+from .. import contract, wire
+from ..privileges import become
+from ..version import checked_call
+from . import capture
+from .answers import arcs_of, batch_answers, differs
+from .errors import Mismatch, SetupError
+from .measuring import SIZE_CALL_LIMIT_S, SIZE_GROUP, choose_workloads, measure_both, round_runner
+from .workers import Cpus, Worker, scratch_dir
+
+BATCH = 32  # inputs per child of a version's process
+SELF_CHECK = 32  # a baseline compares the original with a second copy of itself on this many inputs
+
+
+class Gate:
+    """The judge's end of the runner's timing gate: wait() returns when no other check times;
+    done() lets the next one in."""
+
+    def __init__(self, ends: tuple[int, int]) -> None:
+        self.ask, self.go = ends
+
+    def wait(self) -> None:
+        os.write(self.ask, b"t")
+        if os.read(self.go, 1) != b"g":
+            raise SetupError("the sandbox's timing gate closed")
+
+    def done(self) -> None:
+        with contextlib.suppress(OSError):
+            os.write(self.ask, b"d")
+
+
+# -- the check -----------------------------------------------------------------------------------
+
+
+def main(job_data: Any, verdict_fd: int, uids: dict[str, int] | None, gate_ends: tuple[int, int] | None = None) -> int:
+    """Run one check (or the project's tests, for a CaptureJob) and write its verdict to `verdict_fd`.
+    Called in a child of the runner; `gate_ends` when other checks may run beside this one."""
+    if isinstance(job_data, dict) and job_data.get("kind") == "capture":
+        return capture.capture_project(contract.capture_job_from_data(job_data), verdict_fd, uids)
+    job = contract.job_from_data(job_data)
+    draft_uid = uids.get("draft") if uids else None
+    cpus = Cpus.of_this_process(side_by_side=gate_ends is not None)
+    gate = Gate(gate_ends) if gate_ends is not None else None
+    if gate is not None:
+        cpus.move_here(cpus.work)  # the judge too: its clock times the rounds
+    workers = [Worker(job.target, None, job.project, draft_uid, cpus)]
+    # The baseline checks the original against a second copy of itself: a function that does not
+    # agree with itself (randomness, time, global state) cannot be verified against anything.
+    workers.append(Worker(job.target, job.candidate, job.project, draft_uid, cpus))
+    become(uids.get("judge") if uids else None)
+    with contextlib.suppress(OSError):
+        os.chdir(scratch_dir())
+    try:
+        verdict = Check(job, workers[0], workers[1], cpus, gate).run()
+    except SetupError as problem:
+        verdict = contract.Verdict(error=str(problem))
+    finally:
+        for worker in workers:
+            worker.stop()
+    wire.send_json(verdict_fd, contract.to_data(verdict))
+    return 0
+
+
+class Check:
+    def __init__(
+        self, job: contract.CheckJob, original: Worker, candidate: Worker, cpus: Cpus, gate: Gate | None = None
+    ) -> None:
+        self.job, self.original, self.candidate = job, original, candidate
+        self.cpus, self.gate = cpus, gate
+        self.arcs: set[tuple[int, int]] = set()
+        self.original_arcs: set[tuple[int, int]] = set()
+        self.usual_arcs: set[tuple[int, int]] = set()  # the original's, on every input but the strays
+        self.tests_arcs: set[tuple[int, int]] = set()  # of the calls captured from the project's tests
+        self.checked: set[bytes] = set()
+        self.sources: dict[str, int] = {}
+        self.passed: list[tuple[str, bytes, float]] = []  # inputs the original returned on, its seconds: for timing
+        self.mutates = False
+
+    def run(self) -> contract.Verdict:
+        from . import calls
+
+        baseline: dict[str, Any] = {}
+        try:
+            self._wait_ready()  # a new version that does not even load is a failed one
+            self.plan = calls.CallSource(self.job)
+            baseline = self._baseline() if self.job.is_baseline else {}
+            self.check_batch(list(self.plan.fixed_calls()))
+            for strategy, count in self.plan.generated(lambda: len(self.checked) >= self.job.min_inputs):
+                try:
+                    self.check_batch(self.plan.collect(strategy, count))
+                except Mismatch:
+                    self.plan.shrink(strategy, count, self.check_one)  # raises the smallest counterexample
+                    raise
+        except Mismatch as mismatch:
+            text, where = mismatch.args
+            return contract.Verdict(
+                correct=False,
+                mismatch=text,
+                counterexample=where,
+                checked=len(self.checked),
+                sources=self.sources,
+                **baseline,
+            )
+        if not self.checked:
+            raise SetupError(self.plan.missing or "no inputs to test with: add type hints or give examples")
+        return self._evidence(baseline)
+
+    def _wait_ready(self) -> None:
+        first = self.original.answer(120.0)
+        if not first.get("ready"):
+            problem = first.get("error") or first.get("crashed")
+            raise SetupError(f"cannot import {self.job.target.module} in the sandbox: {problem}")
+        second = self.candidate.answer(120.0)
+        if not second.get("ready"):
+            problem = second.get("error") or second.get("crashed")
+            if self.job.is_baseline:
+                raise SetupError(f"the original does not load twice: {problem}")
+            raise Mismatch(f"the new version fails to load: {problem}", None)
+
+    def _baseline(self) -> dict[str, Any]:
+        """What the project's tests gave (captured by the host's CaptureJob): passed on to every draft."""
+        return {
+            "captured": self.job.captured,
+            "captured_count": len(self.plan.captured),
+            "tests": self.job.tests,
+            "tests_note": self.job.tests_note,
+        }
+
+    def check_batch(self, items: list[tuple[str, bytes, str]]) -> None:
+        """Inputs through both versions, BATCH at a time; raises Mismatch at the first that differs."""
+        fresh: dict[bytes, tuple[str, bytes, str]] = {}
+        for item in items:
+            if item[1] not in self.checked:
+                fresh.setdefault(item[1], item)
+        chunk = list(fresh.values())
+        for start in range(0, len(chunk), BATCH):
+            self._check_chunk(chunk[start : start + BATCH])
+
+    def _check_chunk(self, chunk: list[tuple[str, bytes, str]]) -> None:
+        limit = self.job.per_call_timeout
+        payloads = [payload for _, payload, _ in chunk]
+        twice = self._compared()
+        self.original.send({"kind": "calls", "payloads": payloads, "limit": limit, "trace": self._trace_original()})
+        if twice:
+            self.candidate.send({"kind": "calls", "payloads": payloads, "limit": 2 * limit, "trace": True})
+        expected = batch_answers(self.original, len(chunk), limit)
+        actual = batch_answers(self.candidate, len(chunk), 2 * limit) if twice else None
+        if expected is None or (twice and actual is None):
+            for source, payload, shown in chunk:  # a process died on one of them: find which, one by one
+                self.check_one(payload, shown, source)
+            return
+        for index, (source, payload, shown) in enumerate(chunk):
+            self._record(payload, shown, source, expected[index], actual[index] if actual else None)
+
+    def check_one(self, payload: bytes, shown: str, source: str) -> None:
+        """One input through both versions, each in a fresh child; raises Mismatch when they differ."""
+        if payload in self.checked:
+            return
+        limit = self.job.per_call_timeout
+        twice = self._compared()
+        self.original.send({"kind": "call", "payload": payload, "limit": limit, "trace": self._trace_original()})
+        if twice:
+            self.candidate.send({"kind": "call", "payload": payload, "limit": 2 * limit, "trace": True})
+        expected = self.original.answer(limit + 10.0)
+        actual = self.candidate.answer(2 * limit + 10.0) if twice else None
+        self._record(payload, shown, source, expected, actual)
+
+    def _trace_original(self) -> bool:
+        """The baseline's coverage is the original's; a draft's check traces the original too where
+        strays will come (untyped parameters): a stray counts only where it takes the original
+        somewhere the usual inputs do not."""
+        return self.job.is_baseline or self.plan.untyped
+
+    def _stray_counts(self, expected: dict[str, Any], reached: set[tuple[int, int]]) -> bool:
+        """Whether a stray input (a value of another kind for an untyped parameter) is compared:
+        where the original rejects it with a `raise` of its own, or handles it along lines and
+        branches no usual input took (`if x is None: ...`, `if isinstance(x, str): ...`). One it
+        fails on by accident, or treats like any other value, is outside what it is meant for."""
+        raised = expected.get("raised")
+        if raised:
+            return bool(raised.get("deliberate"))
+        return not reached <= self.usual_arcs
+
+    def _compared(self) -> bool:
+        """Whether the second process answers too: always for a draft; for a baseline (the original's
+        second copy) on the first SELF_CHECK inputs, enough to show it agrees with itself."""
+        return not self.job.is_baseline or len(self.checked) < SELF_CHECK
+
+    def _record(
+        self, payload: bytes, shown: str, source: str, expected: dict[str, Any], actual: dict[str, Any] | None
+    ) -> None:
+        # The new version gets twice the limit: a slow original is skipped anyway.
+        if expected.get("timeout") or expected.get("crashed"):
+            return  # the original cannot be compared on this input: not the new version's fault
+        reached = arcs_of(expected, cut=True)  # the original's (empty where it ran untraced)
+        if source == "stray" and not self._stray_counts(expected, reached):
+            return  # left out: not counted, not compared
+        if source != "stray":
+            self.usual_arcs.update(reached)
+        if actual is not None:
+            problem = differs(expected, actual, 2 * self.job.per_call_timeout)
+            if problem:
+                raise Mismatch(problem, shown)
+        self.checked.add(payload)
+        self.sources[source] = self.sources.get(source, 0) + 1
+        ran = reached if self.job.is_baseline else arcs_of(actual or {})
+        (self.original_arcs if self.job.is_baseline else self.arcs).update(ran)
+        if source in ("captured", "benchmark"):
+            self.tests_arcs.update(ran)
+        if expected.get("raised") is None and len(self.passed) < 400:
+            seconds = float(expected.get("seconds") or 0.0)
+            if self._trace_original() and "cut_arcs" not in expected:
+                seconds /= checked_call.TRACED_SLOWDOWN  # it ran traced: only the workloads' choice reads this
+            self.passed.append((source, payload, seconds))
+        self.mutates = self.mutates or bool(expected.get("mutated"))
+
+    def _evidence(self, baseline: dict[str, Any]) -> contract.Verdict:
+        from . import covered
+
+        source, name, offset = self.plan.version_source(self.job.is_baseline)
+        arcs = self.original_arcs if self.job.is_baseline else self.arcs
+        coverage = covered.coverage_of(source, name, arcs, offset) if source else None
+        why = self._not_verified(coverage)
+        verdict = contract.Verdict(
+            correct=True,
+            verified=why is None,
+            not_verified=why,
+            checked=len(self.checked),
+            sources=self.sources,
+            coverage=coverage,
+            **baseline,
+        )
+        if self.job.is_baseline or why is not None:
+            return self._timed(verdict) if self.job.is_baseline else verdict
+        if self.job.tests:
+            answer = self.candidate.ask({"kind": "tests", "tests": list(self.job.tests)}, 3600.0)
+            if answer.get("failure") or answer.get("crashed"):
+                failed = (answer.get("broken") or ["?"])[0]
+                return _replace(
+                    verdict,
+                    correct=False,
+                    verified=False,
+                    mismatch="the project's test {} fails with the new version: {}".format(
+                        failed, answer.get("failure") or answer.get("crashed")
+                    ),
+                )
+            verdict = _replace(verdict, tests_passed=int(answer.get("passed") or 0))
+        return self._timed(verdict)
+
+    def _not_verified(self, coverage: contract.Coverage | None) -> str | None:
+        from . import covered
+
+        if coverage is not None and not coverage.complete and not self.job.is_baseline:
+            missing = covered.describe_missing(coverage)
+            return (
+                f"not every line of the new version ran on the checked inputs ({missing}): give examples "
+                "that reach them, or write a simpler version"
+            )
+        if len(self.checked) < self.job.min_inputs and not self._tests_cover_it():
+            reason = self.plan.missing or f"only {len(self.checked)} distinct inputs could be checked"
+            return f"{reason}; at least {self.job.min_inputs} are needed: add type hints or --example"
+        return None
+
+    def _tests_cover_it(self) -> bool:
+        """The other way to enough evidence: the project's own tests reach every line and branch."""
+        from . import covered
+
+        source, name, offset = self.plan.version_source(self.job.is_baseline)
+        has_tests = bool(self.job.tests) or self.job.is_baseline
+        if not (source and has_tests and self.tests_arcs):
+            return False
+        return covered.coverage_of(source, name, self.tests_arcs, offset).complete
+
+    def _timed(self, verdict: contract.Verdict) -> contract.Verdict:
+        """Time both versions (not in a baseline) and profile the faster one."""
+        if self.job.timing is None or not self.passed:
+            return verdict
+        payloads = self._workloads(self.job.timing)
+        if not self._load(payloads):
+            return _replace(verdict, correct=False, verified=False, mismatch="it failed while being timed")
+        faster = self.original
+        if not self.job.is_baseline:
+            try:
+                result = self._measure(len(payloads))
+                if result.by_size is not None and not self._load(payloads):  # the profile's, again
+                    raise wire.ChannelClosed("it failed while its inputs were loaded")
+            except wire.ChannelClosed as problem:
+                return _replace(
+                    verdict, correct=False, verified=False, mismatch=f"it failed while being timed: {problem}"
+                )
+            verdict = _replace(verdict, timing=result)
+            faster = self.candidate if result.speedup >= 1 else self.original
+        if self.job.profile:
+            verdict = _replace(verdict, profile=str(faster.ask({"kind": "profile"}, 120.0).get("profile") or "")[:4000])
+        return verdict
+
+    def _measure(self, workloads: int) -> contract.Timing:
+        """Both versions timed on the timing CPU, with the gate's leave where checks run side by side."""
+        assert self.job.timing is not None
+        if self.gate is None:
+            return self._measure_on_timing_cpu(workloads)
+        self.gate.wait()
+        try:
+            for worker in (self.original, self.candidate):
+                worker.move(frozenset({self.cpus.timing}))
+            self.cpus.move_here(frozenset({self.cpus.timing}))
+            return self._measure_on_timing_cpu(workloads)
+        finally:
+            self.gate.done()
+            self.cpus.move_here(self.cpus.work)
+            for worker in (self.original, self.candidate):
+                worker.move(self.cpus.work)
+
+    def _measure_on_timing_cpu(self, workloads: int) -> contract.Timing:
+        spec = self.job.timing
+        assert spec is not None
+        found = measure_both(self.original, self.candidate, spec, workloads)
+        if found.faster or not spec.cost_by_size:
+            return found
+        # Size by the pickled length: the original's time on one call also tells which path an input
+        # takes, and an early return is not a small input.
+        affordable = [payload for _, payload, seconds in self.passed if seconds <= SIZE_CALL_LIMIT_S]
+        by_length = sorted(affordable, key=len)
+        group = min(SIZE_GROUP, len(by_length) // 2)
+        if group < 1:
+            return found
+        import dataclasses
+
+        smallest, largest = (self._per_call(part, spec) for part in (by_length[:group], by_length[-group:]))
+        return dataclasses.replace(found, by_size=(smallest, largest))
+
+    def _per_call(self, payloads: list[bytes], spec: contract.TimingSpec) -> tuple[float, float]:
+        """Seconds per call of (original, candidate) on `payloads` alone."""
+        from . import timing
+
+        if not self._load(payloads):
+            raise wire.ChannelClosed("it failed while being timed on inputs of one size")
+        calls = len(payloads)
+        found = timing.measure(
+            round_runner(self.original, self.candidate),
+            rounds=10,
+            max_rounds=10,
+            min_round=spec.min_round_s,
+            deadline=time.monotonic() + spec.max_seconds / 4,
+            workloads=calls,
+            seed=spec.seed + 2,
+            precision=timing.timer_precision(),
+        )
+        return statistics.median(found.original) / calls, statistics.median(found.candidate) / calls
+
+    def _load(self, payloads: list[bytes]) -> bool:
+        """Both versions take `payloads` as the inputs their rounds run."""
+        request = {"kind": "workload", "payloads": payloads, "mutates": self.mutates}
+        return all("calls" in worker.ask(request, 600.0) for worker in (self.original, self.candidate))
+
+    def _workloads(self, spec: contract.TimingSpec) -> list[bytes]:
+        return choose_workloads(self.passed, spec.min_round_s)
+
+
+def _replace(verdict: contract.Verdict, **changes: Any) -> contract.Verdict:
+    import dataclasses
+
+    return dataclasses.replace(verdict, **changes)

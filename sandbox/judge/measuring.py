@@ -1,0 +1,99 @@
+"""The timing of both versions: which inputs to time with, one round by the judge's own clock, and
+the measurement with its confirmation, as the verdict's contract.Timing (the statistics are
+timing.py's)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from .. import contract, wire
+from .workers import Worker
+
+WORKLOADS = 24  # inputs timed together in each loop of a round
+SIZE_GROUP = 8  # inputs timed together for each end of TimingSpec.cost_by_size
+SIZE_CALL_LIMIT_S = 0.1  # inputs the original took longer on are left out of it
+
+
+def choose_workloads(passed: list[tuple[str, bytes, float]], min_round: float) -> list[bytes]:
+    """The project's benchmark inputs if any; else the user's examples (whatever their cost: they
+    say what matters), then the others that kept the original busiest (tests' calls are often tiny:
+    timed alone they show call overhead, not the code), as many as fit in about two rounds of the
+    original's time: a quadratic original on the largest input could make every round last
+    minutes. When every input is slow, the quickest few."""
+    from .timing import FEW_WORKLOADS
+
+    preferred = [payload for source, payload, _ in passed if source == "benchmark"]
+    if preferred:
+        return preferred[:WORKLOADS]
+    chosen = [payload for source, payload, _ in passed if source == "example"][:WORKLOADS]
+    others = sorted((item for item in passed if item[0] != "example"), key=lambda item: item[2], reverse=True)
+    budget = 2 * min_round  # the original's seconds for one loop (in a fresh process: an overestimate)
+    affordable = [item for item in others if item[2] <= budget / FEW_WORKLOADS]
+    if len(affordable) < FEW_WORKLOADS:
+        affordable = sorted(others, key=lambda item: item[2])[:FEW_WORKLOADS]
+    spent = sum(seconds for source, _, seconds in passed if source == "example")
+    for _, payload, seconds in affordable:
+        if len(chosen) >= FEW_WORKLOADS and (len(chosen) == WORKLOADS or spent + seconds > budget):
+            break
+        chosen.append(payload)
+        spent += seconds
+    return chosen
+
+
+def round_runner(original: Worker, candidate: Worker) -> Callable[[str, int], float]:
+    """One timed round of either version, by the judge's own clock."""
+    workers = {"original": original, "candidate": candidate}
+
+    def run(which: str, loops: int) -> float:
+        worker = workers[which]
+        worker.send({"kind": "round", "loops": loops})
+        if not worker.answer(600.0).get("prepared"):
+            raise wire.ChannelClosed(f"the {which} failed while its round was prepared")
+        started = time.perf_counter()
+        worker.send({"kind": "go"})
+        answer = worker.answer(600.0)
+        elapsed = time.perf_counter() - started
+        if "seconds" not in answer:
+            raise wire.ChannelClosed(f"the {which} failed while being timed")
+        return elapsed
+
+    return run
+
+
+def measure_both(original: Worker, candidate: Worker, spec: contract.TimingSpec, workloads: int) -> contract.Timing:
+    from . import timing
+
+    run = round_runner(original, candidate)
+    precision = timing.timer_precision()
+    deadline = time.monotonic() + spec.max_seconds
+
+    def one(seed: int, rounds: int) -> Any:
+        return timing.measure(
+            run,
+            rounds=rounds,
+            max_rounds=spec.max_rounds,
+            min_round=spec.min_round_s,
+            deadline=deadline,
+            workloads=workloads,
+            seed=seed,
+            precision=precision,
+            threshold=spec.threshold,
+        )
+
+    first = one(spec.seed, spec.rounds)
+    # The confirmation: a new calibration and a new order, half the rounds (more if its interval is wide).
+    second = one(spec.seed + 1, max(8, spec.rounds // 2)) if first.interval()[0] > spec.threshold else None
+    low, high = first.interval()
+    calls = workloads  # the measurements are per loop
+    return contract.Timing(
+        speedup=first.speedup,
+        speedup_ci=(low, high),
+        faster=timing.decide(first, second, spec.threshold),
+        rounds=len(first.ratios) + (len(second.ratios) if second else 0),
+        loops=first.loops,
+        workloads=workloads,
+        original_call_s=sorted(first.original)[len(first.original) // 2] / calls,
+        candidate_call_s=sorted(first.candidate)[len(first.candidate) // 2] / calls,
+        confirmation_ci=second.interval() if second else None,
+    )

@@ -1,0 +1,203 @@
+"""One checked call, in a version's process: run in a fresh child forked from it, under a time limit,
+traced where the judge asks for the lines it ran; its outcome (the value, the exception, the
+arguments afterwards, what it printed) travels back to the judge as JSON."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import signal
+import sys
+import time
+from typing import Any, Callable
+
+from .. import wire
+from ..values import comparison, encoding
+from .versions import Version, is_plain, loads_with_refs
+
+MESSAGE_LIMIT = 300
+
+
+class CallTimeout(BaseException):
+    """The call ran past its limit (a BaseException: `except Exception` in the code cannot swallow it)."""
+
+
+class ArcTracer:
+    """Which (line, next line) arcs of one file ran: coverage.py's arc convention, negative = the exit."""
+
+    def __init__(self, filename: str) -> None:
+        self.filename = filename
+        self.arcs: set[tuple[int, int]] = set()
+
+    def __enter__(self) -> ArcTracer:
+        sys.settrace(self._call)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        sys.settrace(None)
+
+    def _call(self, frame: Any, event: str, arg: Any) -> Any:
+        if event != "call" or frame.f_code.co_filename != self.filename:
+            return None
+        first = frame.f_code.co_firstlineno
+        last = [-first]
+        arcs = self.arcs
+
+        def local(frame: Any, event: str, arg: Any) -> Any:
+            if event == "line":
+                arcs.add((last[0], frame.f_lineno))
+                last[0] = frame.f_lineno
+            elif event == "return":
+                arcs.add((last[0], -first))
+            return local
+
+        return local
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    raise CallTimeout()
+
+
+TRACED_SLOWDOWN = 20  # how much slower a loop runs traced (21-22x measured on the suite's loops)
+TRACED_SHARE = 0.1  # of a call's time limit, for its traced run
+
+
+def run_call(version: Version, payload: bytes, limit: float, trace: bool) -> dict[str, Any]:
+    """One call, as the judge will compare it. Runs in a fresh child. A traced call that runs out
+    of its share of the limit runs again untraced (a slow original would otherwise time out only
+    because it was traced): its value is compared, and the lines the cut run reached are kept
+    apart, as `cut_arcs`: they ran, but not in a run whose result anyone compared."""
+    if not trace:
+        return _run_call(version, payload, limit, False)
+    traced = _run_call(version, payload, limit * TRACED_SHARE, True)
+    if not traced.get("timeout"):
+        return traced
+    untraced = _run_call(version, payload, limit, False)
+    untraced["cut_arcs"] = traced["arcs"]
+    return untraced
+
+
+def _run_call(version: Version, payload: bytes, limit: float, trace: bool) -> dict[str, Any]:
+    args, kwargs = loads_with_refs(payload, version)
+    refs = version.refs()
+    result_refs = dict(refs)
+    for index, value in enumerate(args):
+        if not is_plain(value):
+            result_refs.setdefault(id(value), f"arg:{index}")
+    # Iterators among the arguments are left unread: reading them would leave the call nothing. A call
+    # given one may use it up, so such inputs count as changed (timing then gives every loop a fresh copy).
+    before = encoding.encode((args, kwargs), refs=refs, consume=False)
+    takes_iterators = _has_iterator((*args, *kwargs.values()))
+    printed = io.StringIO()
+    outcome: dict[str, Any] = {"raised": None}
+    tracer = ArcTracer(version.filename) if trace else contextlib.nullcontext()
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    started = time.perf_counter()
+    try:
+        with contextlib.redirect_stdout(printed), tracer:
+            value = version.function(*args, **kwargs)
+            # Iterators are consumed inside the limit, with the tracer on: their lines count.
+            outcome["value"] = encoding.encode(value, refs=result_refs)
+    except CallTimeout:
+        outcome = {"timeout": True}
+    except BaseException as error:
+        outcome["raised"] = {
+            "type": type(error).__qualname__,
+            "message": short(error),
+            "deliberate": _raised_by_own_code(error, version.filename),
+        }
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    outcome["seconds"] = time.perf_counter() - started
+    if "timeout" not in outcome:
+        # Now iterator arguments are read too: what a call left of them is what its caller sees next.
+        outcome["args_after"] = encoding.encode((args, kwargs), refs=refs)
+        outcome["mutated"] = takes_iterators or comparison.compare(before, outcome["args_after"]) is not None
+        outcome["printed"] = printed.getvalue()[-10000:]
+    if trace:
+        outcome["arcs"] = sorted(tracer.arcs)  # type: ignore[union-attr]
+    return outcome
+
+
+def _raised_by_own_code(error: BaseException, filename: str) -> bool:
+    """Whether a `raise` statement of the version's own file raised it (`raise TypeError(...)`),
+    not a builtin it called (`len(None)`): the first means the code rejects such input on purpose."""
+    import linecache
+
+    last = None
+    traceback = error.__traceback__
+    while traceback is not None:
+        last = traceback
+        traceback = traceback.tb_next
+    if last is None or last.tb_frame.f_code.co_filename != filename:
+        return False
+    return linecache.getline(filename, last.tb_lineno).lstrip().startswith("raise")
+
+
+def _has_iterator(values: tuple[Any, ...]) -> bool:
+    import collections.abc
+
+    return any(isinstance(value, collections.abc.Iterator) for value in values)
+
+
+def short(error: BaseException) -> str:
+    try:
+        text = str(error)
+    except BaseException:
+        text = "<unprintable>"
+    return text[:MESSAGE_LIMIT]
+
+
+def call_in_child(version: Version, payload: bytes, limit: float, trace: bool) -> dict[str, Any]:
+    """`run_call` in a forked child; a child that dies, hangs or floods is an answer too."""
+    answers = calls_in_child(version, [payload], limit, trace)
+    return answers[0]
+
+
+def calls_in_child(version: Version, payloads: list[bytes], limit: float, trace: bool) -> list[dict[str, Any]]:
+    """`run_call` on each payload, one after the other, in one fresh child of this process (a fork
+    per call would cost more than the calls); one answer per payload, or a single `crashed` one when
+    the child died, hung or flooded."""
+    deadline = time.monotonic() + ((1 + TRACED_SHARE) * limit + 1.0) * len(payloads) + 5.0
+    answer = in_child(lambda: [run_call(version, payload, limit, trace) for payload in payloads], deadline)
+    if not isinstance(answer, list) or not all(isinstance(item, dict) for item in answer):
+        return [
+            answer
+            if isinstance(answer, dict) and "crashed" in answer
+            else {"crashed": "an answer that is not a list of objects"}
+        ]
+    return answer
+
+
+def in_child(work: Callable[[], Any], deadline: float | None) -> Any:
+    """`work()` in a fresh fork of this process, its result back as JSON; {"crashed": why} when the
+    child died, missed the deadline or answered more than the wire allows."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            os.close(read_end)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+            wire.send_json(write_end, work())
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    try:
+        return wire.receive_json(read_end, deadline)
+    except wire.ChannelClosed as problem:
+        return {"crashed": str(problem)}
+    finally:
+        os.close(read_end)
+        _reap(pid)
+
+
+def _reap(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)

@@ -1,0 +1,172 @@
+"""A version's own process: it loads the original or the new version and runs what the judge asks.
+
+It never judges. Each checked call runs in a fresh child forked from this warm
+process (nothing a call leaves behind reaches the next one), under a time
+limit, and its outcome travels back to the judge as JSON (see encoding.encode):
+the return value (iterators consumed to a bound), the exception type, the
+arguments after the call, what it printed, and the lines it ran. Timing
+rounds run here too, and the judge times them with its own clock.
+
+The judge trusts nothing this process says: a hostile new version can at most
+make its own answers wrong, late or missing, which is a failed check.
+
+The version itself, and the pickles that carry calls to it, are versions.py's; one checked call
+is checked_call.py's; here, the process's loop, its timed rounds and its profile.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import os
+import pickle
+import sys
+import time
+import traceback
+from typing import Any, Callable
+
+from .. import wire
+from .checked_call import call_in_child, calls_in_child, short
+from .versions import Version, loads_with_refs
+
+# -- timing and profile ----------------------------------------------------------------------
+
+
+class Workload:
+    """Inputs to time with, unpickled once; fresh copies per loop when the function mutates them."""
+
+    def __init__(self, version: Version, payloads: list[bytes], mutates: bool) -> None:
+        self.mutates = mutates
+        self.copies = [_copier(payload, version) for payload in payloads]
+        self.calls = [copy() for copy in self.copies]
+
+    def batches(self, loops: int) -> list[list[Any]]:
+        if not self.mutates:
+            return [self.calls] * loops
+        return [[copy() for copy in self.copies] for _ in range(loops)]
+
+
+def _copier(payload: bytes, version: Version) -> Callable[[], Any]:
+    """A maker of fresh copies of one input. Plain unpickling costs a third of unpickling with
+    references, and a round of a function that changes its inputs makes a copy per call."""
+    try:
+        pickle.loads(payload)
+    except Exception:  # it names module-level objects or defaults: they must be this version's
+        return functools.partial(loads_with_refs, payload, version)
+    return functools.partial(pickle.loads, payload)
+
+
+def _timed_round(version: Version, workload: Workload, loops: int, requests: int, answers: int) -> dict[str, Any]:
+    """Copies are made first; then the judge says go and times the round with its own clock."""
+    batches = workload.batches(loops)
+    function = version.function
+    wire.send_json(answers, {"prepared": True})
+    wire.receive(requests)
+    with contextlib.redirect_stdout(io.StringIO()):
+        started = time.perf_counter()
+        for batch in batches:
+            for args, kwargs in batch:
+                function(*args, **kwargs)
+        return {"seconds": time.perf_counter() - started}
+
+
+def profile_rows(version: Version, workload: Workload, top: int = 8) -> str:
+    import cProfile
+    import pstats
+
+    profiler = cProfile.Profile()
+    batch = workload.batches(1)[0]
+    with contextlib.redirect_stdout(io.StringIO()):
+        profiler.enable()
+        for args, kwargs in batch:
+            with contextlib.suppress(Exception):
+                version.function(*args, **kwargs)
+        profiler.disable()
+    rows = []
+    for (filename, line, name), (_, calls, own, total, _) in pstats.Stats(profiler).stats.items():  # type: ignore[attr-defined]
+        if name == "<method 'disable' of '_lsprof.Profiler' objects>":
+            continue
+        rows.append((own, total, calls, name, filename, line))
+    rows.sort(reverse=True)
+    spent = sum(row[0] for row in rows) or 1.0
+    lines = []
+    for own, total, calls, name, filename, line in rows[:top]:
+        where = "" if filename == "~" else f" ({os.path.basename(filename)}:{line})"
+        # Coarse shares, not milliseconds: the same code gives the same prompt on the next run.
+        lines.append(
+            f"{name[:80]}{where}: {calls} calls, about {_share(own, spent)}% of the time in its own code, "
+            f"{_share(total, spent)}% with what it calls"
+        )
+    return "\n".join(lines)
+
+
+def _share(seconds: float, spent: float) -> int:
+    return min(100, round(seconds / spent * 10) * 10)
+
+
+# -- the server loop -------------------------------------------------------------------------
+
+
+def serve(
+    requests: int, answers: int, target: Any, candidate: str | None, project: str | None, project_tests: Any
+) -> None:
+    """Load the version, then answer the judge's requests until it says stop or goes away."""
+    try:
+        version = Version(target, candidate)
+    except BaseException as error:
+        wire.send_json(answers, {"ready": False, "error": f"{type(error).__name__}: {short(error)}"})
+        return
+    wire.send_json(answers, {"ready": True})
+    workload: Workload | None = None
+    while True:
+        try:
+            request = pickle.loads(wire.receive(requests))
+        except (wire.ChannelClosed, EOFError):
+            return
+        kind = request["kind"]
+        if kind == "stop":
+            return
+        if kind == "call":
+            answer = call_in_child(version, request["payload"], request["limit"], request["trace"])
+        elif kind == "calls":
+            answer = {"answers": calls_in_child(version, request["payloads"], request["limit"], request["trace"])}
+        elif kind == "workload":
+            workload = Workload(version, request["payloads"], request["mutates"])
+            answer = {"calls": len(workload.calls)}
+        elif kind == "round":
+            answer = _timed_round(version, workload, request["loops"], requests, answers)  # type: ignore[arg-type]
+        elif kind == "profile":
+            answer = {"profile": profile_rows(version, workload)}  # type: ignore[arg-type]
+        elif kind == "pin":
+            with contextlib.suppress(AttributeError, OSError):
+                os.sched_setaffinity(0, request["cpus"])  # onto the timing CPU and back (judge.Gate)
+            answer = {"pinned": True}
+        else:
+            answer = _project_request(version, request, project, project_tests)
+        wire.send_json(answers, answer)
+
+
+def _project_request(
+    version: Version, request: dict[str, Any], project: str | None, project_tests: Any
+) -> dict[str, Any]:
+    if request["kind"] == "tests":
+        answer: dict[str, Any] = project_tests.run_in_child(version, project, request["tests"])
+        return answer
+    return {"crashed": "unknown request {!r}".format(request["kind"])}
+
+
+def main_for_child(requests: int, answers: int, target: Any, candidate: str | None, project: str | None) -> None:
+    code = 0
+    try:
+        from . import project_tests
+
+        # Code under test finds none of the checker's modules by name (it could behave otherwise if it did).
+        for name in [name for name in sys.modules if name == __package__ or name.startswith(f"{__package__}.")]:
+            del sys.modules[name]
+        serve(requests, answers, target, candidate, project, project_tests)
+    except BaseException:
+        traceback.print_exc(file=sys.stderr)
+        code = 1
+    finally:
+        os._exit(code)
