@@ -152,6 +152,9 @@ class Verdict:
     counterexample: str | None = None
     checked: int = 0  # distinct inputs checked
     sources: dict[str, int] = field(default_factory=dict)  # inputs by where they came from
+    # Per parameter, the kinds of value beyond those seen that it was given (a tuple, an iterator, a
+    # value other than its default...): {"accepted": [...], "refused": [...]} by the original.
+    explored: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     coverage: Coverage | None = None  # of the candidate (of the original in a baseline)
     tests_passed: int = 0
     timing: Timing | None = None
@@ -252,6 +255,10 @@ def verdict_from_data(data: Any) -> Verdict:
             "timing": _timing(timing) if timing is not None else None,
             "tests": tuple(data.get("tests", ())),
             "sources": {str(k): int(v) for k, v in dict(data.get("sources", {})).items()},
+            "explored": {
+                str(parameter): {str(how): [str(kind) for kind in kinds] for how, kinds in dict(found).items()}
+                for parameter, found in dict(data.get("explored", {})).items()
+            },
         }
     )
 

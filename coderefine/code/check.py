@@ -206,14 +206,18 @@ def verify(
         run = sandbox.check(contract.to_data(job), timeout=options.timeout, timing_lock=timing_lock)
         if run.killed_by == "runner_killed":
             raise EnvironmentProblem(f"the sandbox stopped during the check, twice: {run.stderr.strip()[-200:]}")
-    return _verdict(run, options)
+    return _verdict(run, options, draft=candidate is not None)
 
 
-def _verdict(run: RunResult, options: VerifyOptions) -> Verdict:
+def _verdict(run: RunResult, options: VerifyOptions, *, draft: bool) -> Verdict:
     if run.killed_by is not None:
         return Verdict(correct=False, mismatch=_killed(run, options), details={"run": run.to_dict()})
     if run.verdict is None:
         tail = run.stderr.strip().splitlines()[-1:] or ["no verdict"]
+        if draft:
+            # The original's own check gave one (it is the baseline): what took this one's away
+            # ran beside the new version's code, which is that draft's failure, nothing else's.
+            return Verdict(correct=False, mismatch=f"the check gave no verdict: {tail[0][:300]}")
         raise EnvironmentProblem(f"the sandbox's check gave no verdict: {tail[0][:300]}")
     import json
 

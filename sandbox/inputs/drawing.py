@@ -34,11 +34,45 @@ class _Numbers:
     low: int
     high: int
     marks: tuple[int, ...]
+    structured: tuple[int, ...] = ()  # integers with structure, for a pass of their own (Context.structured)
+
+
+STRUCTURED_LIMIT = 1 << 12  # the structured integers go this far beyond the usual range, no further
+LITERAL_SQUARES_LIMIT = 10**6  # but the literals' squares and neighbours as far as this
 
 
 def numbers_for(size: int | None, literals: Sequence[int]) -> _Numbers:
     high = max(50, size or 0)
-    return _Numbers(-10, high, tuple(value for value in literals if abs(value) <= max(1000, high)))
+    kept = tuple(value for value in literals if abs(value) <= max(1000, high))
+    return _Numbers(-10, high, kept, structured_ints(kept, max(high, STRUCTURED_LIMIT)))
+
+
+def structured_ints(literals: Iterable[int], high: int) -> tuple[int, ...]:
+    """Integers where arithmetic code tends to be wrong in only a few places: 0 and ±1, primes,
+    perfect squares and squares of primes, powers of two and their neighbours, the literals and
+    their squares with their neighbours; up to `high` (and a few negatives), the literals' further."""
+    primes = _primes(int(high**0.5) + 1)
+    found = {0, 1, -1, 2, -2}
+    found.update(prime for prime in _primes(min(high, 1000) + 1))
+    found.update(prime * prime for prime in primes)
+    found.update(root * root for root in range(int(high**0.5) + 1))
+    for power in range(high.bit_length()):
+        found.update((2**power - 1, 2**power, 2**power + 1))
+    near: set[int] = set()
+    for value in literals:
+        near.update(value + step for step in (-1, 0, 1))
+        near.update(value * value + step for step in (-1, 0, 1))
+    found = {value for value in found if -high <= value <= high}
+    return tuple(sorted(found | {value for value in near if abs(value) <= LITERAL_SQUARES_LIMIT}))
+
+
+def _primes(limit: int) -> list[int]:
+    sieve = bytearray([1]) * max(limit, 2)
+    sieve[0:2] = b"\0\0"
+    for number in range(2, int(limit**0.5) + 1):
+        if sieve[number]:
+            sieve[number * number :: number] = bytearray(len(sieve[number * number :: number]))
+    return [number for number, prime in enumerate(sieve) if prime]
 
 
 @dataclass(frozen=True)
@@ -49,6 +83,7 @@ class Context:
     favoured: tuple[int, ...] = ()  # observed lengths up to SMALL, drawn on purpose
     cap: int = SMALL
     depth: int = 0
+    structured: bool = False  # integers only from numbers.structured: a pass that draws nothing else
 
     def lengths(self) -> SearchStrategy[int]:
         if self.sizes:
@@ -158,6 +193,8 @@ def sized_dict(keys: Element, values: Element, context: Context) -> SearchStrate
 def ints(context: Context, low: int | None = None, high: int | None = None, marks: Iterable[int] = ()) -> Element:
     low = context.numbers.low if low is None else low
     high = context.numbers.high if high is None else high
+    if context.structured and context.numbers.structured:
+        return Element(st.sampled_from(context.numbers.structured), lambda rng, size: rng.randint(low, high))
     chosen = sorted(set(context.numbers.marks) | set(marks))
     drawn = st.integers(min_value=low, max_value=high)
     top = high

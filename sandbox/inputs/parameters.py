@@ -273,9 +273,7 @@ def value_strategies(
     knowns: Sequence[Parameter], context: Context, first: SearchStrategy[Any] | None
 ) -> list[SearchStrategy[Any] | None]:
     taken = {known.parameter.name for known in knowns}
-    plain = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
-    seen = [value for known in knowns if known.parameter.kind not in plain for value in known.seen]
-    kin = shape(seen, context) if seen else None
+    kin = kin_of(knowns, context)
     made: list[SearchStrategy[Any] | None] = []
     for index, known in enumerate(knowns):
         kind = known.parameter.kind
@@ -288,6 +286,14 @@ def value_strategies(
         else:
             made.append(_value_strategy(known, context, kin))
     return made
+
+
+def kin_of(knowns: Sequence[Parameter], context: Context) -> Element | None:
+    """Values like those seen for any of the parameters (*args and **kwargs aside): for an untyped
+    optional one that nothing is known of."""
+    plain = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    seen = [value for known in knowns if known.parameter.kind not in plain for value in known.seen]
+    return shape(seen, context) if seen else None
 
 
 def type_hints(function: Callable[..., Any], stub: Mapping[str, Any]) -> tuple[dict[str, Any], set[str]]:

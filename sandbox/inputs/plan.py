@@ -33,8 +33,18 @@ from hypothesis.strategies import SearchStrategy
 
 from .drawing import SMALL, Context, numbers_for
 from .examples import Call, doctest_calls
+from .kinds import explored_kinds
 from .literals import int_literals, raw_ints, string_literals
-from .parameters import Parameter, first_strategy, iterated_parameters, observe, source_of, type_hints, value_strategies
+from .parameters import (
+    Parameter,
+    first_strategy,
+    iterated_parameters,
+    kin_of,
+    observe,
+    source_of,
+    type_hints,
+    value_strategies,
+)
 
 DEFAULT_SIZE = 100
 MAX_SIZES = 12
@@ -53,6 +63,9 @@ class InputPlan:
     by_size: tuple[SearchStrategy[Call], ...] = ()  # one strategy per size in `sizes`: every size gets drawn
     strays: tuple[SearchStrategy[Call], ...] = ()  # one untyped parameter of another kind (None, 0, "", len...)
     timed: SearchStrategy[Call] | None = None  # collections of the user's size: the inputs to time with
+    # One parameter given another kind of value than those seen (inputs/kinds.py): (parameter, kind, calls).
+    explored: tuple[tuple[str, str, SearchStrategy[Call]], ...] = ()
+    structured: SearchStrategy[Call] | None = None  # integers with structure only (primes, squares, powers of two)
 
 
 class _Omitted:
@@ -165,6 +178,27 @@ def _stray_calls(
     return tuple(made)
 
 
+def _explored_calls(
+    parameters: Sequence[inspect.Parameter],
+    knowns: Sequence[Parameter],
+    everyday: Sequence[SearchStrategy[Any] | None],
+    context: Context,
+    first: SearchStrategy[Any] | None,
+) -> tuple[tuple[str, str, SearchStrategy[Call]], ...]:
+    """For each parameter and each kind beyond those seen, calls where that parameter gets a value of
+    that kind and the others values of their usual kinds: every pair is drawn, none left to chance."""
+    plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    kin = kin_of(knowns, context)
+    made: list[tuple[str, str, SearchStrategy[Call]]] = []
+    for index, known in enumerate(knowns):
+        if known.parameter.kind not in plain or (index == 0 and first is not None):
+            continue
+        for kind in explored_kinds(known, context, kin):
+            given = [*everyday[:index], kind.values, *everyday[index + 1 :]]
+            made.append((kind.parameter, kind.name, _call_strategy(parameters, given, given=index)))
+    return tuple(made)
+
+
 def _missing_sentence(names: Sequence[str]) -> str:
     quoted = ", ".join(f"`{name}`" for name in names)
     if len(names) == 1:
@@ -250,6 +284,8 @@ def plan_inputs(
         by_size,
         _stray_calls(parameters, knowns, everyday, first),
         sized(size or DEFAULT_SIZE),
+        _explored_calls(parameters, knowns, everyday, small, first),
+        _call_strategy(parameters, value_strategies(knowns, replace(small, structured=True), first)),
     )
 
 

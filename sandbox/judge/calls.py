@@ -28,6 +28,8 @@ from .errors import Mismatch, SetupError
 
 CheckOne = Callable[[bytes, str, str], None]  # (payload, the call as text, its source)
 TIMED_DRAWS = 24  # inputs of the user's size, for a check that is timed
+EXPLORED_DRAWS = 4  # calls per (parameter, kind) beyond those seen
+STRUCTURED_DRAWS = 100  # calls whose integers are all structured ones
 
 
 class CallSource:
@@ -42,6 +44,7 @@ class CallSource:
         self.captured: list[examples.Call] = []
         self.benchmark: list[int] = []
         self.missing: str | None = None
+        self.kinds: dict[bytes, tuple[str, str]] = {}  # an explored input's (parameter, kind)
         if job.captured:
             data = json.loads(base64.b64decode(job.captured))
             self.add_captured(data.get("calls", []), data.get("benchmark", []))
@@ -130,6 +133,10 @@ class CallSource:
             yield strategy, 2
         for strategy in plan.strays:
             yield Strays(strategy), STRAY_DRAWS
+        for parameter, kind, strategy in plan.explored:
+            yield Explored(strategy, parameter, kind), EXPLORED_DRAWS
+        if plan.structured is not None:
+            yield plan.structured, STRUCTURED_DRAWS
         if self.job.timing is not None and plan.timed is not None:
             yield plan.timed, TIMED_DRAWS  # checked like the others before any of them is timed
         # Small domains repeat themselves: draw further (the same sequence, longer) for distinct inputs.
@@ -141,23 +148,29 @@ class CallSource:
     def collect(self, strategy: Any, count: int) -> list[tuple[str, bytes, str]]:
         """`count` draws of `strategy`, as (source, payload, shown), to be checked in batches."""
         found: list[tuple[str, bytes, str]] = []
-        source, strategy = _labelled(strategy)
+        source, drawn = _labelled(strategy)
 
         def keep(call: examples.Call) -> None:
             with contextlib.suppress(Exception):  # an input that cannot travel is not checked
-                found.append((source, self.payload(call), self.shown(call)))
+                found.append((source, self._payload_of(call, strategy), self.shown(call)))
 
-        _run(strategy, count, keep, shrink=False)
+        _run(drawn, count, keep, shrink=False)
         return found
+
+    def _payload_of(self, call: examples.Call, strategy: Any) -> bytes:
+        payload = self.payload(call)
+        if isinstance(strategy, Explored):
+            self.kinds.setdefault(payload, (strategy.parameter, strategy.kind))
+        return payload
 
     def shrink(self, strategy: Any, count: int, check_one: CheckOne) -> None:
         """The same draws again, one call at a time, so that hypothesis shrinks the first failure."""
         failures: list[Mismatch] = []
-        source, strategy = _labelled(strategy)
+        source, drawn = _labelled(strategy)
 
         def check(call: examples.Call) -> None:
             try:
-                payload = self.payload(call)
+                payload = self._payload_of(call, strategy)
             except Exception:
                 return
             try:
@@ -167,7 +180,7 @@ class CallSource:
                 raise
 
         try:
-            _run(strategy, count, check, shrink=True)
+            _run(drawn, count, check, shrink=True)
         except Mismatch:
             raise failures[-1] from None
 
@@ -189,8 +202,22 @@ class Strays:
     strategy: Any
 
 
+@dataclass(frozen=True)
+class Explored:
+    """Calls where one parameter gets a kind of value beyond those seen (inputs/kinds.py): checked as
+    source "explored", which the judge compares where the original accepts it (Check._accepts)."""
+
+    strategy: Any
+    parameter: str
+    kind: str
+
+
 def _labelled(strategy: Any) -> tuple[str, Any]:
-    return ("stray", strategy.strategy) if isinstance(strategy, Strays) else ("generated", strategy)
+    if isinstance(strategy, Strays):
+        return "stray", strategy.strategy
+    if isinstance(strategy, Explored):
+        return "explored", strategy.strategy
+    return "generated", strategy
 
 
 def _run(strategy: Any, count: int, test: Callable[[Any], None], *, shrink: bool) -> None:

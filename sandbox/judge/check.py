@@ -100,10 +100,10 @@ class Check:
         self.arcs: set[tuple[int, int]] = set()
         self.original_arcs: set[tuple[int, int]] = set()
         self.usual_arcs: set[tuple[int, int]] = set()  # the original's, on every input but the strays
-        self.tests_arcs: set[tuple[int, int]] = set()  # of the calls captured from the project's tests
         self.checked: set[bytes] = set()
         self.sources: dict[str, int] = {}
         self.passed: list[tuple[str, bytes, float]] = []  # inputs the original returned on, its seconds: for timing
+        self.kinds: dict[str, dict[str, bool]] = {}  # per parameter, each explored kind: whether the original took it
         self.mutates = False
 
     def run(self) -> contract.Verdict:
@@ -129,11 +129,31 @@ class Check:
                 counterexample=where,
                 checked=len(self.checked),
                 sources=self.sources,
+                explored=self._explored(),
                 **baseline,
             )
+        except wire.ChannelClosed as problem:
+            return self._died(problem, baseline)
         if not self.checked:
             raise SetupError(self.plan.missing or "no inputs to test with: add type hints or give examples")
         return self._evidence(baseline)
+
+    def _died(self, problem: wire.ChannelClosed, baseline: dict[str, Any]) -> contract.Verdict:
+        """A version's process is gone (it exited, was killed, or closed its channel). In a draft's
+        check that is the draft's failure whichever process died: the original ran its baseline
+        alone, and only the draft's code runs beside it as the same user. In a baseline, the
+        original itself cannot be checked."""
+        if self.job.is_baseline:
+            raise SetupError(f"the original's process died during its check: {problem}")
+        which = "the original's process" if self.original.exited() else "the new version's process"
+        return contract.Verdict(
+            correct=False,
+            mismatch=f"{which} died while the new version was checked ({problem})",
+            checked=len(self.checked),
+            sources=self.sources,
+            explored=self._explored(),
+            **baseline,
+        )
 
     def _wait_ready(self) -> None:
         first = self.original.answer(120.0)
@@ -211,6 +231,27 @@ class Check:
             return bool(raised.get("deliberate"))
         return not reached <= self.usual_arcs
 
+    def _accepts(self, payload: bytes, expected: dict[str, Any]) -> bool:
+        """Whether the original takes an explored input (a kind of value beyond those seen): it
+        returns, or rejects it with a `raise` of its own. One it fails on by accident (`len()` of an
+        iterator, an index into a set) is a kind it does not take, and no draft is judged by it.
+        Each parameter's kinds are noted, taken or not, for the facts."""
+        raised = expected.get("raised")
+        accepted = not raised or bool(raised.get("deliberate"))
+        parameter, kind = self.plan.kinds.get(payload, ("?", "?"))
+        kinds = self.kinds.setdefault(parameter, {})
+        kinds[kind] = kinds.get(kind, False) or accepted
+        return accepted
+
+    def _explored(self) -> dict[str, dict[str, list[str]]]:
+        return {
+            parameter: {
+                "accepted": [kind for kind, taken in kinds.items() if taken],
+                "refused": [kind for kind, taken in kinds.items() if not taken],
+            }
+            for parameter, kinds in self.kinds.items()
+        }
+
     def _compared(self) -> bool:
         """Whether the second process answers too: always for a draft; for a baseline (the original's
         second copy) on the first SELF_CHECK inputs, enough to show it agrees with itself."""
@@ -225,6 +266,8 @@ class Check:
         reached = arcs_of(expected, cut=True)  # the original's (empty where it ran untraced)
         if source == "stray" and not self._stray_counts(expected, reached):
             return  # left out: not counted, not compared
+        if source == "explored" and not self._accepts(payload, expected):
+            return  # a kind the original does not take: left out
         if source != "stray":
             self.usual_arcs.update(reached)
         if actual is not None:
@@ -235,9 +278,7 @@ class Check:
         self.sources[source] = self.sources.get(source, 0) + 1
         ran = reached if self.job.is_baseline else arcs_of(actual or {})
         (self.original_arcs if self.job.is_baseline else self.arcs).update(ran)
-        if source in ("captured", "benchmark"):
-            self.tests_arcs.update(ran)
-        if expected.get("raised") is None and len(self.passed) < 400:
+        if expected.get("raised") is None and len(self.passed) < 400 and source != "explored":
             seconds = float(expected.get("seconds") or 0.0)
             if self._trace_original() and "cut_arcs" not in expected:
                 seconds /= checked_call.TRACED_SLOWDOWN  # it ran traced: only the workloads' choice reads this
@@ -257,6 +298,7 @@ class Check:
             not_verified=why,
             checked=len(self.checked),
             sources=self.sources,
+            explored=self._explored(),
             coverage=coverage,
             **baseline,
         )
@@ -286,20 +328,15 @@ class Check:
                 f"not every line of the new version ran on the checked inputs ({missing}): give examples "
                 "that reach them, or write a simpler version"
             )
-        if len(self.checked) < self.job.min_inputs and not self._tests_cover_it():
-            reason = self.plan.missing or f"only {len(self.checked)} distinct inputs could be checked"
+        # The floor holds always: calls captured from the project's tests count toward it, and
+        # reaching every line with a few of them is no reason to check fewer.
+        if len(self.checked) < self.job.min_inputs:
+            reason = self.plan.missing or (
+                f"only {len(self.checked)} distinct inputs could be checked (every source drawn from, "
+                "none gave more: fewer may exist)"
+            )
             return f"{reason}; at least {self.job.min_inputs} are needed: add type hints or --example"
         return None
-
-    def _tests_cover_it(self) -> bool:
-        """The other way to enough evidence: the project's own tests reach every line and branch."""
-        from . import covered
-
-        source, name, offset = self.plan.version_source(self.job.is_baseline)
-        has_tests = bool(self.job.tests) or self.job.is_baseline
-        if not (source and has_tests and self.tests_arcs):
-            return False
-        return covered.coverage_of(source, name, self.tests_arcs, offset).complete
 
     def _timed(self, verdict: contract.Verdict) -> contract.Verdict:
         """Time both versions (not in a baseline) and profile the faster one."""

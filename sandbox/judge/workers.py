@@ -97,6 +97,13 @@ class Worker:
             return {"crashed": str(problem)}
         return self.answer(timeout)
 
+    def exited(self) -> bool:
+        """Whether the process has ended (it is then reaped)."""
+        try:
+            return os.waitpid(self.pid, os.WNOHANG)[0] != 0
+        except ChildProcessError:
+            return True
+
     def stop(self) -> None:
         with contextlib.suppress(OSError, wire.ChannelClosed):
             self.send({"kind": "stop"})

@@ -9,6 +9,8 @@ import io
 import pickle
 from typing import Any, Callable
 
+from ..values import rebuilt
+
 NEW_VERSION_FILE = "<new version>"  # the file name the new version's code objects carry
 
 
@@ -85,8 +87,13 @@ class RefPickler(pickle.Pickler):
         super().__init__(stream, protocol=pickle.HIGHEST_PROTOCOL)
         self._refs = refs
 
-    def persistent_id(self, obj: Any) -> str | None:
-        return self._refs.get(id(obj))
+    def persistent_id(self, obj: Any) -> Any:
+        return persistent_id(obj, self._refs)
+
+
+def persistent_id(obj: Any, refs: dict[int, str]) -> Any:
+    """A module-level object or a default by its name, a value made in the receiver by what it is made of."""
+    return refs.get(id(obj)) or rebuilt.reference(obj)
 
 
 class RefUnpickler(pickle.Unpickler):
@@ -95,6 +102,11 @@ class RefUnpickler(pickle.Unpickler):
         self._version = version
 
     def persistent_load(self, pid: Any) -> Any:
+        if isinstance(pid, tuple):
+            try:
+                return rebuilt.from_reference(pid)
+            except (LookupError, ValueError):
+                raise pickle.UnpicklingError(f"unknown reference {pid!r}") from None
         kind, _, name = str(pid).partition(":")
         if kind == "global":
             return vars(self._version.module)[name]
@@ -113,8 +125,8 @@ def dumps_with_refs(value: Any, refs: dict[int, str]) -> bytes:
         import cloudpickle
 
         class RefCloudPickler(cloudpickle.Pickler):  # type: ignore[misc]
-            def persistent_id(self, obj: Any) -> str | None:
-                return refs.get(id(obj))
+            def persistent_id(self, obj: Any) -> Any:
+                return persistent_id(obj, refs)
 
         stream = io.BytesIO()
         RefCloudPickler(stream, protocol=pickle.HIGHEST_PROTOCOL).dump(value)

@@ -101,6 +101,24 @@ def total(items: list[int]) -> int:
                 pass
     return {WRONG_VALUE}
 """,
+    # Its own version's process killed from the call's child: the rest of the check must go on without it.
+    "kills_its_process": """import os
+
+
+def total(items: list[int]) -> int:
+    if len(items) > 3:
+        os.kill(os.getppid(), 9)
+    return sum(items)  # right: dying is its only fault
+""",
+    # Every process its user may signal: its own and the original's (the judge is another user).
+    "kills_every_process_it_can": """import os
+
+
+def total(items: list[int]) -> int:
+    if len(items) > 3:
+        os.kill(-1, 9)
+    return sum(items)  # right: dying is its only fault
+""",
     # Right only while the checker's libraries are loaded.
     "checker_aware": f"""import sys
 

@@ -110,9 +110,44 @@ def drain(items: list[int]) -> int:
     while items:
         total += items.pop(0)
     return total
+
+
+def _take(iterable, n):
+    return list(itertools.islice(iterable, n))
+
+
+def head(items, n=2):
+    return _take(items, n)
+
+
+def by_key(items, key=None):
+    return sorted(items, key=key)
+
+
+def as_pairs(data):
+    if hasattr(data, "items"):
+        return list(data.items())
+    return list(data)
+
+
+def rotate(seq, n):
+    return seq[n:] + seq[:n]
+
+
+def neighbours(items):
+    first, second = itertools.tee(items)
+    next(second, None)
+    return list(zip(first, second))
+
+
+def is_prime(n: int) -> bool:
+    return n > 1 and all(n % d for d in range(2, int(n ** 0.5) + 1))
 '''
 TESTS = """\
-from holes import apply_all, count_positive, drain, evens, first, flatten, labels, only, scale, sums_to, window_sums
+from holes import (
+    apply_all, as_pairs, by_key, count_positive, drain, evens, first, flatten, head, labels, neighbours, only, rotate,
+    scale, sums_to, window_sums,
+)
 
 
 def test_sums_to():
@@ -160,6 +195,14 @@ def test_apply_all():
 def test_drain():
     items = [1, 2, 3]
     assert drain(items) == 6 and items == []
+
+
+def test_kinds_seen_once():
+    assert head([1, 2, 3]) == [1, 2]
+    assert by_key([3, 1, 2]) == [1, 2, 3]
+    assert as_pairs([("a", 1)]) == [("a", 1)]
+    assert rotate(["a", "b", "c"], 1) == ["b", "c", "a"]
+    assert neighbours([1, 2, 3]) == [(1, 2), (2, 3)]
 """
 
 
@@ -355,3 +398,59 @@ def test_a_function_that_empties_its_argument_is_timed_on_fresh_copies(check: Ch
         "drain", "def drain(items: list[int]) -> int:\n    total = sum(items)\n    items.clear()\n    return total\n"
     )
     assert verdict.verified and verdict.faster and (verdict.speedup or 0) > 2
+
+
+# Plausible wrong optimizations, as a model writes them, each wrong only on a kind of value the calls
+# seen never held: each must be refused, and the right rewrite beside it still verified.
+KIND_HOLES = {
+    # One item too many taken from an iterator handed to a helper (no listed call consumes it).
+    "head": (
+        "def head(items, n=2):\n"
+        "    if n < 0:\n"
+        "        return _take(items, n)\n"
+        "    return list(itertools.islice(items, n + 1))[:n]\n",
+        "def head(items, n=2):\n    return list(itertools.islice(items, n))\n",
+    ),
+    # A keyword option ignored: the tests only ever called it with its default.
+    "by_key": ("def by_key(items, key=None):\n    return sorted(items)\n", None),
+    # A mapping read as an iterable: the tests only ever passed pairs.
+    "as_pairs": ("def as_pairs(data):\n    return list(data)\n", None),
+    # A list where the original keeps the caller's kind (a string, a tuple).
+    "rotate": (
+        "def rotate(seq, n):\n    return list(seq[n:]) + list(seq[:n])\n",
+        "def rotate(seq, n):\n    return seq[n:] + seq[:n]\n",
+    ),
+    # A slice where the original shares one iterator between two consumers.
+    "neighbours": (
+        "def neighbours(items):\n    return list(zip(items, items[1:]))\n",
+        "def neighbours(items):\n    return list(itertools.pairwise(items))\n",
+    ),
+    # Wrong only on squares of primes past 1000: 37 * 37 and above.
+    "is_prime": (
+        "def is_prime(n: int) -> bool:\n"
+        "    if n < 1000:\n"
+        "        return n > 1 and all(n % d for d in range(2, int(n ** 0.5) + 1))\n"
+        "    return all(n % d for d in range(2, int(n ** 0.5)))\n",
+        None,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(KIND_HOLES))
+def test_a_draft_wrong_only_on_a_kind_never_seen_is_refused(check: Checker, name: str) -> None:
+    wrong, right = KIND_HOLES[name]
+    baseline = check(name)
+    assert baseline.verified
+    verdict = check(name, wrong)
+    assert not verdict.correct and not verdict.verified, verdict.details.get("explored")
+    if right is not None:
+        assert check(name, right).verified
+
+
+def test_the_kinds_each_parameter_was_given_are_said(check: Checker) -> None:
+    explored = check("head").details["explored"]
+    assert {"iterator", "generator", "tuple"} <= set(explored["items"]["accepted"])
+    assert "option: int" in explored["n"]["accepted"]
+    # count_positive indexes its argument: an iterator is a kind it does not take.
+    refused = check("count_positive").details["explored"]["numbers"]["refused"]
+    assert {"iterator", "generator"} <= set(refused)

@@ -1,0 +1,198 @@
+"""Kinds of value a caller may pass beyond those seen: for each parameter, the siblings of its values
+across the protocols they satisfy (a list's: a tuple, an iterator, a generator, a deque, a range, a
+string of its one-character items, a dict of its items as keys or of its pairs; a dict's: an
+OrderedDict, a defaultdict, a Counter, a read-only mapping, its views; a set's: a frozenset), and for
+a parameter with a default, values other than the default. Each is a labelled strategy of that
+parameter's values; the judge compares the versions on them wherever the original accepts them
+(see judge/check.py), whatever the calls seen held.
+
+An untyped parameter takes the siblings of every kind seen; a hinted one only within its hint's
+protocol (`Iterable`, `Sequence`, `Mapping`, `Set`): a concrete hint (`list[int]`) says the rest is
+not for it."""
+
+from __future__ import annotations
+
+import collections
+import functools
+import typing
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
+
+from ..values.rebuilt import Rebuilt
+from .drawing import Context, Element, floats, ints, plain_text
+from .hints import from_hint, is_abc
+from .parameters import Parameter
+from .shapes import items_of, shape
+
+MAX_ITEMS = 8  # siblings stay small: they are about kinds, sizes are the other strategies' job
+# Values for a parameter whose default is None (or a sentinel): the usual non-iterable kinds and
+# builtins that callers pass as callbacks. Only values whose results do not depend on the process.
+_OTHER_THAN_NONE: tuple[tuple[str, Any], ...] = (
+    ("int", None),
+    ("float", None),
+    ("str", None),
+    ("bool", None),
+    ("callable", (len, str, abs, bool, repr, int)),
+)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of value for one parameter: `name` as the facts say it (`iterator`, `option: int`)."""
+
+    parameter: str
+    name: str
+    values: SearchStrategy[Any]
+
+
+def explored_kinds(known: Parameter, context: Context, kin: Element | None) -> list[Kind]:
+    """The kinds beyond those seen for one parameter (neither *args, **kwargs nor self)."""
+    name = known.parameter.name
+    found = [Kind(name, kind, values) for kind, values in _siblings(known, context)]
+    if known.optional:
+        found.extend(Kind(name, f"option: {kind}", values) for kind, values in _other_than_default(known, context, kin))
+    return found
+
+
+def _protocol(hint: Any) -> str | None:
+    """The protocol a hint names, where siblings are within it: None for a concrete hint."""
+    origin = typing.get_origin(hint) or hint
+    if is_abc(origin, "Mapping"):
+        return "mapping"
+    if is_abc(origin, "Set", "AbstractSet"):
+        return "set"
+    if is_abc(origin, "Sequence"):
+        return "sequence"
+    if is_abc(origin, "Iterable", "Collection"):
+        return "iterable"
+    return None
+
+
+def _siblings(known: Parameter, context: Context) -> list[tuple[str, SearchStrategy[Any]]]:
+    protocol = _protocol(known.hint) if known.hint is not None else "any"
+    if protocol is None:
+        return []
+    inner = context.inner()
+    hinted = typing.get_args(known.hint) if known.hint is not None else ()
+    mappings = [value for value in known.seen if isinstance(value, dict)]
+    sequences = [
+        value
+        for value in known.seen
+        if isinstance(value, (list, tuple, range, collections.deque, set, frozenset)) and not _is_record(value)
+    ]
+    found: list[tuple[str, SearchStrategy[Any]]] = []
+    if protocol in ("any", "iterable", "sequence", "set") and (sequences or hinted):
+        items = items_of(sequences)
+        element = shape(items, inner) if items else from_hint(hinted[0], inner) if hinted else None
+        if element is not None:
+            found.extend(_sequence_siblings(element, items, protocol))
+    if protocol in ("any", "mapping") and (mappings or len(hinted) == 2):
+        keys = items_of(mappings)
+        values = items_of(mapping.values() for mapping in mappings)
+        key = shape(keys, inner) if keys else from_hint(hinted[0], inner) if hinted else None
+        value = shape(values, inner) if values else from_hint(hinted[1], inner) if len(hinted) == 2 else None
+        if key is not None and value is not None:
+            found.extend(_mapping_siblings(key, value, values))
+    return found
+
+
+def _is_record(value: Any) -> bool:
+    """A short tuple of mixed kinds is positional structure (a pair, a record), not a sequence of items."""
+    return type(value) is tuple and len({type(item) for item in value}) > 1
+
+
+def _sequence_siblings(element: Element, items: Sequence[Any], protocol: str) -> list[tuple[str, SearchStrategy[Any]]]:
+    lists = st.lists(element.strategy, max_size=MAX_ITEMS)
+    made: list[tuple[str, SearchStrategy[Any]]] = []
+    if protocol in ("any", "iterable", "sequence"):
+        made += [("list", lists), ("tuple", lists.map(tuple)), ("deque", lists.map(collections.deque))]
+    if protocol in ("any", "iterable"):
+        made += [("iterator", lists.map(iter)), ("generator", lists.map(lambda drawn: Rebuilt("generator", drawn)))]
+    if items and all(type(item) is int for item in items):
+        low, high = min(items), max(items)
+        bound = st.integers(min_value=min(low, -3), max_value=max(high, 12))
+        steps = st.sampled_from((1, 1, 2, 3, -1))
+        made.append(("range", st.builds(range, bound, bound, steps)))
+    if items and all(type(item) is str and len(item) == 1 for item in items):
+        made.append(("str", lists.map("".join)))
+    if _hashable(items) and protocol in ("any", "iterable", "set"):
+        hashable = lists.filter(_hashable)  # items from a hint may be unhashable
+        made += [("set", hashable.map(set)), ("frozenset", hashable.map(frozenset))]
+        if protocol == "any":
+            # A mapping iterates as its keys; one made of pairs is what `dict(pairs)` would make.
+            made.append(("dict of its items as keys", hashable.map(dict.fromkeys)))
+            if items and all(type(item) is tuple and len(item) == 2 for item in items):
+                made.append(("dict of its pairs", hashable.map(dict)))
+    return made
+
+
+def _hashable(items: Sequence[Any]) -> bool:
+    try:
+        for item in items:
+            hash(item)
+    except Exception:
+        return False
+    return True
+
+
+def _mapping_siblings(key: Element, value: Element, values: Sequence[Any]) -> list[tuple[str, SearchStrategy[Any]]]:
+    dicts = st.dictionaries(key.strategy, value.strategy, min_size=1, max_size=MAX_ITEMS)
+    made: list[tuple[str, SearchStrategy[Any]]] = [
+        ("dict", dicts),
+        ("OrderedDict", dicts.map(collections.OrderedDict)),
+        *((kind, dicts.map(functools.partial(Rebuilt, kind))) for kind in _VIEWS),
+    ]
+    factory = _factory(values)
+    if factory is not None:
+        made.append(("defaultdict", dicts.map(lambda drawn: collections.defaultdict(factory, drawn))))
+    if values and all(type(item) is int for item in values):
+        made.append(("Counter", dicts.map(collections.Counter)))
+    return made
+
+
+_VIEWS = ("mappingproxy", "dict_keys", "dict_values", "dict_items")
+
+
+def _factory(values: Sequence[Any]) -> Callable[[], Any] | None:
+    """A defaultdict's factory for values of one builtin kind (a missing key then reads as its empty value)."""
+    kinds = {type(item) for item in values}
+    if len(kinds) == 1 and next(iter(kinds)) in (int, float, str, list, set, dict, bool):
+        factory: Callable[[], Any] = next(iter(kinds))
+        return factory
+    return None
+
+
+def _other_than_default(
+    known: Parameter, context: Context, kin: Element | None
+) -> list[tuple[str, SearchStrategy[Any]]]:
+    """Values other than the default: of the default's kind, else (None, a sentinel) of the usual
+    non-iterable kinds and what the other parameters were seen holding."""
+    default = known.parameter.default
+    if type(default) is bool:
+        return [("bool", st.just(not default))]
+    if type(default) in (int, float, str, bytes, list, tuple, set, frozenset, dict):
+        typed = from_hint(type(default), context)
+        if typed is None:
+            return []
+        return [(type(default).__name__, typed.strategy.filter(lambda value: value != default))]
+    if known.hint is not None:
+        return []  # a hint already says what else to pass
+    made: list[tuple[str, SearchStrategy[Any]]] = []
+    for kind, choices in _OTHER_THAN_NONE:
+        if kind == "int":
+            made.append((kind, ints(context).strategy))
+        elif kind == "float":
+            made.append((kind, floats(-1e3, 1e3).strategy))
+        elif kind == "str":
+            made.append((kind, plain_text(context.inner()).strategy))
+        elif kind == "bool":
+            made.append((kind, st.booleans()))
+        else:
+            made.append((kind, st.sampled_from(choices)))
+    if kin is not None:
+        made.append(("like the others", kin.strategy))
+    return made

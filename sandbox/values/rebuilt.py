@@ -1,0 +1,46 @@
+"""Values that cannot travel as pickles but that callers pass all the same: a generator, a read-only
+mapping, a dict's views. The judge draws a `Rebuilt` (a kind and the plain data it is made from);
+the pickle carries it as a reference, and the version's process builds the real object from the
+data each time it unpickles a call, so that every call gets a fresh one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+KINDS = ("generator", "mappingproxy", "dict_keys", "dict_values", "dict_items")
+
+
+class Rebuilt:
+    def __init__(self, kind: str, data: Any) -> None:
+        if kind not in KINDS:
+            raise ValueError(f"no rebuilt value of kind {kind!r}")
+        self.kind, self.data = kind, data
+
+    def build(self) -> Any:
+        if self.kind == "generator":
+            return (item for item in list(self.data))
+        if self.kind == "mappingproxy":
+            import types
+
+            return types.MappingProxyType(dict(self.data))
+        view = {"dict_keys": dict.keys, "dict_values": dict.values, "dict_items": dict.items}[self.kind]
+        return view(dict(self.data))
+
+    def __repr__(self) -> str:
+        if self.kind == "generator":
+            return f"(x for x in {self.data!r})"
+        if self.kind == "mappingproxy":
+            return f"MappingProxyType({self.data!r})"
+        return f"{self.data!r}.{self.kind[len('dict_') :]}()"
+
+
+def reference(value: Any) -> tuple[str, str, Any] | None:
+    """What a pickle carries for a Rebuilt value (a persistent id), None for any other value."""
+    return ("rebuilt", value.kind, value.data) if type(value) is Rebuilt else None
+
+
+def from_reference(reference: Any) -> Any:
+    """The real object for a persistent id `reference` made it, or LookupError."""
+    if isinstance(reference, tuple) and len(reference) == 3 and reference[0] == "rebuilt":
+        return Rebuilt(reference[1], reference[2]).build()
+    raise LookupError(reference)
