@@ -71,6 +71,7 @@ class Verdict:
             "speedup_ci": [_round(v) for v in self.speedup_ci] if self.speedup_ci else None,
             "checked_inputs": self.checked,
             "input_sources": self.details.get("sources", {}),
+            "explored_kinds": self.details.get("explored", {}),
             "coverage": self.details.get("coverage"),
             "timed_workloads": (self.details.get("timing") or {}).get("workloads"),
             "counterexample": self.counterexample,
@@ -89,7 +90,9 @@ class Verdict:
             return f"NOT VERIFIED: it agreed on the {self.checked} inputs checked, but {self.not_verified}."
         text = f"Correct on {self.checked} inputs, every line of it run"
         tests = int(self.details.get("tests_passed", 0))
-        return text + (f", and the {tests} project test(s) that call it pass." if tests else ".")
+        text += f", and the {tests} project test(s) that call it pass." if tests else "."
+        kinds = kinds_text(self.details.get("explored") or {})
+        return f"{text} {kinds}" if kinds else text
 
     def speed(self) -> str:
         """E.g. `Speed: 1.52x the original (95% interval 1.43x to 1.60x)`, or nothing when not timed."""
@@ -111,6 +114,18 @@ class Verdict:
         if self.profile:
             text += f"\nWhere the time goes:\n{self.profile}"
         return text
+
+
+def kinds_text(explored: dict[str, dict[str, list[str]]]) -> str:
+    """The kinds of value beyond those seen that the parameters were given, as the facts say them:
+    `Also given: items as tuple, iterator (the original refuses: set); n as option: int.`"""
+    parts = []
+    for parameter, kinds in explored.items():
+        taken, refused = kinds.get("accepted") or [], kinds.get("refused") or []
+        if taken or refused:
+            text = f"{parameter} as {', '.join(taken) or 'nothing else'}"
+            parts.append(text + (f" (the original refuses: {', '.join(refused)})" if refused else ""))
+    return f"Also given: {'; '.join(parts)}." if parts else ""
 
 
 def _round(value: float | None) -> float | None:
@@ -283,6 +298,7 @@ def unoffered_metrics(baseline: Verdict) -> dict[str, Any]:
         "correct": False,
         "checked_inputs": baseline.checked,
         "input_sources": baseline.details.get("sources", {}),
+        "explored_kinds": baseline.details.get("explored", {}),
         "coverage": baseline.details.get("coverage"),
     }
 

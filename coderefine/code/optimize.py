@@ -32,7 +32,15 @@ class SpeedJob:
     threshold: float
     name: str = TASK
     purpose: str = "optimized"
-    metric_keys: tuple[str, ...] = ("speedup", "speedup_ci", "correct", "checked_inputs", "input_sources", "coverage")
+    metric_keys: tuple[str, ...] = (
+        "speedup",
+        "speedup_ci",
+        "correct",
+        "checked_inputs",
+        "input_sources",
+        "explored_kinds",
+        "coverage",
+    )
     rules: tuple[str, ...] = ()  # ruff's (see coderefine.code.analyzer)
 
     def task_for(self, source: SourceFile, target: Target, check: Check, baseline: Verdict) -> Task:

@@ -48,6 +48,7 @@ class ReadabilityJob:
         "added_ns_per_call",
         "checked_inputs",
         "input_sources",
+        "explored_kinds",
         "coverage",
     )
     rules: tuple[str, ...] = ()  # ruff's (see coderefine.code.analyzer)
