@@ -60,6 +60,7 @@ class CheckJob:
     captured: str | None = None  # the calls captured from the project's tests (see pack_calls)
     tests: tuple[str, ...] = ()  # the project's tests that call the target and passed with the original
     tests_note: str | None = None  # what went wrong with the project's tests (failing ones, collection)
+    original_unreached: str | None = None  # the original's lines no input reached in its own check (Verdict.unreached)
     version: int = CONTRACT_VERSION
 
     @property
@@ -163,6 +164,7 @@ class Verdict:
     captured_count: int = 0
     tests: tuple[str, ...] = ()  # baseline only: the tests that call the target and pass
     tests_note: str | None = None  # e.g. the project's tests could not be collected
+    unreached: str | None = None  # baseline only: the original's lines and branches no checked input reached
     error: str | None = None
     version: int = CONTRACT_VERSION
 

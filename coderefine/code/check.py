@@ -61,6 +61,7 @@ class Verdict:
             captured_count=int(self.details.get("captured_count", 0)),
             tests=tuple(str(test) for test in self.details.get("tests", [])),
             note=self.details.get("tests_note") if isinstance(self.details.get("tests_note"), str) else None,
+            unreached=self.details.get("unreached") if isinstance(self.details.get("unreached"), str) else None,
         )
 
     def metrics(self) -> dict[str, Any]:
@@ -159,6 +160,7 @@ class Baseline:
     captured_count: int = 0
     tests: tuple[str, ...] = ()
     note: str | None = None  # what went wrong with the project's tests (failing ones, collection)
+    unreached: str | None = None  # the original's lines and branches that no checked input reached
 
 
 def verify(
@@ -207,6 +209,7 @@ def verify(
         captured=baseline.captured if baseline else None,
         tests=tuple(baseline.tests) if baseline else (),
         tests_note=baseline.note if baseline else None,
+        original_unreached=baseline.unreached if baseline else None,
     )
     run = sandbox.check(contract.to_data(job), timeout=options.timeout, timing_lock=timing_lock)
     if candidate is None and run.killed_by == "timeout":

@@ -302,6 +302,8 @@ class Check:
             coverage=coverage,
             **baseline,
         )
+        if self.job.is_baseline and coverage is not None and not coverage.complete:
+            verdict = _replace(verdict, unreached=covered.describe_missing(coverage))
         if self.job.is_baseline or why is not None:
             return self._timed(verdict) if self.job.is_baseline else verdict
         if self.job.tests:
@@ -324,6 +326,13 @@ class Check:
 
         if coverage is not None and not coverage.complete and not self.job.is_baseline:
             missing = covered.describe_missing(coverage)
+            if self.job.original_unreached:
+                # What the draft leaves unrun is most likely what no input reaches in the original either.
+                return (
+                    f"not every line of the new version ran on the checked inputs ({missing}), and no "
+                    f"checked input reaches all of the original either ({self.job.original_unreached}): "
+                    "give --example inputs that reach those lines"
+                )
             return (
                 f"not every line of the new version ran on the checked inputs ({missing}): give examples "
                 "that reach them, or write a simpler version"

@@ -142,6 +142,14 @@ def neighbours(items):
 
 def is_prime(n: int) -> bool:
     return n > 1 and all(n % d for d in range(2, int(n ** 0.5) + 1))
+
+
+def tier(score: int) -> str:
+    if score > 10 ** 9:
+        return "huge"
+    if score > 50:
+        return "high"
+    return "low"
 '''
 TESTS = """\
 from holes import (
@@ -323,6 +331,22 @@ def test_a_line_no_input_reaches_is_named_and_not_verified(check: Checker) -> No
     assert verdict.not_verified is not None and "line 3 never ran" in verdict.not_verified
     assert list(verdict.details["coverage"]["missing_lines"]) == [3]
     assert verdict.metrics()["correct"] is False
+
+
+def test_a_line_the_original_leaves_unrun_too_is_named_with_the_originals(check: Checker) -> None:
+    baseline = check("tier")
+    assert baseline.details["unreached"] == "line 125 never ran"  # `return "huge"`, in the file's numbering
+    draft = (
+        "def tier(score: int) -> str:\n"
+        "    if score > 10 ** 9:\n"
+        "        return 'huge'\n"
+        "    return 'high' if score > 50 else 'low'\n"
+    )
+    verdict = check("tier", draft)
+    assert verdict.correct and not verdict.verified
+    assert "line 3 never ran" in (verdict.not_verified or "")
+    assert "the original either (line 125 never ran)" in (verdict.not_verified or "")
+    assert "--example" in (verdict.not_verified or "")
 
 
 def test_a_draft_that_does_not_load_is_a_failed_draft_not_a_broken_sandbox(check: Checker) -> None:
