@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import operator
 import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -29,6 +30,26 @@ from .parameters import Parameter
 from .shapes import items_of, shape
 
 MAX_ITEMS = 8  # siblings stay small: they are about kinds, sizes are the other strategies' job
+LENGTHS = (0, 1, 2, 3, 5, MAX_ITEMS)
+# Functions a caller may pass where a function was seen: of one and two arguments, and ones that
+# fail on most values (a draft that special-cases one function, or calls it differently, shows).
+_OTHER_FUNCTIONS: tuple[Any, ...] = (
+    min,
+    max,
+    operator.add,
+    operator.sub,
+    operator.mul,
+    operator.truediv,
+    operator.eq,
+    operator.lt,
+    len,
+    str,
+    abs,
+    bool,
+    repr,
+    int,
+    tuple,
+)
 # Values for a parameter whose default is None (or a sentinel): the usual non-iterable kinds and
 # builtins that callers pass as callbacks. Only values whose results do not depend on the process.
 _OTHER_THAN_NONE: tuple[tuple[str, Any], ...] = (
@@ -85,6 +106,8 @@ def _siblings(known: Parameter, context: Context) -> list[tuple[str, SearchStrat
         if isinstance(value, (list, tuple, range, collections.deque, set, frozenset)) and not _is_record(value)
     ]
     found: list[tuple[str, SearchStrategy[Any]]] = []
+    if protocol == "any" and any(callable(value) and not isinstance(value, type) for value in known.seen):
+        found.append(("another function", st.sampled_from(_OTHER_FUNCTIONS)))
     if protocol in ("any", "iterable", "sequence", "set") and (sequences or hinted):
         items = items_of(sequences)
         element = shape(items, inner) if items else from_hint(hinted[0], inner) if hinted else None
@@ -106,7 +129,8 @@ def _is_record(value: Any) -> bool:
 
 
 def _sequence_siblings(element: Element, items: Sequence[Any], protocol: str) -> list[tuple[str, SearchStrategy[Any]]]:
-    lists = st.lists(element.strategy, max_size=MAX_ITEMS)
+    # Each length on purpose: code that differs only on one item, or past the first, is common.
+    lists = st.sampled_from(LENGTHS).flatmap(lambda size: st.lists(element.strategy, min_size=size, max_size=size))
     made: list[tuple[str, SearchStrategy[Any]]] = []
     if protocol in ("any", "iterable", "sequence"):
         made += [("list", lists), ("tuple", lists.map(tuple)), ("deque", lists.map(collections.deque))]
@@ -119,18 +143,18 @@ def _sequence_siblings(element: Element, items: Sequence[Any], protocol: str) ->
         made.append(("range", st.builds(range, bound, bound, steps)))
     if items and all(type(item) is str and len(item) == 1 for item in items):
         made.append(("str", lists.map("".join)))
-    if _hashable(items) and protocol in ("any", "iterable", "set"):
-        hashable = lists.filter(_hashable)  # items from a hint may be unhashable
-        made += [("set", hashable.map(set)), ("frozenset", hashable.map(frozenset))]
+    if hashable(items) and protocol in ("any", "iterable", "set"):
+        distinct = lists.filter(hashable)  # items from a hint may be unhashable
+        made += [("set", distinct.map(set)), ("frozenset", distinct.map(frozenset))]
         if protocol == "any":
             # A mapping iterates as its keys; one made of pairs is what `dict(pairs)` would make.
-            made.append(("dict of its items as keys", hashable.map(dict.fromkeys)))
+            made.append(("dict of its items as keys", distinct.map(dict.fromkeys)))
             if items and all(type(item) is tuple and len(item) == 2 for item in items):
-                made.append(("dict of its pairs", hashable.map(dict)))
+                made.append(("dict of its pairs", distinct.map(dict)))
     return made
 
 
-def _hashable(items: Sequence[Any]) -> bool:
+def hashable(items: Sequence[Any]) -> bool:
     try:
         for item in items:
             hash(item)
@@ -144,6 +168,7 @@ def _mapping_siblings(key: Element, value: Element, values: Sequence[Any]) -> li
     made: list[tuple[str, SearchStrategy[Any]]] = [
         ("dict", dicts),
         ("OrderedDict", dicts.map(collections.OrderedDict)),
+        ("dict of None values", dicts.map(dict.fromkeys)),  # `d.get(k)` is not `k in d` there
         *((kind, dicts.map(functools.partial(Rebuilt, kind))) for kind in _VIEWS),
     ]
     factory = _factory(values)

@@ -63,8 +63,7 @@ class InputPlan:
     by_size: tuple[SearchStrategy[Call], ...] = ()  # one strategy per size in `sizes`: every size gets drawn
     strays: tuple[SearchStrategy[Call], ...] = ()  # one untyped parameter of another kind (None, 0, "", len...)
     timed: SearchStrategy[Call] | None = None  # collections of the user's size: the inputs to time with
-    # One parameter given another kind of value than those seen (inputs/kinds.py): (parameter, kind, calls).
-    explored: tuple[tuple[str, str, SearchStrategy[Call]], ...] = ()
+    explored: tuple[Explored, ...] = ()  # one parameter given another kind of value than those seen (inputs/kinds.py)
     structured: SearchStrategy[Call] | None = None  # integers with structure only (primes, squares, powers of two)
 
 
@@ -140,14 +139,18 @@ def _assemble(parameters: Sequence[inspect.Parameter], values: Sequence[Any]) ->
 
 
 def _call_strategy(
-    parameters: Sequence[inspect.Parameter], strategies: Sequence[SearchStrategy[Any] | None], given: int | None = None
+    parameters: Sequence[inspect.Parameter],
+    strategies: Sequence[SearchStrategy[Any] | None],
+    given: int | None = None,
+    *,
+    all_given: bool = False,
 ) -> SearchStrategy[Call]:
-    """`given`: the index of a parameter never left to its default."""
+    """`given`: the index of a parameter never left to its default; `all_given`: none is."""
     parts: list[SearchStrategy[Any]] = []
     for index, (parameter, strategy) in enumerate(zip(parameters, strategies)):
         if strategy is None:
             parts.append(st.just(_OMIT))
-        elif parameter.default is not parameter.empty and index != given:
+        elif parameter.default is not parameter.empty and index != given and not all_given:
             # Left out first: the simplest call, and how a sentinel default (`default=_marker`) is reached.
             parts.append(st.one_of(st.just(_OMIT), strategy))
         else:
@@ -178,25 +181,77 @@ def _stray_calls(
     return tuple(made)
 
 
+@dataclass(frozen=True)
+class Explored:
+    """The calls of one (parameter, kind) pair: the other parameters everyday (or set to one of
+    their options), of the largest size, or strayed (given a stray: judged as strays are)."""
+
+    parameter: str
+    kind: str
+    usual: SearchStrategy[Call]
+    large: SearchStrategy[Call]
+    strayed: SearchStrategy[Call] | None
+
+
 def _explored_calls(
     parameters: Sequence[inspect.Parameter],
     knowns: Sequence[Parameter],
     everyday: Sequence[SearchStrategy[Any] | None],
+    large: Sequence[SearchStrategy[Any] | None],
     context: Context,
     first: SearchStrategy[Any] | None,
-) -> tuple[tuple[str, str, SearchStrategy[Call]], ...]:
+) -> tuple[Explored, ...]:
     """For each parameter and each kind beyond those seen, calls where that parameter gets a value of
-    that kind and the others values of their usual kinds: every pair is drawn, none left to chance."""
+    that kind and the others values of their usual kinds, everyday and `large` (of the largest size:
+    a fast path past a size may treat the kind differently): every pair is drawn, none left to chance.
+    A kind may be treated differently only beside another parameter's option (a set taken as
+    distinct whatever `key` says) or a value of another kind (an iterator read twice shows only once
+    a predicate lets items through): half the time the others take those."""
     plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     kin = kin_of(knowns, context)
-    made: list[tuple[str, str, SearchStrategy[Call]]] = []
-    for index, known in enumerate(knowns):
-        if known.parameter.kind not in plain or (index == 0 and first is not None):
-            continue
-        for kind in explored_kinds(known, context, kin):
-            given = [*everyday[:index], kind.values, *everyday[index + 1 :]]
-            made.append((kind.parameter, kind.name, _call_strategy(parameters, given, given=index)))
+    kinds = [
+        explored_kinds(known, context, kin)
+        if known.parameter.kind in plain and not (index == 0 and first is not None)
+        else []
+        for index, known in enumerate(knowns)
+    ]
+    options = [[kind.values for kind in found if kind.name.startswith("option")] for found in kinds]
+    strays = [
+        [st.sampled_from([s for s in STRAYS if not callable(s)]), st.sampled_from([s for s in STRAYS if callable(s)])]
+        if known.hint is None and known.parameter.kind in plain and not (index == 0 and first is not None)
+        else []
+        for index, known in enumerate(knowns)
+    ]
+    mixed = [_half_others(strategy, others) for strategy, others in zip(everyday, options)]
+    strayed = [_half_others(strategy, others) for strategy, others in zip(everyday, strays)]
+    made: list[Explored] = []
+    for index, found in enumerate(kinds):
+        for kind in found:
+            usual, sized, odd = (
+                [*others[:index], kind.values, *others[index + 1 :]] for others in (mixed, large, strayed)
+            )
+            # Large: every parameter given, so that a fast path past a size meets the kind.
+            calls = _call_strategy(parameters, usual, given=index), _call_strategy(parameters, sized, all_given=True)
+            any_strays = any(strays[other] for other in range(len(knowns)) if other != index)
+            made.append(
+                Explored(
+                    kind.parameter,
+                    kind.name,
+                    *calls,
+                    _call_strategy(parameters, odd, given=index) if any_strays else None,
+                )
+            )
     return tuple(made)
+
+
+def _half_others(
+    strategy: SearchStrategy[Any] | None, others: Sequence[SearchStrategy[Any]]
+) -> SearchStrategy[Any] | None:
+    if not others:
+        return strategy
+    if strategy is None:
+        return st.one_of(*others)
+    return st.one_of(strategy, st.one_of(*others))
 
 
 def _missing_sentence(names: Sequence[str]) -> str:
@@ -284,7 +339,14 @@ def plan_inputs(
         by_size,
         _stray_calls(parameters, knowns, everyday, first),
         sized(size or DEFAULT_SIZE),
-        _explored_calls(parameters, knowns, everyday, small, first),
+        _explored_calls(
+            parameters,
+            knowns,
+            everyday,
+            value_strategies(knowns, replace(small, sizes=(max(sizes),), favoured=()), first),
+            small,
+            first,
+        ),
         _call_strategy(parameters, value_strategies(knowns, replace(small, structured=True), first)),
     )
 

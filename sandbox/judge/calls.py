@@ -23,12 +23,14 @@ from typing import Any, Callable, Literal
 from .. import contract
 from ..inputs import examples, parameters, stubs
 from ..inputs.plan import STRAY_DRAWS, plan_inputs
+from ..inputs.variants import call_variants
 from ..version import versions
 from .errors import Mismatch, SetupError
 
 CheckOne = Callable[[bytes, str, str], None]  # (payload, the call as text, its source)
 TIMED_DRAWS = 24  # inputs of the user's size, for a check that is timed
-EXPLORED_DRAWS = 4  # calls per (parameter, kind) beyond those seen
+EXPLORED_DRAWS = 16  # calls per (parameter, kind) beyond those seen, the others' values everyday ones
+EXPLORED_LARGE_DRAWS = 4  # and with the others' values of the large sizes
 STRUCTURED_DRAWS = 100  # calls whose integers are all structured ones
 
 
@@ -96,6 +98,24 @@ class CallSource:
         skip = 1 if target.is_classmethod or (target.class_name and not target.is_static) else 0
         return any(parameter.annotation is parameter.empty for parameter in parameters[skip:])
 
+    def variants(self) -> list[tuple[str, bytes, str]]:
+        """(source, payload, shown) for the variants of the calls seen (inputs/variants.py): checked
+        as explored inputs, each named by its parameter and kind."""
+        try:
+            signature = inspect.signature(self.version.original)
+        except (TypeError, ValueError):
+            return []
+        seen = [*[examples.parse_example(text) for text in self.job.examples], *self.doctests, *self.captured]
+        skip = bool(self.job.target.is_classmethod or (self.job.target.class_name and not self.job.target.is_static))
+        found: list[tuple[str, bytes, str]] = []
+        for parameter, kind, call in call_variants(signature, seen, self.plan().sizes, skip):
+            with contextlib.suppress(Exception):  # an input that cannot travel is not checked
+                payload = self.payload(call)
+                self.kinds.setdefault(payload, (parameter, kind))
+                found.append(("explored", payload, self.shown(call)))
+        return found
+
+    @functools.lru_cache(maxsize=1)  # noqa: B019 (one CallSource per check: it lives as long as the check)
     def plan(self) -> Any:
         target = self.job.target
         skip: Literal["instance", "class"] | None = None
@@ -133,8 +153,11 @@ class CallSource:
             yield strategy, 2
         for strategy in plan.strays:
             yield Strays(strategy), STRAY_DRAWS
-        for parameter, kind, strategy in plan.explored:
-            yield Explored(strategy, parameter, kind), EXPLORED_DRAWS
+        for found in plan.explored:
+            yield Explored(found.usual, found.parameter, found.kind), EXPLORED_DRAWS
+            yield Explored(found.large, found.parameter, found.kind), EXPLORED_LARGE_DRAWS
+            if found.strayed is not None:
+                yield Strays(found.strayed), EXPLORED_DRAWS
         if plan.structured is not None:
             yield plan.structured, STRUCTURED_DRAWS
         if self.job.timing is not None and plan.timed is not None:

@@ -115,6 +115,7 @@ class Check:
             self.plan = calls.CallSource(self.job)
             baseline = self._baseline() if self.job.is_baseline else {}
             self.check_batch(list(self.plan.fixed_calls()))
+            self.check_batch(self.plan.variants())
             for strategy, count in self.plan.generated(lambda: len(self.checked) >= self.job.min_inputs):
                 try:
                     self.check_batch(self.plan.collect(strategy, count))

@@ -13,7 +13,7 @@ from .outcomes import Outcomes
 
 CAPTURE_LIMIT = 100  # distinct calls kept per function and test file
 ATTEMPT_LIMIT = 200  # calls pickled per function and test file, at most
-TRIES_PER_TEST = 3  # calls pickled per function and test, at most: the calls of many tests differ more
+TRIES_PER_TEST = 6  # calls pickled per function and test, at most: the calls of many tests differ more
 FAILURE_LIMIT = 3  # calls per function and test file that cannot be kept (unpicklable, too big) before it stops
 CALL_BYTES_LIMIT = 64 << 10  # a call's arguments bigger than this are not kept
 BYTES_LIMIT = 24 << 20  # all calls kept, at most (the answer travels as JSON)

@@ -569,3 +569,29 @@ def test_draws_do_not_depend_on_the_hash_seed() -> None:
         )
         outputs.append(done.stdout)
     assert outputs[0] == outputs[1] and "yellow" in outputs[0]
+
+
+variants = load("inputs.variants")
+
+
+def test_each_argument_of_a_call_seen_varies_alone_and_keeps_the_others() -> None:
+    def pick(keys: list[str], mapping: dict[str, int], strict: bool = False) -> None:  # only its signature is read
+        return None
+
+    seen = examples.Call((["a", "b"], {"a": 1}), {"strict": True})
+    made = list(variants.call_variants(inspect.signature(pick), [seen], sizes=(3, 100), skip_first=False))
+    by_kind = {(parameter, kind): call for parameter, kind, call in made}
+    grown = [call for parameter, kind, call in made if kind == "list, grown"]
+    assert [call.args[0][:4] for call in grown] == [["a", "b", "a"], ["a", "b", "a", "b"]]
+    assert [len(call.args[0]) for call in grown] == [3, 100]
+    assert all(call.args[1] is seen.args[1] and call.kwargs == {"strict": True} for call in grown)
+    assert by_kind[("mapping", "dict of None values")].args == (["a", "b"], {"a": None})
+    assert list(by_kind[("keys", "iterator")].args[0]) == ["a", "b"]
+    assert {kind for parameter, kind in by_kind if parameter == "keys"} >= {
+        "tuple",
+        "generator",
+        "set",
+        "frozenset",
+        "dict of its items as keys",
+    }
+    assert not any(parameter == "strict" for parameter, _ in by_kind)  # a bool has no other kind of itself

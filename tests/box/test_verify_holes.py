@@ -144,6 +144,10 @@ def is_prime(n: int) -> bool:
     return n > 1 and all(n % d for d in range(2, int(n ** 0.5) + 1))
 
 
+def has_key(key, mapping):
+    return key in mapping
+
+
 def tier(score: int) -> str:
     if score > 10 ** 9:
         return "huge"
@@ -153,8 +157,8 @@ def tier(score: int) -> str:
 '''
 TESTS = """\
 from holes import (
-    apply_all, as_pairs, by_key, count_positive, drain, evens, first, flatten, head, labels, neighbours, only, rotate,
-    scale, sums_to, window_sums,
+    apply_all, as_pairs, by_key, count_positive, drain, evens, first, flatten, has_key, head, labels, neighbours, only,
+    rotate, scale, sums_to, window_sums,
 )
 
 
@@ -211,6 +215,7 @@ def test_kinds_seen_once():
     assert as_pairs([("a", 1)]) == [("a", 1)]
     assert rotate(["a", "b", "c"], 1) == ["b", "c", "a"]
     assert neighbours([1, 2, 3]) == [(1, 2), (2, 3)]
+    assert has_key("a", {"a": 1, "b": 2})
 """
 
 
@@ -335,7 +340,8 @@ def test_a_line_no_input_reaches_is_named_and_not_verified(check: Checker) -> No
 
 def test_a_line_the_original_leaves_unrun_too_is_named_with_the_originals(check: Checker) -> None:
     baseline = check("tier")
-    assert baseline.details["unreached"] == "line 125 never ran"  # `return "huge"`, in the file's numbering
+    huge = MODULE.splitlines().index('        return "huge"') + 1  # in the file's numbering
+    assert baseline.details["unreached"] == f"line {huge} never ran"
     draft = (
         "def tier(score: int) -> str:\n"
         "    if score > 10 ** 9:\n"
@@ -345,7 +351,7 @@ def test_a_line_the_original_leaves_unrun_too_is_named_with_the_originals(check:
     verdict = check("tier", draft)
     assert verdict.correct and not verdict.verified
     assert "line 3 never ran" in (verdict.not_verified or "")
-    assert "the original either (line 125 never ran)" in (verdict.not_verified or "")
+    assert f"the original either (line {huge} never ran)" in (verdict.not_verified or "")
     assert "--example" in (verdict.not_verified or "")
 
 
@@ -448,6 +454,11 @@ KIND_HOLES = {
     "neighbours": (
         "def neighbours(items):\n    return list(zip(items, items[1:]))\n",
         "def neighbours(items):\n    return list(itertools.pairwise(items))\n",
+    ),
+    # A key whose value is None read as missing: the key and its mapping come together from the tests' call.
+    "has_key": (
+        "def has_key(key, mapping):\n    return mapping.get(key) is not None\n",
+        "def has_key(key, mapping):\n    found = key in mapping\n    return found\n",
     ),
     # Wrong only on squares of primes past 1000: 37 * 37 and above.
     "is_prime": (

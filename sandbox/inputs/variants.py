@@ -1,0 +1,95 @@
+"""Variants of the calls seen (captured from the project's tests, examples, doctests): one argument at a
+time changed, the others kept as they were, so that what the tests set up together stays together
+(a key and the mapping that holds it, a path and the object it walks). An argument becomes another
+kind of the same items (a tuple, an iterator, a generator, a set, a dict of them as keys), grows
+past each size that matters by repeating its items, or, for a mapping, loses its values (all None)
+or becomes another mapping of the same items. Each variant is named by the parameter and the kind,
+as the explored kinds are (inputs/kinds.py), and judged the same way: where the original takes it."""
+
+from __future__ import annotations
+
+import collections
+import inspect
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ..values.rebuilt import Rebuilt
+from .examples import Call
+from .kinds import hashable
+
+MAX_CALLS = 24  # calls seen whose variants are made
+MAX_GROWN = 4096  # items in a grown argument, at most
+
+
+def call_variants(
+    signature: inspect.Signature, calls: Sequence[Call], sizes: Sequence[int], skip_first: bool
+) -> Iterator[tuple[str, str, Call]]:
+    """(parameter, kind, call) for each variant of each of the first MAX_CALLS calls."""
+    names = _positional_names(signature)
+    for call in list(calls)[:MAX_CALLS]:
+        for index, value in enumerate(call.args):
+            if (skip_first and index == 0) or index >= len(names):
+                continue  # self, cls and *args stay as they were
+            for kind, changed in _variants(value, sizes):
+                args = (*call.args[:index], changed, *call.args[index + 1 :])
+                yield names[index], kind, Call(args, dict(call.kwargs))
+        for name, value in call.kwargs.items():
+            if name not in signature.parameters:
+                continue  # **kwargs stay as they were
+            for kind, changed in _variants(value, sizes):
+                yield name, kind, Call(call.args, {**call.kwargs, name: changed})
+
+
+def _positional_names(signature: inspect.Signature) -> list[str]:
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    names = []
+    for parameter in signature.parameters.values():
+        if parameter.kind not in positional:
+            break
+        names.append(parameter.name)
+    return names
+
+
+def _variants(value: Any, sizes: Sequence[int]) -> list[tuple[str, Any]]:
+    if type(value) in (list, tuple, collections.deque, set, frozenset, range):
+        return _sequence_variants(list(value), type(value), sizes)
+    if type(value) is dict:
+        return _mapping_variants(value)
+    if type(value) is str and value:
+        return [("str, grown", (value * (size // len(value) + 1))[:size]) for size in sizes if size > len(value)]
+    return []
+
+
+def _sequence_variants(items: list[Any], kind: type, sizes: Sequence[int]) -> list[tuple[str, Any]]:
+    made: list[tuple[str, Any]] = [
+        ("list", list(items)),
+        ("tuple", tuple(items)),
+        ("iterator", iter(list(items))),
+        ("generator", Rebuilt("generator", list(items))),
+    ]
+    if hashable(items):
+        made += [
+            ("set", set(items)),
+            ("frozenset", frozenset(items)),
+            ("dict of its items as keys", dict.fromkeys(items)),
+        ]
+    if items and kind in (list, tuple):
+        grow = list if kind is list else tuple
+        for size in sizes:
+            if len(items) < size <= MAX_GROWN:
+                made.append((f"{kind.__name__}, grown", grow((items * (size // len(items) + 1))[:size])))
+    return [(name, value) for name, value in made if name != kind.__name__]
+
+
+def _mapping_variants(mapping: dict[Any, Any]) -> list[tuple[str, Any]]:
+    data = dict(mapping)
+    made: list[tuple[str, Any]] = [
+        ("dict of None values", dict.fromkeys(data)),
+        ("OrderedDict", collections.OrderedDict(data)),
+        ("mappingproxy", Rebuilt("mappingproxy", data)),
+        ("dict_keys", Rebuilt("dict_keys", data)),
+        ("dict_items", Rebuilt("dict_items", data)),
+    ]
+    if data and all(type(value) is int for value in data.values()):
+        made.append(("Counter", collections.Counter(data)))
+    return made
