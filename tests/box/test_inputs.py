@@ -595,3 +595,37 @@ def test_each_argument_of_a_call_seen_varies_alone_and_keeps_the_others() -> Non
         "dict of its items as keys",
     }
     assert not any(parameter == "strict" for parameter, _ in by_kind)  # a bool has no other kind of itself
+
+
+def test_each_kind_of_a_parameter_is_drawn_beside_the_others_options_sizes_and_strays() -> None:
+    split = define(
+        """
+        def split(pred, seq, limit=None):
+            return [x for x in seq if pred(x)][:limit]
+        """
+    )
+    plan = inputs.plan_inputs(split, captured=[Call((abs, [0, 1, 2]), {"limit": None})], sources=["N = 600"])
+    explored = {(found.parameter, found.kind): found for found in plan.explored}
+    assert {"iterator", "generator", "tuple", "set", "deque", "range"} <= {k for p, k in explored if p == "seq"}
+    assert ("pred", "another function") in explored and ("limit", "option: int") in explored
+    iterators = explored[("seq", "iterator")]
+    # Beside it, the limit is set to one of its options in some draws, and every parameter is given
+    # at the largest size (601: one past the source's literal).
+    limits = {type(bound(split, call).get("limit")).__name__ for call in draws(iterators.usual, 60)}
+    assert {"NoneType", "int"} <= limits
+    functions = explored[("pred", "another function")]
+    large = [bound(split, call) for call in draws(functions.large, 10)]
+    assert all(set(arguments) == {"pred", "seq", "limit"} for arguments in large)
+    assert any(len(_sequence_of(arguments["seq"])) == 601 for arguments in large)
+    # Where another parameter is untyped, it is also given strays, judged as strays are.
+    assert iterators.strayed is not None
+    preds = {bound(split, call)["pred"] for call in draws(iterators.strayed, 60)}
+    assert preds & {len, str, bool, abs} and preds & {None, 0, -1, 2, 1.5, "", "a", "0"}
+
+
+def test_integers_have_a_pass_of_their_own_with_structure() -> None:
+    prime = define("def is_prime(n: int) -> bool:\n    return n > 1\n")
+    plan = inputs.plan_inputs(prime, sources=["LIMIT = 1000"])
+    numbers = {call.args[0] for call in draws(plan.structured, 300)}
+    assert {0, 1, -1, 2, 97, 121, 961, 1024, 1023, 1025} <= numbers  # primes, squares of primes, powers of two
+    assert {999, 1001, 999_999, 1_000_000} <= numbers  # near the literal and near its square
