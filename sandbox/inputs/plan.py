@@ -45,6 +45,7 @@ from .parameters import (
     type_hints,
     value_strategies,
 )
+from .shapes import shape
 
 DEFAULT_SIZE = 100
 MAX_SIZES = 12
@@ -244,6 +245,22 @@ def _explored_calls(
     return tuple(made)
 
 
+_COLLECTIONS = (str, bytes, list, tuple, set, frozenset, dict)
+
+
+def _largest(
+    knowns: Sequence[Parameter], everyday: Sequence[SearchStrategy[Any] | None], context: Context
+) -> list[SearchStrategy[Any] | None]:
+    """Each parameter seen holding collections (or text): collections like those of the largest
+    size, nothing else; the others their everyday values."""
+    made = []
+    for known, strategy in zip(knowns, everyday):
+        sized = [value for value in known.seen if type(value) in _COLLECTIONS]
+        plain = known.parameter.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+        made.append(shape(sized, context).strategy if sized and plain else strategy)
+    return made
+
+
 def _half_others(
     strategy: SearchStrategy[Any] | None, others: Sequence[SearchStrategy[Any]]
 ) -> SearchStrategy[Any] | None:
@@ -343,7 +360,7 @@ def plan_inputs(
             parameters,
             knowns,
             everyday,
-            value_strategies(knowns, replace(small, sizes=(max(sizes),), favoured=()), first),
+            _largest(knowns, everyday, replace(small, sizes=(max(sizes),), favoured=())),
             small,
             first,
         ),

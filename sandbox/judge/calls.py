@@ -30,7 +30,7 @@ from .errors import Mismatch, SetupError
 CheckOne = Callable[[bytes, str, str], None]  # (payload, the call as text, its source)
 TIMED_DRAWS = 24  # inputs of the user's size, for a check that is timed
 EXPLORED_DRAWS = 16  # calls per (parameter, kind) beyond those seen, the others' values everyday ones
-EXPLORED_LARGE_DRAWS = 4  # and with the others' values of the large sizes
+EXPLORED_LARGE_DRAWS = 6  # and with the others' values of the largest size
 STRUCTURED_DRAWS = 100  # calls whose integers are all structured ones
 
 
