@@ -2,6 +2,7 @@
 
     python benchmarks/mutation.py --source all --json figures.json
     python benchmarks/mutation.py --source suite --only dedupe,mode --max-mutants 4
+    python benchmarks/mutation.py --source funcy --kind plausible
 
 For each function: a correct fast version (one that behaves exactly like the original), and
 mutants of it, one small ast change each (comparison swapped, an integer or a range()/slice
@@ -17,20 +18,30 @@ version itself is checked too: refusing it is a false refusal. A refused mutant 
 project's tests stopped (differential testing let it through: `t-only`, TESTS ONLY) would be a
 hole in a project whose tests are weaker.
 
+Beside the mutants (--kind mutants|plausible|both, both by default), a library function may have
+plausible wrong drafts (benchmarks/plausible.py): hand-written "optimizations" as a model writes
+them, each labelled with its class (a list for an iterator, one item too many read from an
+iterator, a mapping read as its keys, a keyword option ignored, a fast path past a size
+threshold, an iterator read twice, the caller's kind lost), each wrong only on inputs of a kind
+the library's tests may never pass. They go through the same filter as the mutants; one that
+neither the tests nor the differential check shows wrong counts as wrong only by the witness
+written in its entry (a call, run on both functions, whose two results differ), else it is
+dropped as equivalent. Each kept draft then goes to the checker as a mutant does.
+
 Sources:
 - suite: benchmarks/slow_functions; the correct version is the known-good draft in fast.py;
 - untyped: the same with every type hint stripped from both (inputs then come from the
   project's tests, the examples and what is widened from them);
-- toolz, boltons: real libraries (pinned below, see LIBRARIES), each downloaded as an sdist
-  with its own tests. Their functions are untyped, several return iterators, lists or dicts,
+- toolz, boltons, funcy, fnc: real libraries (pinned below, see LIBRARIES), each downloaded as an
+  sdist with its own tests. Their functions are untyped, several return iterators, lists or dicts,
   some have sentinel defaults; the correct version is the library's own source. There
   "verified" means correct (speed does not matter). Generator functions are refused by
   coderefine as ineligible: their mutants are listed, not checked.
-- library: toolz then boltons; all: the suite, untyped and both libraries.
+- library: the four libraries in that order; all: the suite, untyped and the four libraries.
 
-Nothing in the repository is changed: every run works on copies. `all` takes about 20 minutes
-on 2 cores (the suite 4, untyped 5, toolz 7, boltons 4; each library's sdist is downloaded with pip
-each run).
+Nothing in the repository is changed: every run works on copies. Before funcy and fnc, `all` took
+about 20 minutes on 2 cores (the suite 4, untyped 5, toolz 7, boltons 4; each library's sdist is
+downloaded with pip each run).
 """
 
 from __future__ import annotations
@@ -57,6 +68,7 @@ sys.path[:0] = [str(ROOT.parent), str(ROOT), str(ROOT / "slow_functions")]
 import mutation_oracle as oracle  # noqa: E402
 from fast import EXAMPLES, FAST  # noqa: E402
 from optimize_suite import project_copy  # noqa: E402
+from plausible import DRAFTS, Witness  # noqa: E402
 
 from coderefine.code.baseline_cache import BaselineCache  # noqa: E402
 from coderefine.code.check import Baseline, Verdict, VerifyOptions, verify  # noqa: E402
@@ -80,6 +92,10 @@ class Library:
     functions: tuple[tuple[str, str], ...]  # (file, function)
     # (file, old, new): edits the tests need to run under today's pytest, the library left alone
     patches: tuple[tuple[str, str, str], ...] = ()
+    source_root: str = ""  # the folder its package is imported from ("src" in a src layout)
+    # (name, version, file): a pure-Python module its tests import, taken from that pinned sdist
+    # and put at the project's root (where pytest's rootdir insertion finds it, in the box too)
+    test_modules: tuple[tuple[str, str, str], ...] = ()
 
 
 # toolz: untyped functions with at least 3 mutation sites: returning iterators
@@ -120,6 +136,51 @@ BOLTONS_FUNCTIONS = (
     ("boltons/strutils.py", "format_int_list"),
     ("boltons/strutils.py", "parse_int_list"),
 )
+# funcy: untyped functions, none a generator, over any kind of collection and keeping the
+# caller's kind (join: a str, dict, defaultdict, set, tuple, list or iterator in, the same kind
+# out), returning iterators (reductions, where, keep: itertools objects), lists (lsplit) or dicts
+# (join_with, update_in, del_in); sentinel defaults (is_distinct, one, reductions, keep: EMPTY)
+# and keyword options (join_with: strict; update_in: default; where: **cond); arguments that
+# may be a callable or a shorthand (funcy's make_func: a regex, an index, a dict, a set); a
+# branch chosen by length (join_with: one dict; update_in, del_in: the path's last key);
+# iterator arguments read partly (nth, one, last).
+FUNCY_FUNCTIONS = (
+    ("funcy/colls.py", "join"),
+    ("funcy/colls.py", "join_with"),
+    ("funcy/colls.py", "is_distinct"),
+    ("funcy/colls.py", "one"),
+    ("funcy/colls.py", "update_in"),
+    ("funcy/colls.py", "del_in"),
+    ("funcy/colls.py", "where"),
+    ("funcy/seqs.py", "nth"),
+    ("funcy/seqs.py", "last"),
+    ("funcy/seqs.py", "lsplit"),
+    ("funcy/seqs.py", "reductions"),
+    ("funcy/seqs.py", "keep"),
+)
+# fnc (a src layout): untyped functions, none a generator, whose iteratee may be a callable,
+# None, a dict, a set, a tuple or a path (fnc.iteratee); paths given as a dotted string with
+# [n] items or as a list (aspath, get, has); mappings and sequences read alike (iterate: items(),
+# enumerate() or keys(); pick, omit), lookups that try the key as an int too (get, has, pick); a
+# sentinel default that changes what a missing key does (get: UNSET raises, as has uses it);
+# results that are an items view or an iterator (iterate), lists (partition, aspath), dicts
+# (pick, omit, groupall: nested), an index (findindex, findlastindex: -1 when none) and an
+# item of an iterator read only up to it (find). omit and find have one mutation site each:
+# they are here for the drafts they invite (a key set, a lookahead).
+FNC_FUNCTIONS = (
+    ("src/fnc/helpers.py", "iterate"),
+    ("src/fnc/mappings.py", "get"),
+    ("src/fnc/mappings.py", "has"),
+    ("src/fnc/mappings.py", "pick"),
+    ("src/fnc/mappings.py", "omit"),
+    ("src/fnc/sequences.py", "find"),
+    ("src/fnc/sequences.py", "findindex"),
+    ("src/fnc/sequences.py", "findlastindex"),
+    ("src/fnc/sequences.py", "groupall"),
+    ("src/fnc/sequences.py", "partition"),
+    ("src/fnc/utilities.py", "aspath"),
+    ("src/fnc/utilities.py", "conforms"),
+)
 # boltons' conftest.py takes the `path` argument, which pytest 9 no longer passes; it only skips
 # test files named for another Python major version, so `collection_path` keeps its meaning.
 _BOLTONS_CONFTEST = (
@@ -129,6 +190,17 @@ _BOLTONS_CONFTEST = (
         "def pytest_ignore_collect(collection_path, config):",
     ),
     ("tests/conftest.py", "filename = path.basename", "filename = collection_path.name"),
+)
+# fnc's setup.cfg asks pytest for pytest-cov's options (not installed here, nor in the box) and for
+# report files under build/; its tests import fnc as installed, from src/.
+_FNC_SETUP = (
+    (
+        "setup.cfg",
+        "addopts = \n\t--verbose\n\t--doctest-modules\n\t--no-cov-on-fail\n\t--cov-fail-under=100\n"
+        "\t--cov-report=term-missing\n\t--cov-report=xml:build/coverage/coverage.xml\n"
+        "\t--cov-report=html:build/coverage\n\t--junitxml=build/testresults/junit.xml\n",
+        "pythonpath = src\naddopts = \n\t--verbose\n\t--doctest-modules\n",
+    ),
 )
 LIBRARIES = {
     "toolz": Library("toolz", "1.2.0", ("toolz",), "toolz/tests", LIBRARY_FUNCTIONS),
@@ -140,9 +212,29 @@ LIBRARIES = {
         BOLTONS_FUNCTIONS,
         _BOLTONS_CONFTEST,
     ),
+    # funcy's tests write their predicates with whatever's `_` (`_ > 1`): its one module is put beside them
+    "funcy": Library(
+        "funcy",
+        "2.1",
+        ("tests/test_colls.py", "tests/test_seqs.py"),
+        "tests",
+        FUNCY_FUNCTIONS,
+        test_modules=(("whatever", "0.7", "whatever.py"),),
+    ),
+    "fnc": Library(
+        "fnc",
+        "0.5.3",
+        ("tests/test_sequences.py", "tests/test_mappings.py", "tests/test_utilities.py"),
+        "tests",
+        FNC_FUNCTIONS,
+        _FNC_SETUP,
+        source_root="src",
+    ),
 }
 SOURCES = ("suite", "untyped", *LIBRARIES)
 SOURCE_GROUPS = {"library": tuple(LIBRARIES), "all": SOURCES}
+# the wrong versions made: ast mutants, plausible wrong drafts (benchmarks/plausible.py)
+KINDS = ("mutants", "plausible")
 
 
 # -- mutants ---------------------------------------------------------------------------------
@@ -383,22 +475,32 @@ class Subject:
     tests: tuple[str, ...]  # the project's own tests, as pytest arguments
     examples: tuple[str, ...] = ()  # --example arguments, as a user would give them
     first_line: int = 1  # where `correct` starts in `file` (the suite's drafts are not in a file)
+    import_root: str = ""  # the folder under the project that `module` is imported from ("src")
 
 
 @dataclass(frozen=True)
 class Kill:
-    """Why a version counts as really wrong; neither reason: equivalent to the original."""
+    """Why a version counts as really wrong; no reason: equivalent to the original."""
 
     test_failure: str | None  # the project's own tests fail with it
     difference: oracle.Difference | None  # the host's differential check found an input
+    # a plausible draft's own witness (a call written in its entry), run on both functions; only
+    # tried when neither check above found anything
+    witness: oracle.Difference | None = None
 
     @property
     def by(self) -> tuple[str, ...]:
-        return (("tests",) if self.test_failure else ()) + (("inputs",) if self.difference else ())
+        return (
+            (("tests",) if self.test_failure else ())
+            + (("inputs",) if self.difference else ())
+            + (("witness",) if self.witness else ())
+        )
 
 
 @dataclass(frozen=True)
 class MutantRow:
+    """One wrong version: an ast mutant, or a plausible draft (`kind`), whose class is `operator`."""
+
     operator: str
     description: str
     kill: Kill
@@ -411,6 +513,7 @@ class MutantRow:
     checked: int = 0
     tests_passed: int = 0
     source: str = ""
+    kind: str = "mutant"  # "mutant" or "plausible"
 
 
 @dataclass(frozen=True)
@@ -426,12 +529,14 @@ class FunctionRow:
     mutants: tuple[MutantRow, ...]
     seconds: float
 
-    def count(self, outcome: str) -> int:
-        return sum(row.outcome == outcome for row in self.mutants)
+    def count(self, outcome: str, kind: str = "mutant") -> int:
+        return sum(row.outcome == outcome and row.kind == kind for row in self.mutants)
 
-    @property
-    def offered(self) -> int:
-        return sum(row.outcome == "hole" and row.faster for row in self.mutants)
+    def written(self, kind: str = "mutant") -> int:
+        return sum(row.kind == kind for row in self.mutants)
+
+    def offered(self, kind: str = "mutant") -> int:
+        return sum(row.outcome == "hole" and row.faster and row.kind == kind for row in self.mutants)
 
 
 def find_target(project: Path, subject: Subject) -> Target:
@@ -441,30 +546,59 @@ def find_target(project: Path, subject: Subject) -> Target:
     raise UsageError(f"{subject.file} has no function {subject.name}")
 
 
-def judge(subject: Subject, project: Path, scratch: Path, candidate: str) -> Kill:
-    """The kill filter, on the host: the project's tests, then the differential check."""
-    return Kill(
+def judge(subject: Subject, project: Path, scratch: Path, candidate: str, witness: Witness | None = None) -> Kill:
+    """The kill filter, on the host: the project's tests, then the differential check; then, for a
+    plausible draft that neither shows wrong, the witness written in its entry."""
+    root = project / subject.import_root
+    kill = Kill(
         oracle.tests_fail(scratch, subject.file, subject.name, candidate, subject.tests),
-        oracle.differs(project, subject.module, subject.name, candidate, subject.inputs),
+        oracle.differs(root, subject.module, subject.name, candidate, subject.inputs),
     )
+    if kill.by or witness is None:
+        return kill
+    shown, unlike = oracle.shows(
+        root, subject.module, subject.name, candidate, witness.call, witness.original, witness.draft
+    )
+    if unlike:
+        print(f"    WARNING: the witness is not as written: {unlike}", flush=True)
+    return replace(kill, witness=shown)
 
 
 def run_function(
-    subject: Subject, project: Path, scratch: Path, sandbox: Sandbox, cap: int, tests: Baseline
+    subject: Subject,
+    project: Path,
+    scratch: Path,
+    sandbox: Sandbox,
+    cap: int,
+    tests: Baseline,
+    kinds: Sequence[str] = KINDS,
 ) -> FunctionRow:
     started = time.monotonic()
     target = find_target(project, subject)
     sites, mutants = generate(subject.correct, subject.name, cap, subject.first_line)
+    drafts = DRAFTS.get(subject.source, {}).get(subject.name, ()) if "plausible" in kinds else ()
     premise = judge(subject, project, scratch, subject.correct)
     rows = []
-    for mutant in mutants:
+    for mutant in mutants if "mutants" in kinds else ():
         kill = judge(subject, project, scratch, mutant.source)
-        outcome = "equivalent" if not kill.by else "refused" if target.eligible else "ineligible"
-        rows.append(MutantRow(mutant.operator, mutant.description, kill, outcome, source=mutant.source))
-        if outcome == "equivalent":
-            print(f"    {mutant.operator:13} {mutant.description[:72]:72} equivalent: discarded", flush=True)
-    kept = sum(row.outcome != "equivalent" for row in rows)
-    print(f"  {len(rows)} mutants of {sites} sites; {kept} really wrong, {len(rows) - kept} equivalent", flush=True)
+        rows.append(_judged(mutant.operator, mutant.description, mutant.source, "mutant", kill, target))
+    for draft in drafts:
+        kill = judge(subject, project, scratch, draft.source, draft.witness)
+        rows.append(_judged(draft.kind, draft.description, draft.source, "plausible", kill, target))
+    if "mutants" in kinds:
+        kept = sum(row.outcome != "equivalent" for row in rows if row.kind == "mutant")
+        print(
+            f"  {len(mutants)} mutants of {sites} sites; {kept} really wrong, {len(mutants) - kept} equivalent",
+            flush=True,
+        )
+    if drafts:
+        kept = sum(row.outcome != "equivalent" for row in rows if row.kind == "plausible")
+        witnessed = sum(row.kill.by == ("witness",) for row in rows if row.kind == "plausible")
+        print(
+            f"  {len(drafts)} plausible drafts; {kept} really wrong ({witnessed} by their witness alone), "
+            f"{len(drafts) - kept} equivalent",
+            flush=True,
+        )
     verified, faster, reason = None, False, None
     if target.eligible:
         baseline = check(sandbox, subject.module, target, None, None, subject.examples, tests)
@@ -496,6 +630,13 @@ def run_function(
         tuple(rows),
         round(time.monotonic() - started, 1),
     )
+
+
+def _judged(label: str, description: str, source: str, kind: str, kill: Kill, target: Target) -> MutantRow:
+    outcome = "equivalent" if not kill.by else "refused" if target.eligible else "ineligible"
+    if outcome == "equivalent":
+        print(f"    {label:19} {description[:72]:72} equivalent: discarded", flush=True)
+    return MutantRow(label, description, kill, outcome, source=source, kind=kind)
 
 
 def _premise(kill: Kill) -> str | None:
@@ -539,7 +680,7 @@ def _mutant_line(row: MutantRow) -> str:
         verdict = f"VERIFIED on {row.checked} inputs: HOLE{', OFFERED' if row.faster else ''}"
     else:
         verdict = f"refused: {(row.mismatch or '')[:100]}"
-    return f"{row.operator:13} {row.description[:72]:72} wrong by {'+'.join(row.kill.by):12} {verdict}"
+    return f"{row.operator:19} {row.description[:72]:72} wrong by {'+'.join(row.kill.by):13} {verdict}"
 
 
 # -- the two sources -------------------------------------------------------------------------
@@ -614,8 +755,24 @@ def library_subjects(library: Library, project: Path) -> list[Subject]:
         text = (project / file).read_text(encoding="utf-8")
         node = function_node(ast.parse(text), name)
         correct = ast.get_source_segment(text, node) or ""
-        module = file.removesuffix(".py").replace("/", ".")
-        subjects.append(Subject(library.name, name, file, module, correct + "\n", name, library.tests, (), node.lineno))
+        module = file.removeprefix(f"{library.source_root}/" if library.source_root else "")
+        module = module.removesuffix(".py").replace("/", ".")
+        # The oracle's input maker: the library's own when a name is in two libraries (nth, get, ...)
+        inputs = f"{library.name}.{name}" if f"{library.name}.{name}" in oracle.LIBRARY_INPUTS else name
+        subjects.append(
+            Subject(
+                library.name,
+                name,
+                file,
+                module,
+                correct + "\n",
+                inputs,
+                library.tests,
+                (),
+                node.lineno,
+                library.source_root,
+            )
+        )
     return subjects
 
 
@@ -624,23 +781,35 @@ def library_project(library: Library) -> Iterator[Path]:
     """The pinned library's sdist, downloaded and unpacked: its source and its own tests."""
     with tempfile.TemporaryDirectory(prefix="coderefine-mutation-") as folder:
         spec = f"{library.name}=={library.version}"
-        pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:"]
-        done = subprocess.run(
-            [*pip, spec, "-d", folder], stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False
-        )
-        archives = sorted(Path(folder).glob(f"{library.name}-{library.version}.tar.gz"))
-        if done.returncode != 0 or not archives:
-            tail = (done.stderr.strip().splitlines() or ["no sdist"])[-1]
-            raise EnvironmentProblem(f"cannot download the sdist of {spec}: {tail}")
-        with tarfile.open(archives[0]) as archive:
-            archive.extractall(folder, filter="data")
-        project = Path(folder) / f"{library.name}-{library.version}"
+        project = sdist(library.name, library.version, Path(folder))
         if not (project / library.tests_dir).is_dir():
             raise EnvironmentProblem(f"the sdist of {spec} has no tests")
         patch(project, library.patches, spec)
+        with tempfile.TemporaryDirectory(prefix="coderefine-mutation-test-modules-") as extra:
+            for name, version, file in library.test_modules:
+                module = sdist(name, version, Path(extra)) / file
+                if not module.is_file():
+                    raise EnvironmentProblem(f"the sdist of {name}=={version} has no {file}")
+                (project / module.name).write_bytes(module.read_bytes())
         for path in [Path(folder), *Path(folder).rglob("*")]:
             path.chmod(0o755 if path.is_dir() else 0o644)  # readable by the sandbox's user
         yield project
+
+
+def sdist(name: str, version: str, folder: Path) -> Path:
+    """The pinned sdist of `name`, downloaded with pip and unpacked into `folder`: its root."""
+    spec = f"{name}=={version}"
+    pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:"]
+    done = subprocess.run(
+        [*pip, spec, "-d", str(folder)], stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False
+    )
+    archives = sorted(folder.glob(f"{name}-{version}.tar.gz"))
+    if done.returncode != 0 or not archives:
+        tail = (done.stderr.strip().splitlines() or ["no sdist"])[-1]
+        raise EnvironmentProblem(f"cannot download the sdist of {spec}: {tail}")
+    with tarfile.open(archives[0]) as archive:
+        archive.extractall(folder, filter="data")
+    return folder / f"{name}-{version}"
 
 
 def patch(project: Path, patches: Sequence[tuple[str, str, str]], spec: str) -> None:
@@ -665,7 +834,7 @@ def source_project(source: str) -> Iterator[Path]:
             yield project
 
 
-def run_source(source: str, only: set[str] | None, cap: int) -> list[FunctionRow]:
+def run_source(source: str, only: set[str] | None, cap: int, kinds: Sequence[str] = KINDS) -> list[FunctionRow]:
     rows: list[FunctionRow] = []
     with source_project(source) as project, tempfile.TemporaryDirectory() as scratch_root:
         subjects = {"suite": suite_subjects, "untyped": untyped_subjects}.get(
@@ -685,7 +854,7 @@ def run_source(source: str, only: set[str] | None, cap: int) -> list[FunctionRow
             for number, subject in enumerate(subjects, 1):
                 print(f"[{source} {number}/{len(subjects)}] {subject.name}", flush=True)
                 found = tests.baseline_for(subject.module, subject.name)
-                rows.append(run_function(subject, project, scratch, sandbox, cap, found))
+                rows.append(run_function(subject, project, scratch, sandbox, cap, found, kinds))
     return rows
 
 
@@ -694,8 +863,12 @@ def run_source(source: str, only: set[str] | None, cap: int) -> list[FunctionRow
 
 def totals(rows: Sequence[FunctionRow], seconds: float) -> dict[str, Any]:
     eligible = [row for row in rows if row.skip_reason is None]
-    generated = sum(len(row.mutants) for row in rows)
+    generated = sum(row.written() for row in rows)
     equivalent = sum(row.count("equivalent") for row in rows)
+    written = sum(row.written("plausible") for row in rows)
+    dropped = sum(row.count("equivalent", "plausible") for row in rows)
+    mutants = [m for row in rows for m in row.mutants if m.kind == "mutant"]
+    drafts = [m for row in rows for m in row.mutants if m.kind == "plausible"]
     return {
         "functions": len(rows),
         "eligible_functions": len(eligible),
@@ -705,10 +878,21 @@ def totals(rows: Sequence[FunctionRow], seconds: float) -> dict[str, Any]:
         "kept_checked": sum(row.count("hole") + row.count("refused") for row in rows),
         "kept_ineligible": sum(row.count("ineligible") for row in rows),
         "holes": sum(row.count("hole") for row in rows),
-        "offered": sum(row.offered for row in rows),
+        "offered": sum(row.offered() for row in rows),
         "refused": sum(row.count("refused") for row in rows),
         "refused_by_project_tests_only": sum(
-            m.refused_at == "project tests" for row in rows for m in row.mutants if m.outcome == "refused"
+            m.refused_at == "project tests" for m in mutants if m.outcome == "refused"
+        ),
+        "plausible_written": written,
+        "plausible_equivalent": dropped,
+        "plausible_kept": written - dropped,
+        "plausible_kept_by_witness_only": sum(m.kill.by == ("witness",) for m in drafts),
+        "plausible_checked": sum(row.count("hole", "plausible") + row.count("refused", "plausible") for row in rows),
+        "plausible_holes": sum(row.count("hole", "plausible") for row in rows),
+        "plausible_offered": sum(row.offered("plausible") for row in rows),
+        "plausible_refused": sum(row.count("refused", "plausible") for row in rows),
+        "plausible_refused_by_project_tests_only": sum(
+            m.refused_at == "project tests" for m in drafts if m.outcome == "refused"
         ),
         "correct_verified": sum(row.correct_verified is True for row in eligible),
         "correct_refused": sum(row.correct_verified is not True for row in eligible),
@@ -720,15 +904,21 @@ def totals(rows: Sequence[FunctionRow], seconds: float) -> dict[str, Any]:
 def print_source(source: str, rows: Sequence[FunctionRow], figures: dict[str, Any]) -> None:
     print(f"\n== {source}: {_source_label(source)}")
     print(
+        f"{'':20} {'-- mutants ':-<41}  {'-- plausible drafts ':-<35}\n"
         f"{'function':20} {'gen':>4} {'equiv':>5} {'kept':>4} {'holes':>5} {'offer':>5} {'refus':>5} "
-        f"{'t-only':>6}  {'correct version':30} {'s':>6}"
+        f"{'t-only':>6}  {'wrote':>5} {'equiv':>5} {'kept':>4} {'holes':>5} {'offer':>5} {'refus':>5}  "
+        f"{'correct version':30} {'s':>6}"
     )
     for row in rows:
-        tests_only = sum(m.refused_at == "project tests" for m in row.mutants)
+        tests_only = sum(m.refused_at == "project tests" for m in row.mutants if m.kind == "mutant")
         print(
-            f"{row.name:20} {len(row.mutants):4} {row.count('equivalent'):5} "
-            f"{len(row.mutants) - row.count('equivalent'):4} {row.count('hole'):5} {row.offered:5} "
-            f"{row.count('refused'):5} {tests_only:6}  {_correct_label(row):30} {row.seconds:6.1f}"
+            f"{row.name:20} {row.written():4} {row.count('equivalent'):5} "
+            f"{row.written() - row.count('equivalent'):4} {row.count('hole'):5} {row.offered():5} "
+            f"{row.count('refused'):5} {tests_only:6}  {row.written('plausible'):5} "
+            f"{row.count('equivalent', 'plausible'):5} "
+            f"{row.written('plausible') - row.count('equivalent', 'plausible'):4} "
+            f"{row.count('hole', 'plausible'):5} {row.offered('plausible'):5} {row.count('refused', 'plausible'):5}  "
+            f"{_correct_label(row):30} {row.seconds:6.1f}"
         )
     print("(t-only: refused only by the project's tests, after differential testing let it through)")
     print("totals: " + ", ".join(f"{key} {value}" for key, value in figures.items()))
@@ -738,16 +928,21 @@ def print_source(source: str, rows: Sequence[FunctionRow], figures: dict[str, An
 
 def _print_findings(row: FunctionRow) -> None:
     for mutant in row.mutants:
-        d = mutant.kill.difference
+        d = mutant.kill.difference or mutant.kill.witness
         shown = f"; differs on {d.arguments}: {d.original} vs {d.mutant}" if d else ""
+        what = "plausible draft " if mutant.kind == "plausible" else ""
         if mutant.outcome == "hole":
             print(
-                f"  HOLE {row.name} [{mutant.operator}] {mutant.description}; wrong by "
+                f"  HOLE {row.name} {what}[{mutant.operator}] {mutant.description}; wrong by "
                 f"{'+'.join(mutant.kill.by)}{shown}; checker: {mutant.checked} inputs, "
                 f"{mutant.tests_passed} project test(s) passed{', OFFERED' if mutant.faster else ''}"
             )
+            if mutant.kind == "plausible":
+                print("    " + mutant.source.strip().replace("\n", "\n    "))
         elif mutant.refused_at == "project tests":
-            print(f"  TESTS ONLY {row.name} [{mutant.operator}] {mutant.description}: {mutant.mismatch}")
+            print(f"  TESTS ONLY {row.name} {what}[{mutant.operator}] {mutant.description}: {mutant.mismatch}")
+        elif mutant.kind == "plausible" and mutant.outcome == "equivalent":
+            print(f"  EQUIVALENT {row.name} plausible draft [{mutant.operator}] {mutant.description}: dropped")
     if row.skip_reason is None and row.correct_verified is not True:
         print(f"  FALSE REFUSAL {row.name}: {row.correct_reason}")
     if row.premise:
@@ -780,18 +975,21 @@ def checker_version() -> dict[str, Any]:
     return {"commit": git("rev-parse", "HEAD"), "uncommitted_changes": bool(changed), "image": default_image()}
 
 
-def run(sources: Sequence[str], only: set[str] | None, cap: int, json_path: Path | None) -> None:
+def run(
+    sources: Sequence[str], only: set[str] | None, cap: int, json_path: Path | None, kinds: Sequence[str] = KINDS
+) -> None:
     started = time.monotonic()
     document: dict[str, Any] = {
         "checker": checker_version(),
         "libraries": {library.name: library.version for library in LIBRARIES.values()},
         "max_mutants": cap,
+        "kinds": list(kinds),
         "sources": {},
     }
     everything: list[FunctionRow] = []
     for source in sources:
         source_started = time.monotonic()
-        rows = run_source(source, only, cap)
+        rows = run_source(source, only, cap, kinds)
         figures = totals(rows, time.monotonic() - source_started)
         document["sources"][source] = {"totals": figures, "functions": [asdict(row) for row in rows]}
         everything += rows
@@ -808,6 +1006,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-mutants", type=int, default=8)
     parser.add_argument("--only", help="comma-separated function names")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
+    parser.add_argument(
+        "--kind",
+        choices=(*KINDS, "both"),
+        default="both",
+        help="the wrong versions to check: ast mutants, plausible wrong drafts, or both",
+    )
     args = parser.parse_args(argv)
     sources = SOURCE_GROUPS.get(args.source, (args.source,))
     only = set(args.only.split(",")) if args.only else None
@@ -819,7 +1023,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("error: --max-mutants must be positive", file=sys.stderr)
         return 2
     try:
-        run(sources, only, args.max_mutants, args.json)
+        run(sources, only, args.max_mutants, args.json, KINDS if args.kind == "both" else (args.kind,))
     except CoderefineError as problem:
         print(f"error: {problem}", file=sys.stderr)
         return problem.exit_code

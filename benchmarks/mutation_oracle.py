@@ -28,6 +28,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import types
 import typing
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -207,6 +208,76 @@ def first_difference(original: Callable[..., Any], mutant: Callable[..., Any], m
             shown = _arguments_text(make(random.Random(seed)))
             return Difference(shown, _short(expected), _short(actual))
     return None
+
+
+def shows(
+    project: Path, module: str, function: str, candidate: str, call: str, original: str, draft: str
+) -> tuple[Difference | None, str | None]:
+    """Whether `call` (an expression calling `function` by its name) behaves differently with
+    `candidate` than with the original: (the difference, or None; why the two results are not
+    `original` and `draft`, the results written beside the call, or None when they are).
+
+    Each written result is an expression of the value (an iterator is compared by its items) or
+    `raises` and the exception's type name. Runs in a child process, as `differs` does."""
+    context = multiprocessing.get_context("forkserver")
+    receiver, sender = context.Pipe(duplex=False)
+    arguments = (sender, project, module, function, candidate, (call, original, draft))
+    child = context.Process(target=_witness_child, args=arguments)
+    child.start()
+    sender.close()
+    answer: Any = None
+    if receiver.poll(CHILD_TIMEOUT_S):
+        try:
+            answer = receiver.recv()
+        except EOFError:
+            answer = None
+    child.kill()
+    child.join()
+    if isinstance(answer, SetupFailure):
+        raise RuntimeError(f"the witness of {module}.{function} cannot run: {answer.reason}")
+    if not isinstance(answer, tuple):
+        return None, "the witness gave no answer"
+    got_original, got_draft, want_original, want_draft = answer
+    difference = None if got_original == got_draft else Difference(call, _short(got_original), _short(got_draft))
+    if (got_original, got_draft) == (want_original, want_draft):
+        return difference, None
+    unlike = f"{call} gives {_short(got_original)} and {_short(got_draft)}, written {original} and {draft}"
+    return difference, unlike
+
+
+def _witness_child(
+    sender: Connection, project: Path, module: str, function: str, candidate: str, texts: tuple[str, str, str]
+) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (CHILD_MEMORY, CHILD_MEMORY))
+    sys.dont_write_bytecode = True
+    sys.path.insert(0, str(project))
+    call, original, draft = texts
+    try:
+        loaded = importlib.import_module(module)
+        namespace = dict(vars(loaded))
+        exec(compile(candidate, "<draft>", "exec"), namespace)
+    except Exception as error:
+        sender.send(SetupFailure(f"{type(error).__name__}: {error}"))
+        return
+    # The call and the written results may name these modules without importing them.
+    helpers = {"collections": collections, "itertools": itertools, "operator": operator}
+    results = [
+        _outcome(lambda: eval(call, {**helpers, **vars(loaded)})),  # the original, as the module has it
+        _outcome(lambda: eval(call, {**helpers, **namespace})),
+        *(_written(text, {**helpers, **vars(loaded)}) for text in (original, draft)),
+    ]
+    sender.send(tuple(results))
+
+
+def _outcome(run: Callable[[], Any]) -> tuple[Any, ...]:
+    """What `run()` did: its normalized result or the type of the exception it raised."""
+    return observe(run, ((), {}))[:2]
+
+
+def _written(text: str, namespace: dict[str, Any]) -> tuple[Any, ...]:
+    if text.startswith("raises "):
+        return ("raised", text.removeprefix("raises ").strip())
+    return _outcome(lambda: eval(text, namespace))
 
 
 class _CallTimeout(BaseException):
@@ -567,6 +638,300 @@ def _parse_int_list(rng: random.Random) -> Arguments:
     return (text if rng.random() < 0.9 else f" {text} ",), kwargs
 
 
+# funcy's inputs: what its own tests pass (strings, lists, tuples, sets, dicts and defaultdicts,
+# iterators, ranges; predicates as callables or shorthands: a set, an index, None).
+
+
+def _collection(rng: random.Random, kind: str) -> Any:
+    items = small_ints(rng)[:8]
+    if kind == "str":
+        return "".join(rng.choice("abc") for _ in items)
+    if kind == "bytes":
+        return bytes(abs(item) for item in items)
+    if kind in ("dict", "defaultdict", "OrderedDict"):
+        made = {rng.randint(-2, 3): item for item in items}
+        return {"dict": dict, "OrderedDict": collections.OrderedDict}.get(kind, _int_defaultdict)(made)
+    if kind == "set":
+        return set(items)
+    if kind == "iterator":
+        return Stream(items)
+    if kind == "range":
+        return range(rng.randint(-1, 2), rng.randint(0, 6))
+    return tuple(items) if kind == "tuple" else items
+
+
+def _int_defaultdict(items: dict[Any, Any]) -> collections.defaultdict[Any, Any]:
+    return collections.defaultdict(int, items)
+
+
+_KINDS = ("str", "bytes", "dict", "defaultdict", "OrderedDict", "set", "iterator", "range", "tuple", "list")
+
+
+def _outer(rng: random.Random, items: Sequence[Any]) -> Any:
+    """A list, a tuple or a one-shot iterator of `items` (collections themselves)."""
+    return rng.choice((list, tuple, Stream))(items)
+
+
+def _funcy_join(rng: random.Random) -> Arguments:
+    kind = rng.choice(_KINDS)
+    number = rng.choice((0, 1, 1, 2, 2, 3, 5)) if rng.random() < 0.8 else size(rng)
+    parts = [_collection(rng, kind if rng.random() < 0.9 else rng.choice(_KINDS)) for _ in range(number)]
+    if rng.random() < 0.03:
+        parts.insert(0, 7)  # not a collection: TypeError
+    return (_outer(rng, parts),), {}
+
+
+def _funcy_join_with(rng: random.Random) -> Arguments:
+    def one() -> Any:
+        made = {rng.randint(-2, 3): rng.randint(-3, 3) for _ in range(rng.randint(0, 4))}
+        roll = rng.random()
+        if roll < 0.1:
+            return list(made.items())  # a collection of pairs
+        if roll < 0.15:
+            return made.items()
+        return _int_defaultdict(made) if roll < 0.25 else made
+
+    f = rng.choice((list, sum, max, len, tuple, sorted))
+    number = rng.choice((0, 1, 1, 2, 3, 4)) if rng.random() < 0.85 else size(rng)
+    return (f, _outer(rng, [one() for _ in range(number)])), optional(rng, "strict", (False, True))
+
+
+def _word(rng: random.Random) -> str:
+    return "".join(rng.choice("ab") for _ in range(rng.randint(1, 3)))
+
+
+def _funcy_is_distinct(rng: random.Random) -> Arguments:
+    if rng.random() < 0.5:
+        items: list[Any] = small_ints(rng)
+        keys: tuple[Any, ...] = (abs, _mod3, str, None)
+    else:
+        items = [_word(rng) for _ in range(min(size(rng), 60))]
+        keys = (len, 0, -1, str.upper, None)
+    roll = rng.random()
+    coll: Any = items if roll < 0.4 else tuple(items) if roll < 0.6 else set(items) if roll < 0.75 else None
+    if coll is None:
+        coll = {item: rng.randint(0, 3) for item in items} if roll < 0.85 else iterable(rng, items)
+    return (coll,), optional(rng, "key", keys)
+
+
+def _funcy_one(rng: random.Random) -> Arguments:
+    items = small_ints(rng)
+    if rng.random() < 0.3:
+        return (iterable(rng, items),), {}
+    return (rng.choice((bool, _positive, _mod3, None, {0, 1}, {2})), iterable(rng, items)), {}
+
+
+def _nested(rng: random.Random, depth: int, names: Sequence[Any] = ("a", "b", 0, 1)) -> Any:
+    """Dicts keyed by `names` and lists, nested up to `depth`, with small ints inside."""
+    if depth == 0 or rng.random() < 0.25:
+        return rng.randint(-3, 3)
+    if rng.random() < 0.3:
+        return [_nested(rng, depth - 1, names) for _ in range(rng.randint(0, 3))]
+    return {key: _nested(rng, depth - 1, names) for key in rng.sample(list(names), rng.randint(0, len(names)))}
+
+
+def _top(rng: random.Random) -> Any:
+    """A nested document whose top is a dict (mostly) or a list, never a bare int."""
+    while not isinstance(coll := _nested(rng, 3), (dict, list)) or (isinstance(coll, list) and rng.random() < 0.6):
+        pass
+    return coll
+
+
+def _funcy_update_in(rng: random.Random) -> Arguments:
+    coll: Any = _top(rng)
+    if isinstance(coll, dict) and rng.random() < 0.25:
+        coll = rng.choice((_int_defaultdict, collections.OrderedDict))(coll)
+    path = [rng.choice(("a", "b", 0, 1)) for _ in range(rng.randint(0, 3))]
+    update = rng.choice((str, repr, _listed, _listed, _negative))
+    return (coll, path if rng.random() < 0.8 else tuple(path), update), optional(rng, "default", (0, None, -1, "d"))
+
+
+def _funcy_del_in(rng: random.Random) -> Arguments:
+    coll: Any = _top(rng)
+    roll = rng.random()
+    if isinstance(coll, dict) and roll < 0.2:
+        coll = rng.choice((_int_defaultdict, collections.OrderedDict))(coll)
+    elif isinstance(coll, list) and roll < 0.2:
+        coll = tuple(coll)
+    elif rng.random() < 0.1:
+        coll = list(range(rng.randint(0, 400)))
+    path = [rng.choice(("a", "b", 0, 1, -1, 2)) for _ in range(rng.randint(0, 3))]
+    return (coll, path), {}
+
+
+def _funcy_where(rng: random.Random) -> Arguments:
+    values = (-1, 0, 1, None)
+    rows = [
+        {key: rng.choice(values) for key in rng.sample("abc", rng.randint(0, 3))} for _ in range(min(size(rng), 60))
+    ]
+    cond = {key: rng.choice((0, 1, None)) for key in rng.sample("abcd", rng.randint(0, 3))}
+    return (_outer(rng, rows),), cond
+
+
+def _funcy_seq(rng: random.Random) -> Any:
+    """A sequence for nth and last: what iterable() makes, a range, or (rarely) a dict."""
+    roll = rng.random()
+    if roll < 0.1:
+        return range(rng.randint(-2, 3), rng.randint(0, 9))
+    if roll < 0.15:
+        return {key: key * 10 for key in range(rng.randint(-2, 0), rng.randint(0, 4))}
+    return iterable(rng, small_ints(rng))
+
+
+def _funcy_lsplit(rng: random.Random) -> Arguments:
+    if rng.random() < 0.2:
+        return (rng.choice(("a", "^b", "ab")), iterable(rng, [_word(rng) for _ in range(min(size(rng), 60))])), {}
+    return (rng.choice((bool, _positive, _mod3, None, {0, 1})), iterable(rng, small_ints(rng))), {}
+
+
+def _funcy_reductions(rng: random.Random) -> Arguments:
+    f = rng.choice((operator.add, operator.add, max, min, operator.sub, operator.mul))
+    return (f, iterable(rng, small_ints(rng))), optional(rng, "acc", (0, 5, -1))
+
+
+def _funcy_keep(rng: random.Random) -> Arguments:
+    items = small_ints(rng)
+    if rng.random() < 0.3:
+        return (iterable(rng, items),), {}
+    return (rng.choice((_mod3, _negative, abs, bool, None, {0, 1})), iterable(rng, items)), {}
+
+
+# fnc's inputs: what its own tests pass (paths as dotted strings with [n] items or as lists,
+# nested dicts and lists, records as dicts, iteratees as callables, None, a dict, a path).
+
+
+class KeysOnly:
+    """A mapping-like object that is no Mapping: keys() and [] only (fnc.helpers.iterate reads it so)."""
+
+    def __init__(self, items: dict[Any, Any]) -> None:
+        self._items = items
+
+    def keys(self) -> Any:
+        return self._items.keys()
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._items[key]
+
+    def __repr__(self) -> str:
+        return f"KeysOnly({self._items!r})"
+
+    def __eq__(self, other: object) -> bool:  # compared after a call, as the oracle compares arguments
+        return isinstance(other, KeysOnly) and other._items == self._items
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _fnc_iterate(rng: random.Random) -> Arguments:
+    made = {rng.choice(("a", "b", "c", 0, 1, "1")): rng.randint(-3, 3) for _ in range(rng.randint(0, 5))}
+    values = small_ints(rng)
+    kind = rng.randrange(12)
+    mapping: Any = [
+        made,
+        collections.OrderedDict(made),
+        _int_defaultdict(made),
+        values,
+        tuple(values),
+        "".join(rng.choice("abc") for _ in values),
+        collections.ChainMap[Any, Any](made, {"z": 9}),
+        types.MappingProxyType(made),
+        collections.UserDict(made),
+        Stream(list(made.items())),
+        range(len(values)),
+        KeysOnly(made),
+    ][kind]
+    return (mapping,), {}
+
+
+_FNC_KEYS = ("a", "b", "0", "1", 0, 1)
+
+
+def _fnc_path(rng: random.Random) -> Any:
+    tokens = [rng.choice(("a", "b", "0", "1", "[0]", "[1]", "a\\.b", "x")) for _ in range(rng.randint(0, 4))]
+    roll = rng.random()
+    if roll < 0.5:
+        text = ".".join(tokens)
+        return text.replace(".[", "[") if rng.random() < 0.3 else text
+    if roll < 0.85:
+        return [rng.choice(_FNC_KEYS) for _ in range(rng.randint(0, 4))]
+    return rng.choice((0, 1, -1, "a", (0,)))
+
+
+def _fnc_document(rng: random.Random) -> Any:
+    document = _nested(rng, 3, ("a", "b", "a.b", "1", 0, 1))
+    roll = rng.random()
+    if roll < 0.1:
+        return tuple(document) if isinstance(document, list) else document
+    if roll < 0.15:
+        wide = {key: rng.randint(-3, 3) for key in range(rng.randint(30, 80))}
+        return {**wide, **(document if isinstance(document, dict) else {})}
+    return document
+
+
+def _fnc_get(rng: random.Random) -> Arguments:
+    return (_fnc_path(rng), _fnc_document(rng)), optional(rng, "default", (None, 0, "d", []))
+
+
+def _fnc_keys(rng: random.Random) -> Any:
+    keys = [rng.choice(("a", "b", "c", "1", 1, 0, "x", "ab")) for _ in range(rng.randint(0, 5))]
+    roll = rng.random()
+    if roll < 0.1:
+        return Stream(keys)
+    if roll < 0.2:
+        return "".join(str(key) for key in keys)
+    return tuple(keys) if roll < 0.35 else set(keys) if roll < 0.45 else keys
+
+
+def _fnc_record(rng: random.Random) -> Any:
+    roll = rng.random()
+    if roll < 0.6:
+        return {rng.choice(("a", "b", "c", "ab", 1, 0)): rng.randint(-3, 3) for _ in range(rng.randint(0, 5))}
+    if roll < 0.8:
+        return small_ints(rng)[:6]
+    return "".join(rng.choice("abc") for _ in range(rng.randint(0, 5)))
+
+
+def _fnc_pick(rng: random.Random) -> Arguments:
+    return (_fnc_keys(rng), _fnc_record(rng)), {}
+
+
+def _fnc_iteratee_and_seq(rng: random.Random) -> tuple[Any, Any]:
+    """An iteratee in one of fnc's forms, and a sequence of values it applies to."""
+    if rng.random() < 0.6:
+        return rng.choice((None, bool, _positive, _mod3)), iterable(rng, small_ints(rng))
+    records = [
+        {key: rng.randint(-1, 1) for key in rng.sample("abc", rng.randint(0, 3))} for _ in range(min(size(rng), 60))
+    ]
+    iteratee = rng.choice(({"a": 1}, {"a": 0, "b": 1}, "a", "b", ["a"], {"a"}))
+    return iteratee, rng.choice((list, tuple, Stream))(records)
+
+
+def _fnc_groupall(rng: random.Random) -> Arguments:
+    records = [{"a": rng.randint(0, 2), "b": rng.randint(0, 1), "c": n} for n in range(min(size(rng), 60))]
+    iteratees = [rng.choice(("a", "b", "c", _b_odd)) for _ in range(rng.randint(0, 2))]
+    return (iteratees, rng.choice((list, tuple, Stream))(records)), {}
+
+
+def _b_odd(record: Any) -> Any:
+    return record["b"] % 2 == 1
+
+
+def _fnc_aspath(rng: random.Random) -> Arguments:
+    roll = rng.random()
+    if roll < 0.75:
+        path = _fnc_path(rng)
+        return (path if rng.random() < 0.8 or not isinstance(path, str) else path * rng.randint(2, 12),), {}
+    return (rng.choice((None, 5, ("a", "b"), (0,), "", "[0][1]", "a.[b].c")),), {}
+
+
+def _fnc_conforms(rng: random.Random) -> Arguments:
+    source = {
+        rng.choice(("a", "b", "c", "a.b", "1", 0)): rng.choice((0, 1, -1, _positive, bool, None))
+        for _ in range(rng.randint(0, 4) if rng.random() < 0.9 else rng.randint(20, 60))
+    }
+    target = _nested(rng, 2, ("a", "b", "c", "1", 0, 1)) if rng.random() < 0.5 else _fnc_record(rng)
+    return (source, target), {}
+
+
 LIBRARY_INPUTS: dict[str, Maker] = {
     "merge_sorted": _merge_sorted,
     "update_in": _update_in,
@@ -606,4 +971,30 @@ LIBRARY_INPUTS: dict[str, Maker] = {
     "ordinalize": _ordinalize,
     "format_int_list": _format_int_list,
     "parse_int_list": _parse_int_list,
+    # funcy
+    "funcy.join": _funcy_join,
+    "funcy.join_with": _funcy_join_with,
+    "funcy.is_distinct": _funcy_is_distinct,
+    "funcy.one": _funcy_one,
+    "funcy.update_in": _funcy_update_in,
+    "funcy.del_in": _funcy_del_in,
+    "funcy.where": _funcy_where,
+    "funcy.nth": lambda rng: ((count(rng) if rng.random() < 0.9 else rng.randint(-3, -1), _funcy_seq(rng)), {}),
+    "funcy.last": lambda rng: ((_funcy_seq(rng),), {}),
+    "funcy.lsplit": _funcy_lsplit,
+    "funcy.reductions": _funcy_reductions,
+    "funcy.keep": _funcy_keep,
+    # fnc
+    "fnc.iterate": _fnc_iterate,
+    "fnc.get": _fnc_get,
+    "fnc.has": lambda rng: ((_fnc_path(rng), _fnc_document(rng)), {}),
+    "fnc.pick": _fnc_pick,
+    "fnc.omit": _fnc_pick,
+    "fnc.find": lambda rng: (_fnc_iteratee_and_seq(rng), {}),
+    "fnc.findindex": lambda rng: (_fnc_iteratee_and_seq(rng), {}),
+    "fnc.findlastindex": lambda rng: (_fnc_iteratee_and_seq(rng), {}),
+    "fnc.groupall": _fnc_groupall,
+    "fnc.partition": lambda rng: (_fnc_iteratee_and_seq(rng), {}),
+    "fnc.aspath": _fnc_aspath,
+    "fnc.conforms": _fnc_conforms,
 }

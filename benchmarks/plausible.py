@@ -1,0 +1,1097 @@
+"""Plausible wrong optimizations: drafts written as a model writes an "optimization" of a library
+function, each wrong only on some inputs, of a kind the library's own tests may never pass.
+
+Each draft is the full replacement source of its function (with any imports it needs; it may use
+the names its module defines, as the original does) and is labelled with one class of CLASSES.
+`benchmarks/mutation.py --kind plausible` puts each through the same "really wrong" filter as its
+ast mutants (the library's tests, then the host's differential check); a draft neither shows wrong
+is judged by its `witness`, a call whose two results are written beside it (run on both functions
+by the benchmark); a draft no method shows wrong is dropped as equivalent. Each kept draft then
+goes to coderefine's checker as a mutant does.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+
+CLASSES = {
+    "list-vs-iterator": "a list returned where the original returns an iterator, or the reverse",
+    "one-too-many": "one item too many taken from an iterator argument",
+    "mapping-as-iterable": "a mapping read as an iterable of its keys (or by position), or its values taken as counts",
+    "option-ignored": "a keyword option dropped, or its default hard-coded",
+    "size-fast-path": "a fast path past a size threshold that drops or changes part of the result",
+    "shared-iterator": "one iterator read by two consumers, or an iterator argument read twice",
+    "kind-lost": "a list (or a plain dict) where the original keeps the caller's kind",
+}
+
+
+@dataclass(frozen=True)
+class Witness:
+    """An input that shows a draft wrong: `call` calls the function by its name; `original` and
+    `draft` are what each gives, as an expression of the value (an iterator is compared by its
+    items) or `raises` and the exception's type name. `collections`, `itertools` and `operator`
+    may be named without an import."""
+
+    call: str
+    original: str
+    draft: str
+
+
+@dataclass(frozen=True)
+class Draft:
+    kind: str  # a key of CLASSES
+    description: str
+    source: str
+    witness: Witness | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in CLASSES:
+            raise ValueError(f"unknown class {self.kind!r}")
+
+
+def draft(kind: str, description: str, source: str, witness: Witness | None = None) -> Draft:
+    return Draft(kind, description, textwrap.dedent(source).strip() + "\n", witness)
+
+
+# -- funcy 2.1 ------------------------------------------------------------------------------
+# funcy/colls.py imports (among others) chain, tee, defaultdict, Mapping, Set, Iterable, Iterator,
+# EMPTY, make_func, make_pred, take, xmap, xfilter; funcy/seqs.py: islice, accumulate, deque,
+# operator, Sequence, EMPTY, make_func, make_pred, _filter, _reductions, map.
+
+FUNCY: dict[str, tuple[Draft, ...]] = {
+    "join": (
+        draft(
+            "shared-iterator",
+            "the tee() dropped: an iterator of collections loses its first one to the peek",
+            '''
+            def join(colls):
+                """Joins several collections of same type into one."""
+                it = iter(colls)
+                try:
+                    dest = next(it)
+                except StopIteration:
+                    return None
+                cls = dest.__class__
+                if isinstance(dest, (bytes, str)):
+                    return cls().join(colls)
+                elif isinstance(dest, Mapping):
+                    result = dest.copy()
+                    for d in it:
+                        result.update(d)
+                    return result
+                elif isinstance(dest, Set):
+                    return dest.union(*it)
+                elif isinstance(dest, (Iterator, range)):
+                    return chain.from_iterable(colls)
+                elif isinstance(dest, Iterable):
+                    return cls(chain.from_iterable(colls))
+                else:
+                    raise TypeError("Don't know how to join %s" % cls.__name__)
+            ''',
+        ),
+        draft(
+            "kind-lost",
+            "the dicts merged into a plain dict: a defaultdict or an OrderedDict comes back a dict",
+            '''
+            def join(colls):
+                """Joins several collections of same type into one."""
+                colls = list(colls)
+                if not colls:
+                    return None
+                dest = colls[0]
+                if isinstance(dest, (bytes, str)):
+                    return dest.__class__().join(colls)
+                if isinstance(dest, Mapping):
+                    result = {}
+                    for d in colls:
+                        result.update(d)
+                    return result
+                if isinstance(dest, Set):
+                    return dest.union(*colls[1:])
+                if isinstance(dest, (Iterator, range)):
+                    return chain.from_iterable(colls)
+                if isinstance(dest, Iterable):
+                    return dest.__class__(chain.from_iterable(colls))
+                raise TypeError("Don't know how to join %s" % dest.__class__.__name__)
+            ''',
+        ),
+        draft(
+            "size-fast-path",
+            "past 64 sequences one list is built: tuples come back as a list",
+            '''
+            def join(colls):
+                """Joins several collections of same type into one."""
+                colls = list(colls)
+                if not colls:
+                    return None
+                dest = colls[0]
+                cls = dest.__class__
+                if isinstance(dest, (bytes, str)):
+                    return cls().join(colls)
+                elif isinstance(dest, Mapping):
+                    result = dest.copy()
+                    for d in colls[1:]:
+                        result.update(d)
+                    return result
+                elif isinstance(dest, Set):
+                    return dest.union(*colls[1:])
+                elif isinstance(dest, (Iterator, range)):
+                    return chain.from_iterable(colls)
+                elif isinstance(dest, Iterable):
+                    if len(colls) > 64:
+                        # many parts: one list.extend pass is cheaper than a generator
+                        result = []
+                        for part in colls:
+                            result.extend(part)
+                        return result
+                    return cls(chain.from_iterable(colls))
+                else:
+                    raise TypeError("Don't know how to join %s" % cls.__name__)
+            ''',
+        ),
+        draft(
+            "list-vs-iterator",
+            "ranges are sized, so they are joined into a list instead of a lazy chain",
+            '''
+            def join(colls):
+                """Joins several collections of same type into one."""
+                colls, colls_copy = tee(colls)
+                it = iter(colls_copy)
+                try:
+                    dest = next(it)
+                except StopIteration:
+                    return None
+                cls = dest.__class__
+                if isinstance(dest, (bytes, str)):
+                    return cls().join(colls)
+                elif isinstance(dest, Mapping):
+                    result = dest.copy()
+                    for d in it:
+                        result.update(d)
+                    return result
+                elif isinstance(dest, Set):
+                    return dest.union(*it)
+                elif isinstance(dest, range):
+                    return [x for part in colls for x in part]
+                elif isinstance(dest, Iterator):
+                    return chain.from_iterable(colls)
+                elif isinstance(dest, Iterable):
+                    return cls(chain.from_iterable(colls))
+                else:
+                    raise TypeError("Don't know how to join %s" % cls.__name__)
+            ''',
+        ),
+    ),
+    "join_with": (
+        draft(
+            "option-ignored",
+            "strict dropped: a single dict is returned as it is even with strict=True",
+            '''
+            def join_with(f, dicts, strict=False):
+                """Joins several dicts, combining values with given function."""
+                dicts = list(dicts)
+                if not dicts:
+                    return {}
+                if len(dicts) == 1:
+                    return dicts[0]
+                lists = {}
+                for c in dicts:
+                    for k, v in iteritems(c):
+                        lists.setdefault(k, []).append(v)
+                if f is not list:
+                    for k, v in lists.items():
+                        lists[k] = f(v)
+                return lists
+            ''',
+        ),
+        draft(
+            "mapping-as-iterable",
+            "sum() done with Counter addition, which takes the values as counts and drops keys "
+            "whose sum is zero or negative",
+            '''
+            from collections import Counter
+
+            def join_with(f, dicts, strict=False):
+                """Joins several dicts, combining values with given function."""
+                dicts = list(dicts)
+                if not dicts:
+                    return {}
+                elif not strict and len(dicts) == 1:
+                    return dicts[0]
+                if f is sum and all(isinstance(d, Mapping) for d in dicts):
+                    total = Counter()
+                    for d in dicts:
+                        total += Counter(d)
+                    return dict(total)
+                lists = {}
+                for c in dicts:
+                    for k, v in iteritems(c):
+                        if k in lists:
+                            lists[k].append(v)
+                        else:
+                            lists[k] = [v]
+                if f is not list:
+                    for k, v in iteritems(lists):
+                        lists[k] = f(v)
+                return lists
+            ''',
+        ),
+        draft(
+            "shared-iterator",
+            "the first two dicts peeked to spot the one-dict case, then the argument read again",
+            '''
+            def join_with(f, dicts, strict=False):
+                """Joins several dicts, combining values with given function."""
+                it = iter(dicts)
+                first = next(it, None)
+                if first is None:
+                    return {}
+                if not strict and next(it, None) is None:
+                    return first
+                lists = {}
+                for c in dicts:
+                    for k, v in iteritems(c):
+                        lists.setdefault(k, []).append(v)
+                if f is not list:
+                    for k in lists:
+                        lists[k] = f(lists[k])
+                return lists
+            ''',
+        ),
+    ),
+    "is_distinct": (
+        draft(
+            "size-fast-path",
+            "past 1000 items an early-exit loop that calls key as given (an index or a set as key fails)",
+            '''
+            def is_distinct(coll, key=EMPTY):
+                """Checks if all elements in the collection are different."""
+                if len(coll) > 1000:
+                    seen = set()
+                    for item in coll:
+                        k = item if key is EMPTY else key(item)
+                        if k in seen:
+                            return False
+                        seen.add(k)
+                    return True
+                if key is EMPTY:
+                    return len(coll) == len(set(coll))
+                return len(coll) == len(set(xmap(key, coll)))
+            ''',
+            Witness("is_distinct(['ab', 'cb'] * 501, key=0)", "False", "raises TypeError"),
+        ),
+        draft(
+            "option-ignored",
+            "sets and dicts are taken as distinct already, whatever key says",
+            '''
+            def is_distinct(coll, key=EMPTY):
+                """Checks if all elements in the collection are different."""
+                if isinstance(coll, (Set, Mapping)):
+                    return True
+                if key is EMPTY:
+                    return len(coll) == len(set(coll))
+                return len(coll) == len(set(xmap(key, coll)))
+            ''',
+        ),
+    ),
+    "one": (
+        draft(
+            "one-too-many",
+            "a counting loop that stops one item after the second match",
+            '''
+            def one(pred, seq=EMPTY):
+                """Checks whether exactly one item in seq passes pred (or is truthy)."""
+                if seq is EMPTY:
+                    return one(bool, pred)
+                pred = make_pred(pred)
+                matches = 0
+                for item in seq:
+                    if matches > 1:
+                        break
+                    if pred(item):
+                        matches += 1
+                return matches == 1
+            ''',
+        ),
+        draft(
+            "size-fast-path",
+            "past 512 items a sum() over the sequence with pred called as given (None, a set fail)",
+            '''
+            def one(pred, seq=EMPTY):
+                """Checks whether exactly one item in seq passes pred (or is truthy)."""
+                if seq is EMPTY:
+                    return one(bool, pred)
+                if isinstance(seq, (list, tuple)) and len(seq) > 512:
+                    return sum(1 for item in seq if pred(item)) == 1
+                return len(take(2, xfilter(pred, seq))) == 1
+            ''',
+            Witness("one({1, 2}, [0] * 600 + [1])", "True", "raises TypeError"),
+        ),
+    ),
+    "update_in": (
+        draft(
+            "kind-lost",
+            "dict() instead of .copy(): a defaultdict or an OrderedDict on the path comes back a dict",
+            '''
+            def update_in(coll, path, update, default=None):
+                """Creates a copy of coll with a value updated at path."""
+                if not path:
+                    return update(coll)
+                if isinstance(coll, list):
+                    copy = list(coll)
+                    copy[path[0]] = update_in(copy[path[0]], path[1:], update, default)
+                    return copy
+                copy = dict(coll)
+                current_default = {} if len(path) > 1 else default
+                copy[path[0]] = update_in(copy.get(path[0], current_default), path[1:], update, default)
+                return copy
+            ''',
+        ),
+        draft(
+            "option-ignored",
+            "default passed on only at the first level: a missing key deeper down gets None",
+            '''
+            def update_in(coll, path, update, default=None):
+                """Creates a copy of coll with a value updated at path."""
+                if not path:
+                    return update(coll)
+                elif isinstance(coll, list):
+                    copy = coll[:]
+                    copy[path[0]] = update_in(copy[path[0]], path[1:], update)
+                    return copy
+                else:
+                    copy = coll.copy()
+                    current_default = {} if len(path) > 1 else default
+                    copy[path[0]] = update_in(copy.get(path[0], current_default), path[1:], update)
+                    return copy
+            ''',
+        ),
+    ),
+    "del_in": (
+        draft(
+            "kind-lost",
+            "the copy made with list() or dict(): a tuple becomes a list, a defaultdict a dict",
+            '''
+            def del_in(coll, path):
+                """Creates a copy of coll with a nested key or index deleted."""
+                if not path:
+                    return coll
+                try:
+                    next_coll = coll[path[0]]
+                except (KeyError, IndexError):
+                    return coll
+                coll_copy = list(coll) if isinstance(coll, (list, tuple)) else dict(coll)
+                if len(path) == 1:
+                    del coll_copy[path[0]]
+                else:
+                    coll_copy[path[0]] = del_in(next_coll, path[1:])
+                return coll_copy
+            ''',
+        ),
+        draft(
+            "size-fast-path",
+            "past 1000 items a list is rebuilt from two slices, which is wrong for index -1",
+            '''
+            def del_in(coll, path):
+                """Creates a copy of coll with a nested key or index deleted."""
+                if not path:
+                    return coll
+                try:
+                    next_coll = coll[path[0]]
+                except (KeyError, IndexError):
+                    return coll
+                if len(path) == 1 and isinstance(coll, list) and len(coll) > 1000:
+                    index = path[0]
+                    return coll[:index] + coll[index + 1 :]
+                coll_copy = copy(coll)
+                if len(path) == 1:
+                    del coll_copy[path[0]]
+                else:
+                    coll_copy[path[0]] = del_in(next_coll, path[1:])
+                return coll_copy
+            ''',
+            Witness("len(del_in(list(range(1001)), [-1]))", "1000", "2001"),
+        ),
+    ),
+    "where": (
+        draft(
+            "list-vs-iterator",
+            "the matches collected into a list",
+            '''
+            def where(mappings, **cond):
+                """Iterates over mappings containing all pairs in cond."""
+                items = cond.items()
+                return [m for m in mappings if all(k in m and m[k] == v for k, v in items)]
+            ''',
+        ),
+    ),
+    "nth": (
+        draft(
+            "one-too-many",
+            "an enumerate loop for iterators that breaks only on the item after the n-th",
+            '''
+            def nth(n, seq):
+                """Returns nth item in the sequence or None if no such item exists."""
+                try:
+                    return seq[n]
+                except IndexError:
+                    return None
+                except TypeError:
+                    result = None
+                    for index, item in enumerate(seq):
+                        if index > n:
+                            break
+                        result = item if index == n else None
+                    return result
+            ''',
+        ),
+        draft(
+            "mapping-as-iterable",
+            "only sequences are indexed; anything else (a dict too) is walked, giving its n-th key",
+            '''
+            def nth(n, seq):
+                """Returns nth item in the sequence or None if no such item exists."""
+                if isinstance(seq, Sequence):
+                    try:
+                        return seq[n]
+                    except IndexError:
+                        return None
+                return next(islice(seq, n, None), None)
+            ''',
+        ),
+    ),
+    "last": (
+        draft(
+            "shared-iterator",
+            "an empty check peeks one item off an iterator, then reads the iterator again",
+            '''
+            def last(seq):
+                """Returns the last item in the sequence or iterator.
+                Returns None if the sequence is empty."""
+                try:
+                    return seq[-1]
+                except IndexError:
+                    return None
+                except TypeError:
+                    it = iter(seq)
+                    if next(it, EMPTY) is EMPTY:
+                        return None
+                    return deque(seq, maxlen=1)[0]
+            ''',
+        ),
+        draft(
+            "mapping-as-iterable",
+            "only sequences are indexed; a dict is walked and its last key returned",
+            '''
+            def last(seq):
+                """Returns the last item in the sequence or iterator.
+                Returns None if the sequence is empty."""
+                if isinstance(seq, Sequence):
+                    return seq[-1] if seq else None
+                item = None
+                for item in seq:
+                    pass
+                return item
+            ''',
+        ),
+    ),
+    "lsplit": (
+        draft(
+            "shared-iterator",
+            "two comprehensions over seq: an iterator's items all go to the first",
+            '''
+            def lsplit(pred, seq):
+                """Splits items which pass the predicate from the ones that don't.
+                Returns a pair (passed, failed) of respective lists."""
+                pred = make_pred(pred)
+                return [item for item in seq if pred(item)], [item for item in seq if not pred(item)]
+            ''',
+        ),
+        draft(
+            "size-fast-path",
+            "past 1000 items the predicate is applied as given (a set, None or a regex fails)",
+            '''
+            def lsplit(pred, seq):
+                """Splits items which pass the predicate from the ones that don't.
+                Returns a pair (passed, failed) of respective lists."""
+                if isinstance(seq, list) and len(seq) > 1000:
+                    flags = [bool(pred(x)) for x in seq]
+                    return ([x for x, f in zip(seq, flags) if f], [x for x, f in zip(seq, flags) if not f])
+                pred = make_pred(pred)
+                yes, no = [], []
+                for item in seq:
+                    if pred(item):
+                        yes.append(item)
+                    else:
+                        no.append(item)
+                return yes, no
+            ''',
+            Witness("lsplit({1}, [0, 1] * 501)", "([1] * 501, [0] * 501)", "raises TypeError"),
+        ),
+    ),
+    "reductions": (
+        draft(
+            "list-vs-iterator",
+            "the intermediate results collected into a list when acc is given",
+            '''
+            def reductions(f, seq, acc=EMPTY):
+                """Yields intermediate reductions of seq by f."""
+                if acc is EMPTY:
+                    return accumulate(seq) if f is operator.add else accumulate(seq, f)
+                result = []
+                for x in seq:
+                    acc = f(acc, x)
+                    result.append(acc)
+                return result
+            ''',
+        ),
+    ),
+    "keep": (
+        draft(
+            "list-vs-iterator",
+            "the truthy results collected into a list",
+            '''
+            def keep(f, seq=EMPTY):
+                """Maps seq with f and iterates truthy results.
+                Simply iterates truthy values in one argument version."""
+                if seq is EMPTY:
+                    return [x for x in f if x]
+                return [x for x in map(f, seq) if x]
+            ''',
+        ),
+    ),
+}
+
+
+# -- fnc 0.5.3 ------------------------------------------------------------------------------
+# fnc's modules import fnc itself (fnc.iteratee, fnc.aspath, fnc.get, ...); mappings.py: Mapping,
+# Sequence, UNSET, Sentinel, iterate, _get; sequences.py: Container, deque, partial, itertools,
+# filter (fnc's own), groupby; helpers.py: Mapping, Sequence; utilities.py: fnc, Sentinel,
+# RE_PATH_KEY_DELIM, _parse_path_token.
+
+FNC: dict[str, tuple[Draft, ...]] = {
+    "iterate": (
+        draft(
+            "mapping-as-iterable",
+            "only a dict gives its items(); a ChainMap, a mappingproxy or a UserDict gives its keys",
+            '''
+            def iterate(mapping):
+                """Return an iterator over an object's key-value pairs."""
+                if isinstance(mapping, dict):
+                    return mapping.items()
+                if isinstance(mapping, Sequence):
+                    return enumerate(mapping)
+                return iter(mapping)
+            ''',
+        ),
+        draft(
+            "list-vs-iterator",
+            "a sequence's pairs built as a list once instead of an enumerate iterator",
+            '''
+            def iterate(mapping):
+                """Return an iterator over an object's key-value pairs."""
+                if isinstance(mapping, Mapping) or callable(getattr(mapping, "items", None)):
+                    return mapping.items()
+                if isinstance(mapping, Sequence):
+                    return list(zip(range(len(mapping)), mapping))
+                if callable(getattr(mapping, "keys", None)) and hasattr(mapping, "__getitem__"):
+                    return ((key, mapping[key]) for key in mapping.keys())
+                return iter(mapping)
+            ''',
+        ),
+    ),
+    "get": (
+        draft(
+            "option-ignored",
+            "the UNSET default (has() asks for a KeyError with it) treated as any other default",
+            '''
+            def get(path, obj, *, default=None):
+                """Return the value at path in obj, or default."""
+                result = obj
+                for key in fnc.aspath(path):
+                    result = _get(key, result, default=Sentinel)
+                    if result is Sentinel:
+                        return default
+                return result
+            ''',
+        ),
+        draft(
+            "size-fast-path",
+            "a path string past 32 characters split on dots only: its [n] items and escaped dots are lost",
+            '''
+            def get(path, obj, *, default=None):
+                """Return the value at path in obj, or default."""
+                if default is UNSET:
+                    sentinel = UNSET
+                else:
+                    sentinel = Sentinel
+                if isinstance(path, str) and len(path) > 32:
+                    keys = path.split(".")
+                else:
+                    keys = fnc.aspath(path)
+                result = obj
+                for key in keys:
+                    result = _get(key, result, default=sentinel)
+                    if result is sentinel:
+                        result = default
+                        break
+                return result
+            ''',
+            Witness("get('x' * 31 + '[0]', {'x' * 31: [7]})", "7", "None"),
+        ),
+    ),
+    "has": (
+        draft(
+            "size-fast-path",
+            'on a dict past 32 keys a plain-key path is looked up with `in`: "1" no longer finds key 1',
+            '''
+            def has(path, obj):
+                """Return whether path exists in obj."""
+                if isinstance(obj, dict) and len(obj) > 32 and isinstance(path, str) and "." not in path:
+                    if "[" not in path:
+                        return path in obj
+                try:
+                    get(path, obj, default=UNSET)
+                    return True
+                except KeyError:
+                    return False
+            ''',
+        ),
+        draft(
+            "option-ignored",
+            "get() called with its default (None): a key whose value is None counts as missing",
+            '''
+            def has(path, obj):
+                """Return whether path exists in obj."""
+                return get(path, obj) is not None
+            ''',
+            Witness("has('a', {'a': None})", "True", "False"),
+        ),
+    ),
+    "pick": (
+        draft(
+            "shared-iterator",
+            "an all-keys-present fast path for dicts reads the keys, and the loop reads them again",
+            '''
+            def pick(keys, obj):
+                """Return a dict composed of the key-value pairs of obj picked by keys."""
+                if isinstance(obj, dict) and all(key in obj for key in keys):
+                    return {key: obj[key] for key in keys}
+                result = {}
+                for key in keys:
+                    value = _get(key, obj, default=Sentinel)
+                    if value is not Sentinel:
+                        result[key] = value
+                return result
+            ''',
+        ),
+        draft(
+            "size-fast-path",
+            'past 64 keys a dict comprehension with `in`: "1" no longer picks key 1',
+            '''
+            def pick(keys, obj):
+                """Return a dict composed of the key-value pairs of obj picked by keys."""
+                if isinstance(obj, dict) and isinstance(keys, (list, tuple)) and len(keys) > 64:
+                    return {key: obj[key] for key in keys if key in obj}
+                result = {}
+                for key in keys:
+                    value = _get(key, obj, default=Sentinel)
+                    if value is not Sentinel:
+                        result[key] = value
+                return result
+            ''',
+            Witness("pick(['1'] * 65, {1: 'a'})", "{'1': 'a'}", "{}"),
+        ),
+    ),
+    "omit": (
+        draft(
+            "size-fast-path",
+            "past 16 keys they are put in a set first: a string of keys stops matching substrings, "
+            "an iterator of keys has no len()",
+            '''
+            def omit(keys, obj):
+                """The opposite of pick: the key-value pairs of obj without keys."""
+                if not isinstance(keys, (set, frozenset)) and len(keys) > 16:
+                    keys = set(keys)
+                return {key: value for key, value in iterate(obj) if key not in keys}
+            ''',
+        ),
+    ),
+    "find": (
+        draft(
+            "one-too-many",
+            "a loop that checks for a match at the top of the next round: one item read past it",
+            '''
+            def find(iteratee, seq):
+                """Return the first item of seq for which iteratee returns truthy."""
+                iteratee = fnc.iteratee(iteratee)
+                found = None
+                for item in seq:
+                    if found is not None:
+                        break
+                    if iteratee(item):
+                        found = item
+                return found
+            ''',
+        ),
+        draft(
+            "shared-iterator",
+            "any() checks there is a match, then a second pass fetches it",
+            '''
+            def find(iteratee, seq):
+                """Return the first item of seq for which iteratee returns truthy."""
+                iteratee = fnc.iteratee(iteratee)
+                if not any(iteratee(item) for item in seq):
+                    return None
+                return next(item for item in seq if iteratee(item))
+            ''',
+        ),
+    ),
+    "findindex": (
+        draft(
+            "shared-iterator",
+            "any() checks there is a match, then a second pass finds where",
+            '''
+            def findindex(iteratee, seq):
+                """Return the index of the first item of seq for which iteratee returns truthy, or -1."""
+                iteratee = fnc.iteratee(iteratee)
+                if not any(iteratee(value) for value in seq):
+                    return -1
+                return next(i for i, value in enumerate(seq) if iteratee(value))
+            ''',
+        ),
+        draft(
+            "size-fast-path",
+            "past 1000 items an index loop that calls the iteratee as given (a dict or a path fails)",
+            '''
+            def findindex(iteratee, seq):
+                """Return the index of the first item of seq for which iteratee returns truthy, or -1."""
+                if isinstance(seq, (list, tuple)) and len(seq) > 1000:
+                    for i in range(len(seq)):
+                        if iteratee(seq[i]):
+                            return i
+                    return -1
+                iteratee = fnc.iteratee(iteratee)
+                return next((i for i, value in enumerate(seq) if iteratee(value)), -1)
+            ''',
+            Witness("findindex('a', [{'a': 0}] * 1000 + [{'a': 1}])", "1000", "raises TypeError"),
+        ),
+        draft(
+            "one-too-many",
+            "the loop notices it is done one item after the match",
+            '''
+            def findindex(iteratee, seq):
+                """Return the index of the first item of seq for which iteratee returns truthy, or -1."""
+                iteratee = fnc.iteratee(iteratee)
+                found = -1
+                for i, value in enumerate(seq):
+                    if found >= 0:
+                        break
+                    if iteratee(value):
+                        found = i
+                return found
+            ''',
+        ),
+    ),
+    "findlastindex": (
+        draft(
+            "size-fast-path",
+            "past 1000 items a backward index loop whose range stops before index 0",
+            '''
+            from collections.abc import Sequence
+
+            def findlastindex(iteratee, seq):
+                """Return the index of the last item of seq for which iteratee returns truthy, or -1."""
+                iteratee = fnc.iteratee(iteratee)
+                if isinstance(seq, Sequence) and len(seq) > 1000:
+                    for i in range(len(seq) - 1, 0, -1):
+                        if iteratee(seq[i]):
+                            return i
+                    return -1
+                return next((i for i, value in reversed(tuple(enumerate(seq))) if iteratee(value)), -1)
+            ''',
+            Witness("findlastindex(None, [1] + [0] * 1000)", "0", "-1"),
+        ),
+        draft(
+            "mapping-as-iterable",
+            "anything with len() and [] is read by position: a dict's values are looked up by 0, 1, ...",
+            '''
+            def findlastindex(iteratee, seq):
+                """Return the index of the last item of seq for which iteratee returns truthy, or -1."""
+                iteratee = fnc.iteratee(iteratee)
+                if hasattr(seq, "__len__") and hasattr(seq, "__getitem__"):
+                    for i in range(len(seq) - 1, -1, -1):
+                        if iteratee(seq[i]):
+                            return i
+                    return -1
+                return next((i for i, value in reversed(tuple(enumerate(seq))) if iteratee(value)), -1)
+            ''',
+            Witness("findlastindex(None, {'a': 1})", "0", "raises KeyError"),
+        ),
+    ),
+    "groupall": (
+        draft(
+            "kind-lost",
+            "with no iteratees left the items are returned as a list, not as given",
+            '''
+            def groupall(iteratees, seq):
+                """Group seq by each iteratee in turn, nesting the groups."""
+                if not iteratees:
+                    return list(seq)
+                head, *rest = iteratees
+                return fnc.mapvalues(partial(groupall, rest), groupby(head, seq))
+            ''',
+        ),
+    ),
+    "partition": (
+        draft(
+            "shared-iterator",
+            "two comprehensions over seq: an iterator's items all go to the successes",
+            '''
+            def partition(iteratee, seq):
+                """Return a tuple (successes, failures) of lists."""
+                iteratee = fnc.iteratee(iteratee)
+                return [item for item in seq if iteratee(item)], [item for item in seq if not iteratee(item)]
+            ''',
+        ),
+        draft(
+            "size-fast-path",
+            "past 256 items the flags are computed with the iteratee as given (a dict or a path fails)",
+            '''
+            def partition(iteratee, seq):
+                """Return a tuple (successes, failures) of lists."""
+                if isinstance(seq, list) and len(seq) > 256:
+                    flags = [bool(iteratee(item)) for item in seq]
+                    return (
+                        [item for item, flag in zip(seq, flags) if flag],
+                        [item for item, flag in zip(seq, flags) if not flag],
+                    )
+                iteratee = fnc.iteratee(iteratee)
+                successes = []
+                failures = []
+                for item in seq:
+                    if iteratee(item):
+                        successes.append(item)
+                    else:
+                        failures.append(item)
+                return successes, failures
+            ''',
+            Witness("partition('a', [{'a': 1}] * 257)", "([{'a': 1}] * 257, [])", "raises TypeError"),
+        ),
+        draft(
+            "kind-lost",
+            "the pair returned as a list [successes, failures] instead of a tuple",
+            '''
+            def partition(iteratee, seq):
+                """Return a tuple (successes, failures) of lists."""
+                iteratee = fnc.iteratee(iteratee)
+                result = [[], []]
+                for item in seq:
+                    result[0 if iteratee(item) else 1].append(item)
+                return result
+            ''',
+        ),
+    ),
+    "aspath": (
+        draft(
+            "size-fast-path",
+            "a string past 64 characters split on dots only: its [n] items and escaped dots are lost",
+            '''
+            def aspath(value):
+                """Return value as a path: a list of keys."""
+                if isinstance(value, list):
+                    return value
+                if not isinstance(value, str):
+                    return [value]
+                if len(value) > 64:
+                    return [token for token in value.split(".") if token]
+                return [_parse_path_token(token) for token in RE_PATH_KEY_DELIM.split(value) if token]
+            ''',
+            Witness("aspath('a.' * 40 + '[0]')", "['a'] * 40 + ['0']", "['a'] * 40 + ['[0]']"),
+        ),
+        draft(
+            "list-vs-iterator",
+            "a string's keys returned as a generator, built as they are read",
+            '''
+            def aspath(value):
+                """Return value as a path: a list of keys."""
+                if isinstance(value, list):
+                    return value
+                if not isinstance(value, str):
+                    return [value]
+                return (_parse_path_token(token) for token in RE_PATH_KEY_DELIM.split(value) if token)
+            ''',
+        ),
+        draft(
+            "kind-lost",
+            "a tuple taken as a path of keys, as a list is, instead of as one key",
+            '''
+            def aspath(value):
+                """Return value as a path: a list of keys."""
+                if isinstance(value, (list, tuple)):
+                    return list(value)
+                if not isinstance(value, str):
+                    return [value]
+                return [_parse_path_token(token) for token in RE_PATH_KEY_DELIM.split(value) if token]
+            ''',
+        ),
+    ),
+    "conforms": (
+        draft(
+            "size-fast-path",
+            "past 32 keys one all() over get() that neither calls callables nor spots missing keys",
+            '''
+            def conforms(source, target):
+                """Return whether target conforms to source: each value equal, or passing it if callable."""
+                if len(source) > 32:
+                    return all(fnc.get(key, target) == value for key, value in source.items())
+                result = True
+                for key, value in source.items():
+                    target_value = fnc.get(key, target, default=Sentinel)
+                    if target_value is Sentinel:
+                        target_result = False
+                    elif callable(value):
+                        target_result = value(target_value)
+                    else:
+                        target_result = target_value == value
+                    if not target_result:
+                        result = False
+                        break
+                return result
+            ''',
+            Witness("conforms(dict.fromkeys(range(33)), {})", "False", "True"),
+        ),
+    ),
+}
+
+
+# -- boltons 25.0.0 -------------------------------------------------------------------------
+# boltons/iterutils.py imports itertools, zip_longest and defines chunked_iter, is_iterable,
+# _UNSET; boltons/strutils.py imports string and collections.
+
+BOLTONS: dict[str, tuple[Draft, ...]] = {
+    "chunked": (
+        draft(
+            "option-ignored",
+            "count dropped: every chunk is returned",
+            '''
+            def chunked(src, size, count=None, **kw):
+                """Returns a list of *count* chunks, each with *size* elements."""
+                return list(chunked_iter(src, size, **kw))
+            ''',
+        ),
+        draft(
+            "size-fast-path",
+            "past 1000 items a sequence is cut with slices: a tuple's chunks come back as tuples",
+            '''
+            def chunked(src, size, count=None, **kw):
+                """Returns a list of *count* chunks, each with *size* elements."""
+                if count is None and not kw and isinstance(src, (list, tuple)) and len(src) > 1000 and size > 0:
+                    return [src[i : i + size] for i in range(0, len(src), size)]
+                chunk_iter = chunked_iter(src, size, **kw)
+                if count is None:
+                    return list(chunk_iter)
+                else:
+                    return list(itertools.islice(chunk_iter, count))
+            ''',
+            Witness(
+                "chunked(tuple(range(1001)), 500)",
+                "[list(range(500)), list(range(500, 1000)), [1000]]",
+                "[tuple(range(500)), tuple(range(500, 1000)), (1000,)]",
+            ),
+        ),
+    ),
+    "windowed_iter": (
+        draft(
+            "list-vs-iterator",
+            "the windows without fill built as a list",
+            '''
+            def windowed_iter(src, size, fill=_UNSET):
+                """Returns tuples with length *size* which represent a sliding window over iterable *src*."""
+                tees = itertools.tee(src, size)
+                if fill is _UNSET:
+                    try:
+                        for i, t in enumerate(tees):
+                            for _ in range(i):
+                                next(t)
+                    except StopIteration:
+                        return []
+                    return list(zip(*tees))
+                for i, t in enumerate(tees):
+                    for _ in range(i):
+                        next(t, None)
+                return zip_longest(*tees, fillvalue=fill)
+            ''',
+        ),
+        draft(
+            "shared-iterator",
+            "islice() offsets instead of tee(): an iterator's windows all read the same iterator",
+            '''
+            def windowed_iter(src, size, fill=_UNSET):
+                """Returns tuples with length *size* which represent a sliding window over iterable *src*."""
+                shifted = [itertools.islice(src, i, None) for i in range(size)]
+                if fill is _UNSET:
+                    return zip(*shifted)
+                return zip_longest(*shifted, fillvalue=fill)
+            ''',
+        ),
+    ),
+    "one": (
+        draft(
+            "one-too-many",
+            "a loop that stops one item after the second match",
+            '''
+            def one(src, default=None, key=None):
+                """Along the same lines as builtins, all and any: the one truthy object, else default."""
+                found = []
+                for item in src:
+                    if len(found) > 1:
+                        break
+                    if (key(item) if key else item):
+                        found.append(item)
+                return found[0] if len(found) == 1 else default
+            ''',
+        ),
+    ),
+    "soft_sorted": (
+        draft(
+            "shared-iterator",
+            "the input no longer copied into a list: an iterator is read by the first comprehension only",
+            '''
+            def soft_sorted(iterable, first=None, last=None, key=None, reverse=False):
+                """For when you care about the order of some elements, but not about others."""
+                first = first or []
+                last = last or []
+                key = key or (lambda x: x)
+                other = [x for x in iterable if not (first and key(x) in first or (last and key(x) in last))]
+                other.sort(key=key, reverse=reverse)
+                if first:
+                    first = sorted([x for x in iterable if key(x) in first], key=lambda x: first.index(key(x)))
+                if last:
+                    last = sorted([x for x in iterable if key(x) in last], key=lambda x: last.index(key(x)))
+                return first + other + last
+            ''',
+        ),
+    ),
+    "parse_int_list": (
+        draft(
+            "option-ignored",
+            "the range delimiter hard-coded as '-'",
+            '''
+            def parse_int_list(range_string, delim=",", range_delim="-"):
+                """Returns a sorted list of positive integers based on *range_string*."""
+                output = []
+                for x in range_string.strip().split(delim):
+                    if "-" in x:
+                        low, high = sorted(map(int, x.split("-")))
+                        output.extend(range(low, high + 1))
+                    elif x:
+                        output.append(int(x))
+                return sorted(output)
+            ''',
+        ),
+    ),
+}
+
+DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {"funcy": FUNCY, "fnc": FNC, "boltons": BOLTONS}
