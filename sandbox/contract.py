@@ -61,6 +61,7 @@ class CheckJob:
     tests: tuple[str, ...] = ()  # the project's tests that call the target and passed with the original
     tests_note: str | None = None  # what went wrong with the project's tests (failing ones, collection)
     original_unreached: str | None = None  # the original's lines no input reached in its own check (Verdict.unreached)
+    symbolic_seconds: float = 0.0  # a symbolic search for a difference, for a draft that would be offered; 0: none
     version: int = CONTRACT_VERSION
 
     @property
@@ -165,6 +166,7 @@ class Verdict:
     tests: tuple[str, ...] = ()  # baseline only: the tests that call the target and pass
     tests_note: str | None = None  # e.g. the project's tests could not be collected
     unreached: str | None = None  # baseline only: the original's lines and branches no checked input reached
+    symbolic: str | None = None  # what the symbolic search found, in a sentence (none run: None)
     error: str | None = None
     version: int = CONTRACT_VERSION
 

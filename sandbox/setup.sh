@@ -92,7 +92,7 @@ version=$(docker run --rm --network none "$base" python3 -c 'import sys; print("
 say "downloading wheels for Python $version in the sandbox"
 log="$context/log"
 python3 -m pip download --quiet --disable-pip-version-check --only-binary=:all: \
-  --python-version "$version" -d "$context/wheels" hypothesis pytest pytest-benchmark coverage cloudpickle >"$log" 2>&1 \
+  --python-version "$version" -d "$context/wheels" hypothesis pytest pytest-benchmark coverage cloudpickle crosshair-tool >"$log" 2>&1 \
   || { tail -5 "$log" >&2; fail "could not download the sandbox's wheels (pip download)"; }
 say "building $image"
 docker build --quiet --network none --build-arg "BASE_IMAGE=$base" \

@@ -35,6 +35,7 @@ class VerifyOptions:
     per_call_timeout: float = 2.0
     timeout: float = 180.0
     min_inputs: int = contract.MIN_DISTINCT_INPUTS
+    symbolic_seconds: float = 0.0  # CrossHair's search for a difference, for a draft that would be offered
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class Verdict:
             "checked_inputs": self.checked,
             "input_sources": self.details.get("sources", {}),
             "explored_kinds": self.details.get("explored", {}),
+            "symbolic": self.details.get("symbolic"),
             "coverage": self.details.get("coverage"),
             "timed_workloads": (self.details.get("timing") or {}).get("workloads"),
             "counterexample": self.counterexample,
@@ -92,8 +94,11 @@ class Verdict:
         text = f"Correct on {self.checked} inputs, every line of it run"
         tests = int(self.details.get("tests_passed", 0))
         text += f", and the {tests} project test(s) that call it pass." if tests else "."
-        kinds = kinds_text(self.details.get("explored") or {})
-        return f"{text} {kinds}" if kinds else text
+        parts = [text, kinds_text(self.details.get("explored") or {})]
+        symbolic = self.details.get("symbolic")
+        if symbolic:
+            parts.append(f"{symbolic[0].upper()}{symbolic[1:]}.")  # "No difference found by a symbolic search in 20 s."
+        return " ".join(part for part in parts if part)
 
     def speed(self) -> str:
         """E.g. `Speed: 1.52x the original (95% interval 1.43x to 1.60x)`, or nothing when not timed."""
@@ -210,6 +215,7 @@ def verify(
         tests=tuple(baseline.tests) if baseline else (),
         tests_note=baseline.note if baseline else None,
         original_unreached=baseline.unreached if baseline else None,
+        symbolic_seconds=options.symbolic_seconds,
     )
     run = sandbox.check(contract.to_data(job), timeout=options.timeout, timing_lock=timing_lock)
     if candidate is None and run.killed_by == "timeout":
@@ -325,4 +331,5 @@ def checks(
         threshold=threshold,
         timeout=settings.check_timeout,
         cost_by_size=cost_by_size,
+        symbolic_seconds=settings.symbolic_seconds,
     )

@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
+from .annotations import annotation_texts
 from .drawing import SMALL, Context, numbers_for
 from .examples import Call, doctest_calls
 from .kinds import explored_kinds
@@ -66,6 +67,7 @@ class InputPlan:
     timed: SearchStrategy[Call] | None = None  # collections of the user's size: the inputs to time with
     explored: tuple[Explored, ...] = ()  # one parameter given another kind of value than those seen (inputs/kinds.py)
     structured: SearchStrategy[Call] | None = None  # integers with structure only (primes, squares, powers of two)
+    annotations: Mapping[str, str] = field(default_factory=dict)  # type texts for the symbolic search
 
 
 class _Omitted:
@@ -365,6 +367,7 @@ def plan_inputs(
             first,
         ),
         _call_strategy(parameters, value_strategies(knowns, replace(small, structured=True), first)),
+        annotation_texts([known for known in knowns if known.parameter.name != first_name]),
     )
 
 

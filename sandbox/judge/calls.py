@@ -115,6 +115,29 @@ class CallSource:
                 found.append(("explored", payload, self.shown(call)))
         return found
 
+    def symbolic_calls(self, found: list[dict[str, Any]]) -> list[tuple[bytes, str]]:
+        """(payload, shown) for each difference the symbolic search suggested whose arguments read
+        as literals (`ast.literal_eval`: nothing runs); the others are left out."""
+        import ast
+
+        try:
+            signature = inspect.signature(self.version.original)
+        except (TypeError, ValueError):
+            return []
+        made = []
+        for item in found:
+            texts = item.get("args")
+            if not isinstance(texts, dict):
+                continue
+            try:
+                values = {str(name): ast.literal_eval(str(text)) for name, text in texts.items()}
+                bound = signature.bind(**values)
+                call = examples.Call(tuple(bound.args), dict(bound.kwargs))
+                made.append((self.payload(call), self.shown(call)))
+            except Exception:
+                continue
+        return made
+
     @functools.lru_cache(maxsize=1)  # noqa: B019 (one CallSource per check: it lives as long as the check)
     def plan(self) -> Any:
         target = self.job.target

@@ -320,7 +320,35 @@ class Check:
                     ),
                 )
             verdict = _replace(verdict, tests_passed=int(answer.get("passed") or 0))
-        return self._timed(verdict)
+        verdict = self._timed(verdict)
+        would_be_offered = verdict.verified and (verdict.timing is None or verdict.timing.faster)
+        if self.job.symbolic_seconds > 0 and would_be_offered:
+            try:
+                return self._symbolic(verdict)
+            except Mismatch as mismatch:
+                text, where = mismatch.args
+                return _replace(verdict, correct=False, verified=False, mismatch=text, counterexample=where)
+        return verdict
+
+    def _symbolic(self, verdict: contract.Verdict) -> contract.Verdict:
+        """CrossHair's search for an input where the two differ (version/symbolic.py), its finds
+        checked on both versions like any input: a Mismatch when one is real."""
+        seconds = self.job.symbolic_seconds
+        request = {"kind": "symbolic", "annotations": dict(self.plan.plan().annotations), "seconds": seconds}
+        answer = self.candidate.ask(request, 2 * seconds + 60.0)
+        if answer.get("crashed") or answer.get("unavailable"):
+            why = str(answer.get("unavailable") or answer.get("crashed"))[:300]
+            return _replace(verdict, symbolic=f"no symbolic search: {why}")
+        found = [item for item in answer.get("differences") or [] if isinstance(item, dict)]
+        for call in self.plan.symbolic_calls(found):
+            payload, shown = call
+            self.check_one(payload, shown, "symbolic")
+        spent = answer.get("seconds")
+        return _replace(
+            verdict,
+            symbolic=f"no difference found by a symbolic search in {spent} s"
+            + (f" ({len(found)} it suggested were the same on both versions)" if found else ""),
+        )
 
     def _not_verified(self, coverage: contract.Coverage | None) -> str | None:
         from . import covered

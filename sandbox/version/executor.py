@@ -27,6 +27,7 @@ import traceback
 from typing import Any, Callable
 
 from .. import wire
+from . import symbolic
 from .checked_call import call_in_child, calls_in_child, short
 from .versions import Version, loads_with_refs
 
@@ -138,6 +139,8 @@ def serve(
             answer = _timed_round(version, workload, request["loops"], requests, answers)  # type: ignore[arg-type]
         elif kind == "profile":
             answer = {"profile": profile_rows(version, workload)}  # type: ignore[arg-type]
+        elif kind == "symbolic":
+            answer = symbolic.search(version, request["annotations"], request["seconds"])
         elif kind == "pin":
             with contextlib.suppress(AttributeError, OSError):
                 os.sched_setaffinity(0, request["cpus"])  # onto the timing CPU and back (judge.Gate)

@@ -9,6 +9,7 @@ one still is.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -148,6 +149,10 @@ def has_key(key, mapping):
     return key in mapping
 
 
+def scaled(x: int, y: int) -> int:
+    return x * y + 0 * sum(range(200))
+
+
 def tier(score: int) -> str:
     if score > 10 ** 9:
         return "huge"
@@ -245,14 +250,15 @@ class Checker:
         cache = BaselineCache(None, checker="holes", baseline_tests=(), exclude=(), timeout=300.0)
         self.tests, _ = cache.tests_of(project, box)
 
-    def __call__(self, name: str, candidate: str | None = None) -> Verdict:
+    def __call__(self, name: str, candidate: str | None = None, symbolic: float = 0.0) -> Verdict:
         target = self.source.target(name)
         if name not in self.baselines:
             found = self.tests.baseline_for("holes", name)
             self.baselines[name] = verify(self.box, "holes", target, None, OPTIONS, baseline=found)
         if candidate is None:
             return self.baselines[name]
-        return verify(self.box, "holes", target, candidate, OPTIONS, baseline=self.baselines[name].baseline)
+        options = replace(OPTIONS, symbolic_seconds=symbolic)
+        return verify(self.box, "holes", target, candidate, options, baseline=self.baselines[name].baseline)
 
 
 @pytest.fixture(scope="module")
@@ -489,3 +495,16 @@ def test_the_kinds_each_parameter_was_given_are_said(check: Checker) -> None:
     # count_positive indexes its argument: an iterator is a kind it does not take.
     refused = check("count_positive").details["explored"]["numbers"]["refused"]
     assert {"iterator", "generator"} <= set(refused)
+
+
+def test_a_difference_no_input_reaches_is_found_by_the_symbolic_search(check: Checker) -> None:
+    # Wrong only where x * 7919 == y + 13 with x > 5000: inside one line, so every line runs anyway.
+    wrong = "def scaled(x: int, y: int) -> int:\n    return 0 if x * 7919 == y + 13 and x > 5000 else x * y\n"
+    assert check("scaled", wrong, symbolic=0).verified  # without the search: "verified"
+    verdict = check("scaled", wrong, symbolic=30)
+    assert not verdict.correct and not verdict.verified
+    assert verdict.counterexample is not None and "scaled(" in verdict.counterexample
+    right = check("scaled", "def scaled(x: int, y: int) -> int:\n    return x * y\n", symbolic=10)
+    assert right.verified and right.faster
+    assert "no difference found by a symbolic search in" in (right.details.get("symbolic") or "")
+    assert "No difference found by a symbolic search" in right.behaviour()
