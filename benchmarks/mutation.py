@@ -79,6 +79,7 @@ from coderefine.errors import CoderefineError, EnvironmentProblem, UsageError  #
 from coderefine.sandbox.base import Sandbox  # noqa: E402
 from coderefine.sandbox.image import default_image  # noqa: E402
 from coderefine.sandbox.open import open_sandbox  # noqa: E402
+from coderefine.settings import Settings  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -429,7 +430,8 @@ def check(
     options it sets by default, what the project's tests showed (`tests`, for the baseline run)
     and the baseline run's findings passed to every later check. The only call into the checker
     in this benchmark."""
-    options = VerifyOptions(examples=tuple(examples))
+    # The symbolic search as `coderefine optimize` runs it by default.
+    options = VerifyOptions(examples=tuple(examples), symbolic_seconds=Settings().symbolic_seconds)
     for attempt in (1, 2):
         try:
             verdict = verify(

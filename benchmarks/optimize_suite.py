@@ -102,6 +102,13 @@ def summarize(rows: list[tuple[str, bool, dict[str, object], int, float, str]]) 
         f"per function: {statistics.mean(r[3] for r in rows):.1f} LLM calls, "
         f"{statistics.mean(r[4] for r in rows):.1f}s wall time"
     )
+    searched = sorted(float(r[2]["symbolic_spent_s"]) for r in rows if r[2].get("symbolic_spent_s") is not None)  # type: ignore[arg-type]
+    if searched:
+        p90 = searched[min(len(searched) - 1, int(0.9 * len(searched)))]
+        print(
+            f"symbolic search of the offered drafts: {len(searched)} searched, median "
+            f"{statistics.median(searched):.1f}s, p90 {p90:.1f}s"
+        )
 
 
 def run_aa(names: Sequence[str], trials: int, load: int) -> None:

@@ -167,6 +167,7 @@ class Verdict:
     tests_note: str | None = None  # e.g. the project's tests could not be collected
     unreached: str | None = None  # baseline only: the original's lines and branches no checked input reached
     symbolic: str | None = None  # what the symbolic search found, in a sentence (none run: None)
+    symbolic_s: float | None = None  # the seconds it took
     error: str | None = None
     version: int = CONTRACT_VERSION
 

@@ -75,6 +75,7 @@ class Verdict:
             "input_sources": self.details.get("sources", {}),
             "explored_kinds": self.details.get("explored", {}),
             "symbolic": self.details.get("symbolic"),
+            "symbolic_spent_s": self.details.get("symbolic_s"),
             "coverage": self.details.get("coverage"),
             "timed_workloads": (self.details.get("timing") or {}).get("workloads"),
             "counterexample": self.counterexample,

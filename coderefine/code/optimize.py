@@ -39,6 +39,8 @@ class SpeedJob:
         "checked_inputs",
         "input_sources",
         "explored_kinds",
+        "symbolic",
+        "symbolic_spent_s",
         "coverage",
     )
     rules: tuple[str, ...] = ()  # ruff's (see coderefine.code.analyzer)

@@ -49,6 +49,8 @@ class ReadabilityJob:
         "checked_inputs",
         "input_sources",
         "explored_kinds",
+        "symbolic",
+        "symbolic_spent_s",
         "coverage",
     )
     rules: tuple[str, ...] = ()  # ruff's (see coderefine.code.analyzer)

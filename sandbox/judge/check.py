@@ -343,11 +343,12 @@ class Check:
         for call in self.plan.symbolic_calls(found):
             payload, shown = call
             self.check_one(payload, shown, "symbolic")
-        spent = answer.get("seconds")
+        spent = float(answer.get("seconds") or 0.0)
         return _replace(
             verdict,
-            symbolic=f"no difference found by a symbolic search in {spent} s"
+            symbolic=f"no difference found by a symbolic search in {spent:.1f} s"
             + (f" ({len(found)} it suggested were the same on both versions)" if found else ""),
+            symbolic_s=spent,
         )
 
     def _not_verified(self, coverage: contract.Coverage | None) -> str | None:
