@@ -77,11 +77,18 @@ def main(job_data: Any, verdict_fd: int, uids: dict[str, int] | None, gate_ends:
     # The baseline checks the original against a second copy of itself: a function that does not
     # agree with itself (randomness, time, global state) cannot be verified against anything.
     workers.append(Worker(job.target, job.candidate, job.project, draft_uid, cpus))
+    if job.timing is not None and job.candidate is not None:
+        # A second pair for the timing's confirmation, forked now (the judge cannot fork as the
+        # versions' user once it has become its own): a bias of one pair of processes (their
+        # memory layout) cannot confirm itself.
+        workers += [Worker(job.target, None, job.project, draft_uid, cpus)]
+        workers += [Worker(job.target, job.candidate, job.project, draft_uid, cpus)]
     become(uids.get("judge") if uids else None)
     with contextlib.suppress(OSError):
         os.chdir(scratch_dir())
     try:
-        verdict = Check(job, workers[0], workers[1], cpus, gate).run()
+        spares = (workers[2], workers[3]) if len(workers) == 4 else None
+        verdict = Check(job, workers[0], workers[1], cpus, gate, spares).run()
     except SetupError as problem:
         verdict = contract.Verdict(error=str(problem))
     finally:
@@ -93,10 +100,18 @@ def main(job_data: Any, verdict_fd: int, uids: dict[str, int] | None, gate_ends:
 
 class Check:
     def __init__(
-        self, job: contract.CheckJob, original: Worker, candidate: Worker, cpus: Cpus, gate: Gate | None = None
+        self,
+        job: contract.CheckJob,
+        original: Worker,
+        candidate: Worker,
+        cpus: Cpus,
+        gate: Gate | None = None,
+        spares: tuple[Worker, Worker] | None = None,
     ) -> None:
         self.job, self.original, self.candidate = job, original, candidate
         self.cpus, self.gate = cpus, gate
+        self.spares = spares  # the confirmation's pair: (original, new version), idle until then
+        self.payloads: list[bytes] = []  # the inputs timed
         self.arcs: set[tuple[int, int]] = set()
         self.original_arcs: set[tuple[int, int]] = set()
         self.usual_arcs: set[tuple[int, int]] = set()  # the original's, on every input but the strays
@@ -381,7 +396,7 @@ class Check:
         """Time both versions (not in a baseline) and profile the faster one."""
         if self.job.timing is None or not self.passed:
             return verdict
-        payloads = self._workloads(self.job.timing)
+        payloads = self.payloads = self._workloads(self.job.timing)
         if not self._load(payloads):
             return _replace(verdict, correct=False, verified=False, mismatch="it failed while being timed")
         faster = self.original
@@ -403,24 +418,28 @@ class Check:
     def _measure(self, workloads: int) -> contract.Timing:
         """Both versions timed on the timing CPU, with the gate's leave where checks run side by side."""
         assert self.job.timing is not None
+        for worker in self.spares or ():  # their first answer says they loaded: read before any other
+            if not worker.answer(120.0).get("ready"):
+                raise wire.ChannelClosed("the second pair of processes did not load")
         if self.gate is None:
             return self._measure_on_timing_cpu(workloads)
         self.gate.wait()
+        pairs = (self.original, self.candidate, *(self.spares or ()))
         try:
-            for worker in (self.original, self.candidate):
+            for worker in pairs:
                 worker.move(frozenset({self.cpus.timing}))
             self.cpus.move_here(frozenset({self.cpus.timing}))
             return self._measure_on_timing_cpu(workloads)
         finally:
             self.gate.done()
             self.cpus.move_here(self.cpus.work)
-            for worker in (self.original, self.candidate):
+            for worker in pairs:
                 worker.move(self.cpus.work)
 
     def _measure_on_timing_cpu(self, workloads: int) -> contract.Timing:
         spec = self.job.timing
         assert spec is not None
-        found = measure_both(self.original, self.candidate, spec, workloads)
+        found = measure_both(self.original, self.candidate, spec, workloads, self._confirming_pair)
         if found.faster or not spec.cost_by_size:
             return found
         # Size by the pickled length: the original's time on one call also tells which path an input
@@ -453,6 +472,18 @@ class Check:
             precision=timing.timer_precision(),
         )
         return statistics.median(found.original) / calls, statistics.median(found.candidate) / calls
+
+    def _confirming_pair(self) -> tuple[Worker, Worker]:
+        """The pair the confirmation times: the spare one, ready and given the timed inputs; the
+        first pair where there is no spare. A spare new version that fails here fails as it would
+        being timed."""
+        if self.spares is None:
+            return self.original, self.candidate
+        request = {"kind": "workload", "payloads": self.payloads, "mutates": self.mutates}
+        for worker in self.spares:
+            if "calls" not in worker.ask(request, 600.0):
+                raise wire.ChannelClosed("the second pair of processes failed before its timing")
+        return self.spares
 
     def _load(self, payloads: list[bytes]) -> bool:
         """Both versions take `payloads` as the inputs their rounds run."""

@@ -61,16 +61,23 @@ def round_runner(original: Worker, candidate: Worker) -> Callable[[str, int], fl
     return run
 
 
-def measure_both(original: Worker, candidate: Worker, spec: contract.TimingSpec, workloads: int) -> contract.Timing:
+def measure_both(
+    original: Worker,
+    candidate: Worker,
+    spec: contract.TimingSpec,
+    workloads: int,
+    confirming: Callable[[], tuple[Worker, Worker]] | None = None,
+) -> contract.Timing:
+    """The measurement, and where its interval clears the threshold, its confirmation: in the pair
+    `confirming()` gives (fresh processes), else in the same one."""
     from . import timing
 
-    run = round_runner(original, candidate)
     precision = timing.timer_precision()
     deadline = time.monotonic() + spec.max_seconds
 
-    def one(seed: int, rounds: int) -> Any:
+    def one(seed: int, rounds: int, pair: tuple[Worker, Worker]) -> Any:
         return timing.measure(
-            run,
+            round_runner(*pair),
             rounds=rounds,
             max_rounds=spec.max_rounds,
             min_round=spec.min_round_s,
@@ -81,9 +88,13 @@ def measure_both(original: Worker, candidate: Worker, spec: contract.TimingSpec,
             threshold=spec.threshold,
         )
 
-    first = one(spec.seed, spec.rounds)
-    # The confirmation: a new calibration and a new order, half the rounds (more if its interval is wide).
-    second = one(spec.seed + 1, max(8, spec.rounds // 2)) if first.interval()[0] > spec.threshold else None
+    first = one(spec.seed, spec.rounds, (original, candidate))
+    # The confirmation: a new pair, a new calibration and a new order, half the rounds (more if its
+    # interval is wide).
+    second = None
+    if first.interval()[0] > spec.threshold:
+        pair = confirming() if confirming is not None else (original, candidate)
+        second = one(spec.seed + 1, max(8, spec.rounds // 2), pair)
     low, high = first.interval()
     calls = workloads  # the measurements are per loop
     return contract.Timing(
