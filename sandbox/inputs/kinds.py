@@ -79,7 +79,7 @@ def explored_kinds(known: Parameter, context: Context, kin: Element | None) -> l
     return found
 
 
-def _protocol(hint: Any) -> str | None:
+def protocol_of(hint: Any) -> str | None:
     """The protocol a hint names, where siblings are within it: None for a concrete hint."""
     origin = typing.get_origin(hint) or hint
     if is_abc(origin, "Mapping"):
@@ -94,7 +94,7 @@ def _protocol(hint: Any) -> str | None:
 
 
 def _siblings(known: Parameter, context: Context) -> list[tuple[str, SearchStrategy[Any]]]:
-    protocol = _protocol(known.hint) if known.hint is not None else "any"
+    protocol = protocol_of(known.hint) if known.hint is not None else "any"
     if protocol is None:
         return []
     inner = context.inner()

@@ -34,7 +34,7 @@ from hypothesis.strategies import SearchStrategy
 from .annotations import annotation_texts
 from .drawing import SMALL, Context, numbers_for
 from .examples import Call, doctest_calls
-from .kinds import explored_kinds
+from .kinds import explored_kinds, protocol_of
 from .literals import int_literals, raw_ints, string_literals
 from .parameters import (
     Parameter,
@@ -68,6 +68,8 @@ class InputPlan:
     explored: tuple[Explored, ...] = ()  # one parameter given another kind of value than those seen (inputs/kinds.py)
     structured: SearchStrategy[Call] | None = None  # integers with structure only (primes, squares, powers of two)
     annotations: Mapping[str, str] = field(default_factory=dict)  # type texts for the symbolic search
+    # Each parameter's hint's protocol ("iterable", "mapping"...), "any" untyped, None for a concrete hint.
+    protocols: Mapping[str, str | None] = field(default_factory=dict)
 
 
 class _Omitted:
@@ -368,6 +370,7 @@ def plan_inputs(
         ),
         _call_strategy(parameters, value_strategies(knowns, replace(small, structured=True), first)),
         annotation_texts([known for known in knowns if known.parameter.name != first_name]),
+        {known.parameter.name: protocol_of(known.hint) if known.hint is not None else "any" for known in knowns},
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import collections
 import inspect
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ..values.rebuilt import Rebuilt
@@ -21,23 +21,45 @@ MAX_CALLS = 24  # calls seen whose variants are made
 MAX_GROWN = 4096  # items in a grown argument, at most
 
 
+# The kinds a hint's protocol admits (see kinds.protocol_of); a concrete hint admits only its own
+# type, grown; an untyped parameter every kind.
+_WITHIN = {
+    "iterable": {"list", "tuple", "iterator", "generator", "set", "frozenset"},
+    "sequence": {"list", "tuple"},
+    "set": {"set", "frozenset"},
+    "mapping": {"OrderedDict", "mappingproxy", "Counter"},
+}
+
+
 def call_variants(
-    signature: inspect.Signature, calls: Sequence[Call], sizes: Sequence[int], skip_first: bool
+    signature: inspect.Signature,
+    calls: Sequence[Call],
+    sizes: Sequence[int],
+    skip_first: bool,
+    protocols: Mapping[str, str | None],
 ) -> Iterator[tuple[str, str, Call]]:
-    """(parameter, kind, call) for each variant of each of the first MAX_CALLS calls."""
+    """(parameter, kind, call) for each variant of each of the first MAX_CALLS calls. `protocols`:
+    each parameter's hint's protocol, "any" for an untyped one (None: a concrete hint)."""
     names = _positional_names(signature)
     for call in list(calls)[:MAX_CALLS]:
         for index, value in enumerate(call.args):
             if (skip_first and index == 0) or index >= len(names):
                 continue  # self, cls and *args stay as they were
-            for kind, changed in _variants(value, sizes):
+            for kind, changed in _admitted(_variants(value, sizes), protocols.get(names[index], "any")):
                 args = (*call.args[:index], changed, *call.args[index + 1 :])
                 yield names[index], kind, Call(args, dict(call.kwargs))
         for name, value in call.kwargs.items():
             if name not in signature.parameters:
                 continue  # **kwargs stay as they were
-            for kind, changed in _variants(value, sizes):
+            for kind, changed in _admitted(_variants(value, sizes), protocols.get(name, "any")):
                 yield name, kind, Call(call.args, {**call.kwargs, name: changed})
+
+
+def _admitted(variants: list[tuple[str, Any]], protocol: str | None) -> list[tuple[str, Any]]:
+    if protocol == "any":
+        return variants
+    within = _WITHIN.get(protocol or "", set())
+    return [(kind, value) for kind, value in variants if kind in within or kind.endswith(", grown")]
 
 
 def _positional_names(signature: inspect.Signature) -> list[str]:

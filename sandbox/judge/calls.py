@@ -108,7 +108,8 @@ class CallSource:
         seen = [*[examples.parse_example(text) for text in self.job.examples], *self.doctests, *self.captured]
         skip = bool(self.job.target.is_classmethod or (self.job.target.class_name and not self.job.target.is_static))
         found: list[tuple[str, bytes, str]] = []
-        for parameter, kind, call in call_variants(signature, seen, self.plan().sizes, skip):
+        plan = self.plan()
+        for parameter, kind, call in call_variants(signature, seen, plan.sizes, skip, plan.protocols):
             with contextlib.suppress(Exception):  # an input that cannot travel is not checked
                 payload = self.payload(call)
                 self.kinds.setdefault(payload, (parameter, kind))

@@ -579,7 +579,8 @@ def test_each_argument_of_a_call_seen_varies_alone_and_keeps_the_others() -> Non
         return None
 
     seen = examples.Call((["a", "b"], {"a": 1}), {"strict": True})
-    made = list(variants.call_variants(inspect.signature(pick), [seen], sizes=(3, 100), skip_first=False))
+    signature = inspect.signature(pick)
+    made = list(variants.call_variants(signature, [seen], sizes=(3, 100), skip_first=False, protocols={}))
     by_kind = {(parameter, kind): call for parameter, kind, call in made}
     grown = [call for parameter, kind, call in made if kind == "list, grown"]
     assert [call.args[0][:4] for call in grown] == [["a", "b", "a"], ["a", "b", "a", "b"]]
@@ -595,6 +596,14 @@ def test_each_argument_of_a_call_seen_varies_alone_and_keeps_the_others() -> Non
         "dict of its items as keys",
     }
     assert not any(parameter == "strict" for parameter, _ in by_kind)  # a bool has no other kind of itself
+    # A concrete hint (`list[str]`) admits its own type only, grown; an `Iterable` hint its protocol.
+    hinted = variants.call_variants(signature, [seen], (3,), False, {"keys": None, "mapping": "mapping"})
+    assert {(parameter, kind) for parameter, kind, _ in hinted} == {
+        ("keys", "list, grown"),
+        ("mapping", "OrderedDict"),
+        ("mapping", "mappingproxy"),
+        ("mapping", "Counter"),
+    }
 
 
 def test_each_kind_of_a_parameter_is_drawn_beside_the_others_options_sizes_and_strays() -> None:
