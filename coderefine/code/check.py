@@ -299,6 +299,10 @@ def examples_from(texts: Sequence[str]) -> tuple[str, ...]:
     return tuple(texts)
 
 
+# What a check says of its evidence, in every code task's metrics (see Verdict.metrics).
+EVIDENCE_METRICS = ("checked_inputs", "input_sources", "explored_kinds", "symbolic", "symbolic_spent_s", "coverage")
+
+
 def unoffered_metrics(baseline: Verdict) -> dict[str, Any]:
     """A function's metrics when no draft is offered: nothing is claimed (`correct` is about an
     offered draft), and the evidence is the original's own check."""

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from coderefine import config
-from coderefine.code.check import Verdict, VerifyOptions, checks, unoffered_metrics
+from coderefine.code.check import EVIDENCE_METRICS, Verdict, VerifyOptions, checks, unoffered_metrics
 from coderefine.code.kind import CodeKind
 from coderefine.code.report import CodeReport
 from coderefine.code.run import Check, FunctionCallback, RunRequest, run_code_task
@@ -32,17 +32,7 @@ class SpeedJob:
     threshold: float
     name: str = TASK
     purpose: str = "optimized"
-    metric_keys: tuple[str, ...] = (
-        "speedup",
-        "speedup_ci",
-        "correct",
-        "checked_inputs",
-        "input_sources",
-        "explored_kinds",
-        "symbolic",
-        "symbolic_spent_s",
-        "coverage",
-    )
+    metric_keys: tuple[str, ...] = ("speedup", "speedup_ci", "correct", *EVIDENCE_METRICS)
     rules: tuple[str, ...] = ()  # ruff's (see coderefine.code.analyzer)
 
     def task_for(self, source: SourceFile, target: Target, check: Check, baseline: Verdict) -> Task:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from coderefine import config
-from coderefine.code.check import Verdict, VerifyOptions, checks, unoffered_metrics
+from coderefine.code.check import EVIDENCE_METRICS, Verdict, VerifyOptions, checks, unoffered_metrics
 from coderefine.code.kind import CodeKind
 from coderefine.code.report import CodeReport
 from coderefine.code.run import Check, FunctionCallback, RunRequest, run_code_task
@@ -46,12 +46,7 @@ class ReadabilityJob:
         "speedup",
         "speedup_ci",
         "added_ns_per_call",
-        "checked_inputs",
-        "input_sources",
-        "explored_kinds",
-        "symbolic",
-        "symbolic_spent_s",
-        "coverage",
+        *EVIDENCE_METRICS,
     )
     rules: tuple[str, ...] = ()  # ruff's (see coderefine.code.analyzer)
 
