@@ -247,13 +247,16 @@ class Check:
             return bool(raised.get("deliberate"))
         return not reached <= self.usual_arcs
 
-    def _accepts(self, payload: bytes, expected: dict[str, Any]) -> bool:
-        """Whether the original takes an explored input (a kind of value beyond those seen): it
-        returns, or rejects it with a `raise` of its own. One it fails on by accident (`len()` of an
-        iterator, an index into a set) is a kind it does not take, and no draft is judged by it.
-        Each parameter's kinds are noted, taken or not, for the facts."""
+    def _accepts(self, payload: bytes, expected: dict[str, Any], noted: bool = True) -> bool:
+        """Whether the original takes an explored input (a kind of value beyond those seen) or one
+        the symbolic search suggested: it returns, or rejects it with a `raise` of its own. One it
+        fails on by accident (`len()` of an iterator, an index into a set) is a kind it does not
+        take, and no draft is judged by it. With `noted`, each parameter's kinds are noted, taken
+        or not, for the facts."""
         raised = expected.get("raised")
         accepted = not raised or bool(raised.get("deliberate"))
+        if not noted:
+            return accepted
         parameter, kind = self.plan.kinds.get(payload, ("?", "?"))
         kinds = self.kinds.setdefault(parameter, {})
         kinds[kind] = kinds.get(kind, False) or accepted
@@ -282,7 +285,7 @@ class Check:
         reached = arcs_of(expected, cut=True)  # the original's (empty where it ran untraced)
         if source == "stray" and not self._stray_counts(expected, reached):
             return  # left out: not counted, not compared
-        if source == "explored" and not self._accepts(payload, expected):
+        if source in ("explored", "symbolic") and not self._accepts(payload, expected, noted=source == "explored"):
             return  # a kind the original does not take: left out
         if source != "stray":
             self.usual_arcs.update(reached)
@@ -343,6 +346,8 @@ class Check:
             except Mismatch as mismatch:
                 text, where = mismatch.args
                 return _replace(verdict, correct=False, verified=False, mismatch=text, counterexample=where)
+            except wire.ChannelClosed as problem:
+                return _replace(self._died(problem, {}), explored=verdict.explored, coverage=verdict.coverage)
         return verdict
 
     def _symbolic(self, verdict: contract.Verdict) -> contract.Verdict:
