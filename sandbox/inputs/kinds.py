@@ -50,15 +50,8 @@ _OTHER_FUNCTIONS: tuple[Any, ...] = (
     int,
     tuple,
 )
-# Values for a parameter whose default is None (or a sentinel): the usual non-iterable kinds and
-# builtins that callers pass as callbacks. Only values whose results do not depend on the process.
-_OTHER_THAN_NONE: tuple[tuple[str, Any], ...] = (
-    ("int", None),
-    ("float", None),
-    ("str", None),
-    ("bool", None),
-    ("callable", (len, str, abs, bool, repr, int)),
-)
+# Builtins callers pass as callbacks where None is a default: results that do not depend on the process.
+_CALLBACKS = (len, str, abs, bool, repr, int)
 
 
 @dataclass(frozen=True)
@@ -206,18 +199,14 @@ def _other_than_default(
         return [(type(default).__name__, typed.strategy.filter(lambda value: value != default))]
     if known.hint is not None:
         return []  # a hint already says what else to pass
-    made: list[tuple[str, SearchStrategy[Any]]] = []
-    for kind, choices in _OTHER_THAN_NONE:
-        if kind == "int":
-            made.append((kind, ints(context).strategy))
-        elif kind == "float":
-            made.append((kind, floats(-1e3, 1e3).strategy))
-        elif kind == "str":
-            made.append((kind, plain_text(context.inner()).strategy))
-        elif kind == "bool":
-            made.append((kind, st.booleans()))
-        else:
-            made.append((kind, st.sampled_from(choices)))
+    # None or a sentinel: the usual non-iterable kinds, callbacks, and what the others were seen holding.
+    made: list[tuple[str, SearchStrategy[Any]]] = [
+        ("int", ints(context).strategy),
+        ("float", floats(-1e3, 1e3).strategy),
+        ("str", plain_text(context.inner()).strategy),
+        ("bool", st.booleans()),
+        ("callable", st.sampled_from(_CALLBACKS)),
+    ]
     if kin is not None:
         made.append(("like the others", kin.strategy))
     return made

@@ -94,9 +94,18 @@ class CallSource:
             parameters = list(inspect.signature(self.version.original).parameters.values())
         except (TypeError, ValueError):
             return False
-        target = self.job.target
-        skip = 1 if target.is_classmethod or (target.class_name and not target.is_static) else 0
+        skip = 1 if self.first else 0
         return any(parameter.annotation is parameter.empty for parameter in parameters[skip:])
+
+    @functools.cached_property
+    def first(self) -> Literal["instance", "class"] | None:
+        """What the first parameter is: self ("instance"), cls ("class"), or an argument like the others."""
+        target = self.job.target
+        if target.is_classmethod:
+            return "class"
+        if target.class_name and not target.is_static:
+            return "instance"
+        return None
 
     def variants(self) -> list[tuple[str, bytes, str]]:
         """(source, payload, shown) for the variants of the calls seen (inputs/variants.py): checked
@@ -106,10 +115,9 @@ class CallSource:
         except (TypeError, ValueError):
             return []
         seen = [*[examples.parse_example(text) for text in self.job.examples], *self.doctests, *self.captured]
-        skip = bool(self.job.target.is_classmethod or (self.job.target.class_name and not self.job.target.is_static))
         found: list[tuple[str, bytes, str]] = []
         plan = self.plan()
-        for parameter, kind, call in call_variants(signature, seen, plan.sizes, skip, plan.protocols):
+        for parameter, kind, call in call_variants(signature, seen, plan.sizes, bool(self.first), plan.protocols):
             with contextlib.suppress(Exception):  # an input that cannot travel is not checked
                 payload = self.payload(call)
                 self.kinds.setdefault(payload, (parameter, kind))
@@ -142,16 +150,11 @@ class CallSource:
     @functools.lru_cache(maxsize=1)  # noqa: B019 (one CallSource per check: it lives as long as the check)
     def plan(self) -> Any:
         target = self.job.target
-        skip: Literal["instance", "class"] | None = None
-        if target.is_classmethod:
-            skip = "class"
-        elif target.class_name and not target.is_static:
-            skip = "instance"
         module_file = getattr(self.version.module, "__file__", None)
         stub = stubs.stub_hints(module_file, target.class_name, target.function_name) if module_file else {}
         return plan_inputs(
             self.version.original,
-            skip_first=skip,
+            skip_first=self.first,
             owner=self.version.owner if target.class_name else None,
             captured=[*self.captured, *self.doctests],
             doctests=self.doctests,
