@@ -13,31 +13,36 @@ from .workers import Worker
 WORKLOADS = 24  # inputs timed together in each loop of a round
 SIZE_GROUP = 8  # inputs timed together for each end of TimingSpec.cost_by_size
 SIZE_CALL_LIMIT_S = 0.1  # inputs the original took longer on are left out of it
+LOOP_SHARE = 300  # one loop of the workload costs the original at most this share of TimingSpec.max_seconds
+WORKLOAD_SOURCES = frozenset({"captured", "doctest", "generated"})  # besides the user's examples
 
 
-def choose_workloads(passed: list[tuple[str, bytes, float]], min_round: float) -> list[bytes]:
-    """The project's benchmark inputs if any; else the user's examples (whatever their cost: they
-    say what matters), then the others that kept the original busiest (tests' calls are often tiny:
-    timed alone they show call overhead, not the code), as many as fit in about two rounds of the
-    original's time: a quadratic original on the largest input could make every round last
-    minutes. When every input is slow, the quickest few."""
+def choose_workloads(passed: list[tuple[str, bytes, float]], spec: contract.TimingSpec) -> list[bytes]:
+    """The function's real workload: the project's pytest-benchmark inputs where it has some; else
+    the user's examples (whatever their cost: they say what matters), then the busiest of the
+    project's captured calls, the docstring's examples and the generated inputs (those of `--size`
+    among them), largest first, as many as fit in one loop's budget. An input that does not fit is
+    passed over, not the end of the choice: one quadratic call on the largest input must not leave
+    only the tiny ones (a draft 50x faster at size would be timed at about 1x). Explored, stray and
+    symbolic inputs are checks, not workloads. When every input is slow, the quickest few."""
     from .timing import FEW_WORKLOADS
 
     preferred = [payload for source, payload, _ in passed if source == "benchmark"]
     if preferred:
         return preferred[:WORKLOADS]
+    budget = max(2 * spec.min_round_s, spec.max_seconds / LOOP_SHARE)
     chosen = [payload for source, payload, _ in passed if source == "example"][:WORKLOADS]
-    others = sorted((item for item in passed if item[0] != "example"), key=lambda item: item[2], reverse=True)
-    budget = 2 * min_round  # the original's seconds for one loop (in a fresh process: an overestimate)
-    affordable = [item for item in others if item[2] <= budget / FEW_WORKLOADS]
-    if len(affordable) < FEW_WORKLOADS:
-        affordable = sorted(others, key=lambda item: item[2])[:FEW_WORKLOADS]
     spent = sum(seconds for source, _, seconds in passed if source == "example")
-    for _, payload, seconds in affordable:
-        if len(chosen) >= FEW_WORKLOADS and (len(chosen) == WORKLOADS or spent + seconds > budget):
+    pool = [item for item in passed if item[0] in WORKLOAD_SOURCES]
+    for _, payload, seconds in sorted(pool, key=lambda item: (item[2], len(item[1])), reverse=True):
+        if len(chosen) == WORKLOADS:
             break
-        chosen.append(payload)
-        spent += seconds
+        if spent + seconds <= budget and payload not in chosen:
+            chosen.append(payload)
+            spent += seconds
+    if len(chosen) < FEW_WORKLOADS:
+        quickest = [payload for _, payload, _ in sorted(pool, key=lambda item: item[2]) if payload not in chosen]
+        chosen += quickest[: FEW_WORKLOADS - len(chosen)]
     return chosen
 
 

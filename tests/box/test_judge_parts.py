@@ -215,16 +215,30 @@ def test_workloads_are_the_busiest_inputs_whose_loop_fits_the_budget() -> None:
     tiny = [("captured", b"t%d" % index, 1e-6) for index in range(30)]
     large = [("generated", b"L" * (100 + index), 0.0001 * (20 + index)) for index in range(10)]
     huge = [("generated", b"H" * 10_000, 5.0)]  # one call of it takes seconds: never timed
-    chosen = measuring.choose_workloads([*tiny, *large, *huge], min_round=0.02)
+    spec = contract.TimingSpec(min_round_s=0.02, max_seconds=30.0)
+    chosen = measuring.choose_workloads([*tiny, *large, *huge], spec)
     assert b"H" * 10_000 not in chosen
     assert chosen[:10] == [payload for _, payload, _ in large[::-1]]
     assert len(chosen) == measuring.WORKLOADS  # then the tiny ones, whose time is next to nothing
     examples = [("example", b"e", 0.001), ("example", b"E", 0.5)]
-    assert measuring.choose_workloads([*large, *examples], 0.02)[:2] == [b"e", b"E"]  # the user's own, however slow
+    assert measuring.choose_workloads([*large, *examples], spec)[:2] == [b"e", b"E"]  # the user's own, however slow
     benchmark = [("benchmark", b"b", 0.5)]
-    assert measuring.choose_workloads([*large, *benchmark], 0.02) == [b"b"]
+    assert measuring.choose_workloads([*large, *benchmark], spec) == [b"b"]
     slow = [("generated", b"s" * size, 0.1 * size) for size in range(1, 9)]
-    assert measuring.choose_workloads(slow, 0.02) == [b"s" * size for size in range(1, 5)]  # the quickest few
+    assert measuring.choose_workloads(slow, spec) == [b"s" * size for size in range(1, 5)]  # the quickest few
+
+
+def test_tiny_examples_and_one_slow_call_leave_the_inputs_at_size_in_the_workload() -> None:
+    """Docstring examples are tiny; one call past the budget is passed over, not the end of the choice."""
+    spec = contract.TimingSpec(min_round_s=0.02, max_seconds=30.0)
+    doctests = [("doctest", b"d%d" % index, 2e-6) for index in range(5)]
+    too_slow = [("captured", b"C" * 5000, 0.5)]
+    at_size = [("generated", b"S" * (1000 + index), 0.0039) for index in range(24)]
+    checks = [("explored", b"x" * 9000, 0.05), ("stray", b"y" * 9000, 0.05), ("symbolic", b"z", 0.05)]
+    chosen = measuring.choose_workloads([*doctests, *too_slow, *at_size, *checks], spec)
+    assert chosen == [payload for _, payload, _ in sorted(at_size, key=lambda item: len(item[1]), reverse=True)]
+    small_budget = contract.TimingSpec(min_round_s=0.02, max_seconds=3.0)  # a loop of 0.04 s: 10 of them
+    assert len(measuring.choose_workloads([*doctests, *at_size], small_budget)) == 10 + 5
 
 
 SLOW_UNDER_A_TRACER = """

@@ -159,11 +159,20 @@ def tier(score: int) -> str:
     if score > 50:
         return "high"
     return "low"
+
+
+def nth(n, seq):
+    try:
+        return seq[n]
+    except IndexError:
+        return None
+    except TypeError:
+        return next(itertools.islice(seq, n, None), None)
 '''
 TESTS = """\
 from holes import (
-    apply_all, as_pairs, by_key, count_positive, drain, evens, first, flatten, has_key, head, labels, neighbours, only,
-    rotate, scale, sums_to, window_sums,
+    apply_all, as_pairs, by_key, count_positive, drain, evens, first, flatten, has_key, head, labels, neighbours, nth,
+    only, rotate, scale, sums_to, window_sums,
 )
 
 
@@ -221,6 +230,7 @@ def test_kinds_seen_once():
     assert rotate(["a", "b", "c"], 1) == ["b", "c", "a"]
     assert neighbours([1, 2, 3]) == [(1, 2), (2, 3)]
     assert has_key("a", {"a": 1, "b": 2})
+    assert nth(1, [5, 6]) == 6 and nth(3, [5, 6]) is None
 """
 
 
@@ -407,6 +417,29 @@ def test_a_correct_draft_is_not_judged_by_what_the_original_does_not_accept(chec
     right = "def flatten(lists):\n    return [item for part in lists for item in part]\n"
     verdict = check("flatten", right)
     assert verdict.verified and "stray" not in verdict.details["sources"]
+
+
+def test_where_the_original_fails_on_a_value_a_draft_may_return_but_fails_alike(check: Checker) -> None:
+    # nth(-1, {...}) is a KeyError in the original (a dict is indexed by accident): a draft that walks
+    # anything but a sequence raises ValueError there (islice of a negative index).
+    walks = (
+        "import itertools\n"
+        "from collections.abc import Sequence\n"
+        "def nth(n, seq):\n"
+        "    if isinstance(seq, Sequence):\n"
+        "        try:\n"
+        "            return seq[n]\n"
+        "        except IndexError:\n"
+        "            return None\n"
+        "    return next(itertools.islice(seq, n, None), None)\n"
+    )
+    verdict = check("nth", walks)
+    assert not verdict.correct
+    assert "KeyError" in (verdict.mismatch or "") and "ValueError" in (verdict.mismatch or "")
+    # Returning where the original failed by accident is taking more, not a difference: the
+    # iteration over a dict's keys in count_positive's draft above is still verified.
+    same = "import itertools\n" + MODULE[MODULE.index("def nth") :]
+    assert check("nth", same).verified
 
 
 def test_a_stray_counts_only_where_the_original_does_something_of_its_own_with_it(check: Checker) -> None:
