@@ -62,6 +62,8 @@ class CheckJob:
     tests_note: str | None = None  # what went wrong with the project's tests (failing ones, collection)
     original_unreached: str | None = None  # the original's lines no input reached in its own check (Verdict.unreached)
     symbolic_seconds: float = 0.0  # a symbolic search for a difference, for a draft that would be offered; 0: none
+    # A draft no faster than this is not searched: a faster one, searched already, is offered before it.
+    symbolic_above: float = 0.0
     version: int = CONTRACT_VERSION
 
     @property

@@ -36,6 +36,7 @@ class VerifyOptions:
     timeout: float = 180.0
     min_inputs: int = contract.MIN_DISTINCT_INPUTS
     symbolic_seconds: float = 0.0  # CrossHair's search for a difference, for a draft that would be offered
+    symbolic_above: float = 0.0  # a draft no faster than this is not searched (one searched before beats it)
 
 
 @dataclass(frozen=True)
@@ -217,6 +218,7 @@ def verify(
         tests_note=baseline.note if baseline else None,
         original_unreached=baseline.unreached if baseline else None,
         symbolic_seconds=options.symbolic_seconds,
+        symbolic_above=options.symbolic_above,
     )
     run = sandbox.check(contract.to_data(job), timeout=options.timeout, timing_lock=timing_lock)
     if candidate is None and run.killed_by == "timeout":

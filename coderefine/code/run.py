@@ -262,7 +262,7 @@ def _checker(
                 )
             else:
                 baseline = verdicts[None].baseline if None in verdicts else tests
-                verdicts[candidate] = verify(
+                verdict = verdicts[candidate] = verify(
                     sandbox,
                     module,
                     target,
@@ -271,6 +271,11 @@ def _checker(
                     baseline=baseline,
                     timing_lock=resources.timing_lock,
                 )
+                if verdict.verified and verdict.faster and verdict.speedup:
+                    # The search costs seconds: a later draft is searched only where it would be offered
+                    # before this one (the best speedup wins).
+                    above = max(draft_options.symbolic_above, verdict.speedup)
+                    draft_options = replace(draft_options, symbolic_above=above)
         return verdicts[candidate]
 
     return check

@@ -347,6 +347,9 @@ class Check:
         verdict = self._timed(verdict)
         would_be_offered = verdict.verified and (verdict.timing is None or verdict.timing.faster)
         if self.job.symbolic_seconds > 0 and would_be_offered:
+            above = self.job.symbolic_above
+            if verdict.timing is not None and verdict.timing.speedup <= above:
+                return _replace(verdict, symbolic=f"no symbolic search: a faster draft ({above:.2f}x) was searched")
             try:
                 return self._symbolic(verdict)
             except Mismatch as mismatch:

@@ -260,14 +260,14 @@ class Checker:
         cache = BaselineCache(None, checker="holes", baseline_tests=(), exclude=(), timeout=300.0)
         self.tests, _ = cache.tests_of(project, box)
 
-    def __call__(self, name: str, candidate: str | None = None, symbolic: float = 0.0) -> Verdict:
+    def __call__(self, name: str, candidate: str | None = None, symbolic: float = 0.0, above: float = 0.0) -> Verdict:
         target = self.source.target(name)
         if name not in self.baselines:
             found = self.tests.baseline_for("holes", name)
             self.baselines[name] = verify(self.box, "holes", target, None, OPTIONS, baseline=found)
         if candidate is None:
             return self.baselines[name]
-        options = replace(OPTIONS, symbolic_seconds=symbolic)
+        options = replace(OPTIONS, symbolic_seconds=symbolic, symbolic_above=above)
         return verify(self.box, "holes", target, candidate, options, baseline=self.baselines[name].baseline)
 
 
@@ -541,3 +541,7 @@ def test_a_difference_no_input_reaches_is_found_by_the_symbolic_search(check: Ch
     assert right.verified and right.faster
     assert "no difference found by a symbolic search in" in (right.details.get("symbolic") or "")
     assert "No difference found by a symbolic search" in right.behaviour()
+    # A draft no faster than one searched before it is never offered before that one: not searched.
+    wrong_and_slower = check("scaled", wrong, symbolic=30, above=1000.0)
+    assert wrong_and_slower.faster and wrong_and_slower.details.get("symbolic_s") is None
+    assert (wrong_and_slower.details.get("symbolic") or "").startswith("no symbolic search: a faster draft (1000.00x)")

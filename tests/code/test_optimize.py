@@ -44,6 +44,11 @@ SLOWER = (
     "    for index, item in enumerate(items):\n        if item not in items[:index]:\n"
     "            result.append(item)\n    return result\n```"
 )
+SEEN_SET = (  # faster than the original, slower than FAST: a loop in Python against one in C
+    "```python\ndef dedupe(items: list[int]) -> list[int]:\n    result = []\n    seen = set()\n"
+    "    for item in items:\n        if item not in seen:\n            seen.add(item)\n"
+    "            result.append(item)\n    return result\n```"
+)
 BROKEN = "```python\ndef dedupe(items:\n    return\n```"
 HANGS = "```python\ndef dedupe(items: list[int]) -> list[int]:\n    while True:\n        pass\n```"
 DONE = "It is as fast as it gets. NOTHING LEFT TO GAIN"
@@ -86,6 +91,17 @@ def test_only_a_correct_faster_draft_is_accepted(scripted: Start, project: Path)
     for refine_request in server.requests[2::2]:
         assert wrong.facts.metrics["counterexample"] in prompt_text(refine_request)
     assert (project / "slow.py").read_bytes() == SLOW.replace("\n", "\r\n").encode()  # not asked to write
+
+
+@pytest.mark.docker
+def test_only_a_draft_that_would_be_offered_first_is_searched_symbolically(scripted: Start, project: Path) -> None:
+    server = scripted([FAST, "feedback one", SEEN_SET, DONE])
+    report = run(server, project / "slow.py", max_iterations=2, plateau_patience=10, symbolic_seconds=5)
+    fast, seen_set = report.results[0].refine.iterations  # type: ignore[union-attr]
+    assert fast.accepted and fast.facts.metrics["symbolic"].startswith("no difference found by a symbolic search")
+    assert seen_set.facts.metrics["speedup"] < fast.facts.metrics["speedup"]
+    assert seen_set.facts.metrics["symbolic"].startswith("no symbolic search: a faster draft")
+    assert seen_set.facts.metrics["symbolic_spent_s"] is None
 
 
 @pytest.mark.docker
