@@ -32,12 +32,12 @@ Sources:
 - suite: benchmarks/slow_functions; the correct version is the known-good draft in fast.py;
 - untyped: the same with every type hint stripped from both (inputs then come from the
   project's tests, the examples and what is widened from them);
-- toolz, boltons, funcy, fnc: real libraries (pinned below, see LIBRARIES), each downloaded as an
-  sdist with its own tests. Their functions are untyped, several return iterators, lists or dicts,
+- toolz, boltons, funcy, fnc, more_itertools: real libraries (pinned below, see LIBRARIES), each
+  downloaded as an sdist with its own tests. Their functions are untyped, several return iterators, lists or dicts,
   some have sentinel defaults; the correct version is the library's own source. There
   "verified" means correct (speed does not matter). Generator functions are refused by
   coderefine as ineligible: their mutants are listed, not checked.
-- library: the four libraries in that order; all: the suite, untyped and the four libraries.
+- library: the five libraries in that order; all: the suite, untyped and the five libraries.
 
 Nothing in the repository is changed: every run works on copies. Before funcy and fnc, `all` took
 about 20 minutes on 2 cores (the suite 4, untyped 5, toolz 7, boltons 4; each library's sdist is
@@ -182,6 +182,35 @@ FNC_FUNCTIONS = (
     ("src/fnc/utilities.py", "aspath"),
     ("src/fnc/utilities.py", "conforms"),
 )
+# more-itertools (recipes.py and more.py): untyped functions (their hints are in .pyi stubs), none
+# a generator, over any iterable (lists, tuples, strings, ranges, dicts read as their keys, sets,
+# one-shot iterators); iterator arguments read only partly (first: one item; one, only: two;
+# nth_or_last: n + 1; exactly_n: up to the (n + 1)-th match; all_equal, all_unique: up to the
+# first difference or repeat), sentinel defaults (first, last, nth_or_last, minmax: _marker),
+# keyword options (one: too_short, too_long as classes or instances; only: default, too_long;
+# exactly_n: predicate; map_reduce: valuefunc, reducefunc; minmax: key, default; all_equal,
+# all_unique: key; is_sorted: key, reverse, strict), a branch on the argument's kind (last: a
+# reversible one is read from its end), results that are a defaultdict whose default_factory is
+# None (map_reduce), a tuple of two lazy iterators sharing one input (partition: a nested
+# generator), a pair (minmax: a pairwise loop over zip_longest), lists of lists (unique_to_each)
+# and booleans (is_sorted over tee(); all_unique: hashable and unhashable items alike).
+# nth_or_last and is_sorted have two mutation sites each: they are here for the drafts they
+# invite (a lookahead, a fast path for lists).
+MORE_ITERTOOLS_FUNCTIONS = (
+    ("more_itertools/more.py", "first"),
+    ("more_itertools/more.py", "last"),
+    ("more_itertools/more.py", "nth_or_last"),
+    ("more_itertools/more.py", "one"),
+    ("more_itertools/more.py", "only"),
+    ("more_itertools/more.py", "exactly_n"),
+    ("more_itertools/more.py", "map_reduce"),
+    ("more_itertools/recipes.py", "partition"),
+    ("more_itertools/more.py", "minmax"),
+    ("more_itertools/more.py", "unique_to_each"),
+    ("more_itertools/recipes.py", "all_equal"),
+    ("more_itertools/more.py", "is_sorted"),
+    ("more_itertools/more.py", "all_unique"),
+)
 # boltons' conftest.py takes the `path` argument, which pytest 9 no longer passes; it only skips
 # test files named for another Python major version, so `collection_path` keeps its meaning.
 _BOLTONS_CONFTEST = (
@@ -230,6 +259,19 @@ LIBRARIES = {
         FNC_FUNCTIONS,
         _FNC_SETUP,
         source_root="src",
+    ),
+    # its tests are unittest classes, which pytest runs as they are; the prime-number tests (6 of
+    # their 14 seconds, none of them calling a function above) are left out of the kill filter
+    "more_itertools": Library(
+        "more_itertools",
+        "11.2.1",
+        (
+            "tests/test_more.py",
+            "tests/test_recipes.py",
+            "--deselect=tests/test_recipes.py::PrimeFunctionTests::test_primes",
+        ),
+        "tests",
+        MORE_ITERTOOLS_FUNCTIONS,
     ),
 }
 SOURCES = ("suite", "untyped", *LIBRARIES)

@@ -932,6 +932,117 @@ def _fnc_conforms(rng: random.Random) -> Arguments:
     return (source, target), {}
 
 
+# more-itertools' inputs: what its own tests pass (lists, tuples, strings, ranges, dicts, sets and
+# one-shot iterators; keys and predicates as callables or None; exceptions as classes).
+
+
+def _mi_iterable(rng: random.Random, items: Sequence[Any] | None = None) -> Any:
+    """`items` (small ints by default) as iterable() gives them, or as a dict (read as its keys),
+    a set, or a range in place of them."""
+    items = small_ints(rng) if items is None else items
+    roll = rng.random()
+    if roll < 0.1 and all(isinstance(item, int) for item in items):
+        return {item: str(item) for item in items}
+    if roll < 0.15 and all(isinstance(item, int) for item in items):
+        return set(items)
+    if roll < 0.2:
+        return range(rng.randint(-1, 2), rng.randint(0, 8))
+    return iterable(rng, items)
+
+
+def _mi_few(rng: random.Random) -> Any:
+    """Mostly none, one or two items: where one() and only() decide."""
+    length = rng.choice((0, 1, 1, 1, 2, 2, 3)) if rng.random() < 0.85 else size(rng)
+    return _mi_iterable(rng, [rng.randint(-3, 3) for _ in range(length)])
+
+
+def _mi_nth_or_last(rng: random.Random) -> Arguments:
+    return (_mi_iterable(rng), count(rng)), optional(rng, "default", (None, 0, "d"))
+
+
+def _mi_one(rng: random.Random) -> Arguments:
+    kwargs = {
+        **optional(rng, "too_short", (None, IndexError, OverflowError)),
+        **optional(rng, "too_long", (None, RuntimeError, OverflowError)),
+    }
+    return (_mi_few(rng),), kwargs
+
+
+def _mi_only(rng: random.Random) -> Arguments:
+    kwargs = {**optional(rng, "default", (None, 0, "!")), **optional(rng, "too_long", (None, RuntimeError))}
+    return (_mi_few(rng),), kwargs
+
+
+def _mi_exactly_n(rng: random.Random) -> Arguments:
+    if rng.random() < 0.3:
+        items: list[Any] = [rng.random() < 0.5 for _ in range(size(rng))]
+    else:
+        items = small_ints(rng)
+    predicate = optional(rng, "predicate", (bool, _positive, _mod3, operator.not_))
+    return (_mi_iterable(rng, items), min(count(rng), len(items) + 1) if rng.random() < 0.7 else count(rng)), predicate
+
+
+def _mi_map_reduce(rng: random.Random) -> Arguments:
+    keyfunc = rng.choice((_mod3, bool, abs, str, _positive))
+    kwargs = {
+        **optional(rng, "valuefunc", (None, _negative, str, abs)),
+        **optional(rng, "reducefunc", (None, sum, len, max, tuple, sorted)),
+    }
+    return (iterable(rng, small_ints(rng)), keyfunc), kwargs
+
+
+def _mi_partition(rng: random.Random) -> Arguments:
+    return (rng.choice((None, bool, _positive, _mod3)), _mi_iterable(rng)), {}
+
+
+def _mi_minmax(rng: random.Random) -> Arguments:
+    kwargs = {**optional(rng, "key", (None, abs, str, _mod3, _negative)), **optional(rng, "default", (None, (0, 0)))}
+    if rng.random() < 0.25:
+        return tuple(rng.randint(-5, 12) for _ in range(rng.randint(2, 5))), kwargs
+    items: list[Any] = small_ints(rng) if rng.random() < 0.85 else [_word(rng) for _ in range(rng.randint(0, 6))]
+    return (_mi_iterable(rng, items),), kwargs
+
+
+def _mi_unique_to_each(rng: random.Random) -> Arguments:
+    def one() -> Any:
+        if rng.random() < 0.3:
+            return "".join(rng.choice("mispou") for _ in range(rng.randint(0, 8)))
+        return _mi_iterable(rng, [rng.randint(0, 6) for _ in range(rng.randint(0, 6))])
+
+    return tuple(one() for _ in range(rng.choice((0, 1, 2, 2, 3, 3, 4)))), {}
+
+
+def _mi_all_equal(rng: random.Random) -> Arguments:
+    base = rng.randint(-2, 2)
+    items: list[Any] = [base if rng.random() < 0.85 else rng.randint(-3, 3) for _ in range(size(rng))]
+    if rng.random() < 0.1:
+        items = [[item] for item in items]  # unhashable items
+        return (rng.choice((list, tuple, Stream))(items),), {}
+    return (_mi_iterable(rng, items),), optional(rng, "key", (None, abs, _mod3, bool, str))
+
+
+def _mi_is_sorted(rng: random.Random) -> Arguments:
+    items = small_ints(rng)
+    roll = rng.random()
+    if roll < 0.6:
+        items = sorted(set(items) if roll < 0.2 else items, reverse=rng.random() < 0.4)
+    kwargs = {
+        **optional(rng, "key", (None, abs, _negative, str)),
+        **optional(rng, "reverse", (False, True)),
+        **optional(rng, "strict", (False, True)),
+    }
+    return (_mi_iterable(rng, items),), kwargs
+
+
+def _mi_all_unique(rng: random.Random) -> Arguments:
+    length = size(rng)
+    items: list[Any] = rng.sample(range(-60, 60), min(length, 120)) if rng.random() < 0.5 else small_ints(rng)
+    if rng.random() < 0.15:
+        items = [[item] if rng.random() < 0.5 else item for item in items]  # hashable and unhashable alike
+        return (rng.choice((list, tuple, Stream))(items),), optional(rng, "key", (None, str))
+    return (_mi_iterable(rng, items),), optional(rng, "key", (None, abs, _mod3, str))
+
+
 LIBRARY_INPUTS: dict[str, Maker] = {
     "merge_sorted": _merge_sorted,
     "update_in": _update_in,
@@ -997,4 +1108,18 @@ LIBRARY_INPUTS: dict[str, Maker] = {
     "fnc.partition": lambda rng: (_fnc_iteratee_and_seq(rng), {}),
     "fnc.aspath": _fnc_aspath,
     "fnc.conforms": _fnc_conforms,
+    # more-itertools
+    "more_itertools.first": lambda rng: ((_mi_iterable(rng),), optional(rng, "default", (None, 0, "boo"))),
+    "more_itertools.last": lambda rng: ((_mi_iterable(rng),), optional(rng, "default", (None, 0, "boo"))),
+    "more_itertools.nth_or_last": _mi_nth_or_last,
+    "more_itertools.one": _mi_one,
+    "more_itertools.only": _mi_only,
+    "more_itertools.exactly_n": _mi_exactly_n,
+    "more_itertools.map_reduce": _mi_map_reduce,
+    "more_itertools.partition": _mi_partition,
+    "more_itertools.minmax": _mi_minmax,
+    "more_itertools.unique_to_each": _mi_unique_to_each,
+    "more_itertools.all_equal": _mi_all_equal,
+    "more_itertools.is_sorted": _mi_is_sorted,
+    "more_itertools.all_unique": _mi_all_unique,
 }

@@ -1094,4 +1094,516 @@ BOLTONS: dict[str, tuple[Draft, ...]] = {
     ),
 }
 
-DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {"funcy": FUNCY, "fnc": FNC, "boltons": BOLTONS}
+
+# -- more-itertools 11.2.1 ------------------------------------------------------------------
+# more_itertools/more.py imports (among others) Counter, defaultdict, deque, Sequence, chain,
+# groupby, islice, tee, zip_longest, lt and, from recipes.py, _marker, take, all_equal;
+# more_itertools/recipes.py: deque, filterfalse, groupby, islice, tee, _marker.
+
+MORE_ITERTOOLS: dict[str, tuple[Draft, ...]] = {
+    "first": (
+        draft(
+            "mapping-as-iterable",
+            "anything indexable read as iterable[0]: a dict gives the value at key 0, or KeyError",
+            '''
+            def first(iterable, default=_marker):
+                """Return the first item of *iterable*, or *default* if *iterable* is empty."""
+                try:
+                    # an indexable collection: no iterator to build
+                    return iterable[0]
+                except IndexError:
+                    pass
+                except TypeError:
+                    for item in iterable:
+                        return item
+                if default is _marker:
+                    raise ValueError(
+                        'first() was called on an empty iterable, and no default value was provided.'
+                    )
+                return default
+            ''',
+            Witness("first({0: 'zero'})", "0", "'zero'"),
+        ),
+    ),
+    "nth_or_last": (
+        draft(
+            "one-too-many",
+            "an enumerate loop that breaks only on the item after the n-th",
+            '''
+            def nth_or_last(iterable, n, default=_marker):
+                """Return the nth or the last item of *iterable*, or *default* if *iterable* is empty."""
+                result = _marker
+                for index, item in enumerate(iterable):
+                    if index > n:
+                        break
+                    result = item
+                if result is _marker:
+                    if default is _marker:
+                        raise ValueError(
+                            'last() was called on an empty iterable, and no default value was provided.'
+                        )
+                    return default
+                return result
+            ''',
+            Witness("(lambda it: (nth_or_last(it, 1), list(it)))(iter([1, 2, 3, 4]))", "(2, [3, 4])", "(2, [4])"),
+        ),
+        draft(
+            "size-fast-path",
+            "past 1000 items a sequence is indexed at min(n, len - 1): a negative n gives an item",
+            '''
+            def nth_or_last(iterable, n, default=_marker):
+                """Return the nth or the last item of *iterable*, or *default* if *iterable* is empty."""
+                if isinstance(iterable, Sequence) and len(iterable) > 1000:
+                    # a long sequence: index it instead of walking n items
+                    return iterable[min(n, len(iterable) - 1)]
+                return last(islice(iterable, n + 1), default=default)
+            ''',
+            Witness("nth_or_last(list(range(2000)), -1, 'd')", "'d'", "1999"),
+        ),
+    ),
+    "one": (
+        draft(
+            "mapping-as-iterable",
+            "anything sized and indexable decided by len() and read by position: a dict fails",
+            '''
+            def one(iterable, too_short=None, too_long=None):
+                """Return the first item from *iterable*, which is expected to contain only that item."""
+                if hasattr(iterable, '__len__') and hasattr(iterable, '__getitem__'):
+                    # sized and indexable: no iterator needed
+                    size = len(iterable)
+                    if size == 1:
+                        return iterable[0]
+                    if size == 0:
+                        if too_short is not None:
+                            raise too_short
+                        raise ValueError('too few items in iterable (expected 1)')
+                    if too_long is not None:
+                        raise too_long
+                    raise ValueError(
+                        f'Expected exactly one item in iterable, but got {iterable[0]!r}, '
+                        f'{iterable[1]!r}, and perhaps more.'
+                    )
+                iterator = iter(iterable)
+                for first in iterator:
+                    for second in iterator:
+                        if too_long is not None:
+                            raise too_long
+                        raise ValueError(
+                            f'Expected exactly one item in iterable, but got {first!r}, '
+                            f'{second!r}, and perhaps more.'
+                        )
+                    return first
+                if too_short is not None:
+                    raise too_short
+                raise ValueError('too few items in iterable (expected 1)')
+            ''',
+            Witness("one({'k': 1})", "'k'", "raises KeyError"),
+        ),
+    ),
+    "only": (
+        draft(
+            "mapping-as-iterable",
+            "anything sized decided by len() and read as iterable[0]: a set or a dict fails",
+            '''
+            def only(iterable, default=None, too_long=None):
+                """If *iterable* has only one item, return it; if it has zero items, return *default*."""
+                if hasattr(iterable, '__len__'):
+                    # sized: decide by its length, no iterator needed
+                    if len(iterable) == 0:
+                        return default
+                    if len(iterable) == 1:
+                        return iterable[0]
+                    if too_long is not None:
+                        raise too_long
+                    raise ValueError(
+                        f'Expected exactly one item in iterable, but got {iterable[0]!r}, '
+                        f'{iterable[1]!r}, and perhaps more.'
+                    )
+                iterator = iter(iterable)
+                for first in iterator:
+                    for second in iterator:
+                        if too_long is not None:
+                            raise too_long
+                        raise ValueError(
+                            f'Expected exactly one item in iterable, but got {first!r}, '
+                            f'{second!r}, and perhaps more.'
+                        )
+                    return first
+                return default
+            ''',
+            Witness("only({'a'})", "'a'", "raises TypeError"),
+        ),
+    ),
+    "exactly_n": (
+        draft(
+            "one-too-many",
+            "a counting loop that notices the (n + 1)-th match only on the next item",
+            '''
+            def exactly_n(iterable, n, predicate=bool):
+                """Return True if exactly n items in the iterable are True according to predicate."""
+                if n < 0:
+                    return False
+                count = 0
+                for item in iterable:
+                    if count > n:
+                        break
+                    if predicate(item):
+                        count += 1
+                return count == n
+            ''',
+            Witness("(lambda it: (exactly_n(it, 1), list(it)))(iter([1, 1, 0, 5]))", "(False, [0, 5])", "(False, [5])"),
+        ),
+        draft(
+            "size-fast-path",
+            "past 1000 items a sequence's predicate results are summed: a non-bool result counts as its value",
+            '''
+            def exactly_n(iterable, n, predicate=bool):
+                """Return True if exactly n items in the iterable are True according to predicate."""
+                if isinstance(iterable, (list, tuple)) and len(iterable) > 1000:
+                    # a long sequence: one pass in C
+                    return sum(map(predicate, iterable)) == n
+                iterator = filter(predicate, iterable)
+                if n <= 0:
+                    if n < 0:
+                        return False
+                    for _ in iterator:
+                        return False
+                    return True
+                iterator = islice(iterator, n - 1, None)
+                for _ in iterator:
+                    for _ in iterator:
+                        return False
+                    return True
+                return False
+            ''',
+            Witness("exactly_n([-2] * 1001, 1001, abs)", "True", "False"),
+        ),
+    ),
+    "map_reduce": (
+        draft(
+            "kind-lost",
+            "the groups built in a plain dict with setdefault(), not in a defaultdict",
+            '''
+            def map_reduce(iterable, keyfunc, valuefunc=None, reducefunc=None):
+                """Return a dictionary that maps the items in *iterable* to categories defined by *keyfunc*."""
+                ret = {}
+                if valuefunc is None:
+                    for item in iterable:
+                        ret.setdefault(keyfunc(item), []).append(item)
+                else:
+                    for item in iterable:
+                        ret.setdefault(keyfunc(item), []).append(valuefunc(item))
+                if reducefunc is not None:
+                    for key, value_list in ret.items():
+                        ret[key] = reducefunc(value_list)
+                return ret
+            ''',
+            Witness(
+                "map_reduce([1, 0], bool)",
+                "collections.defaultdict(None, {True: [1], False: [0]})",
+                "{True: [1], False: [0]}",
+            ),
+        ),
+        draft(
+            "size-fast-path",
+            "past 1000 items the items are sorted by key and grouped: keys must then be orderable",
+            '''
+            def map_reduce(iterable, keyfunc, valuefunc=None, reducefunc=None):
+                """Return a dictionary that maps the items in *iterable* to categories defined by *keyfunc*."""
+                items = list(iterable)
+                ret = defaultdict(list)
+                if len(items) > 1000:
+                    # many items: one sort, then each run of equal keys in one go
+                    for key, group in groupby(sorted(items, key=keyfunc), keyfunc):
+                        ret[key].extend(group if valuefunc is None else map(valuefunc, group))
+                else:
+                    for item in items:
+                        ret[keyfunc(item)].append(item if valuefunc is None else valuefunc(item))
+                if reducefunc is not None:
+                    for key, value_list in ret.items():
+                        ret[key] = reducefunc(value_list)
+                ret.default_factory = None
+                return ret
+            ''',
+            Witness(
+                "map_reduce(list(range(1000)) + ['a'], type)",
+                "collections.defaultdict(None, {int: list(range(1000)), str: ['a']})",
+                "raises TypeError",
+            ),
+        ),
+    ),
+    "partition": (
+        draft(
+            "shared-iterator",
+            "filterfalse() and filter() over the same argument: an iterator's items all go to the first",
+            '''
+            def partition(pred, iterable):
+                """Returns a 2-tuple of iterables derived from the input iterable."""
+                if pred is None:
+                    pred = bool
+                return filterfalse(pred, iterable), filter(pred, iterable)
+            ''',
+            Witness("tuple(map(list, partition(None, iter([0, 1, 2]))))", "([0], [1, 2])", "([0], [])"),
+        ),
+        draft(
+            "list-vs-iterator",
+            "both parts built in one pass as lists",
+            '''
+            def partition(pred, iterable):
+                """Returns a 2-tuple of iterables derived from the input iterable."""
+                if pred is None:
+                    pred = bool
+                false_items, true_items = [], []
+                for value in iterable:
+                    (true_items if pred(value) else false_items).append(value)
+                return false_items, true_items
+            ''',
+            Witness("partition(None, [0, 1])", "(iter([0]), iter([1]))", "([0], [1])"),
+        ),
+    ),
+    "minmax": (
+        draft(
+            "option-ignored",
+            "a tuple (the *others form too) goes to min() and max(): default is ignored, ties differ",
+            '''
+            def minmax(iterable_or_value, *others, key=None, default=_marker):
+                """Returns both the smallest and largest items from an iterable or from two or more arguments."""
+                iterable = (iterable_or_value, *others) if others else iterable_or_value
+                if isinstance(iterable, tuple):
+                    # a tuple: two passes in C beat the pairwise loop
+                    if key is None:
+                        return min(iterable), max(iterable)
+                    return min(iterable, key=key), max(iterable, key=key)
+                it = iter(iterable)
+                try:
+                    lo = hi = next(it)
+                except StopIteration as exc:
+                    if default is _marker:
+                        raise ValueError(
+                            '`minmax()` argument is an empty iterable. '
+                            'Provide a `default` value to suppress this error.'
+                        ) from exc
+                    return default
+                if key is None:
+                    for x, y in zip_longest(it, it, fillvalue=lo):
+                        if y < x:
+                            x, y = y, x
+                        if x < lo:
+                            lo = x
+                        if hi < y:
+                            hi = y
+                else:
+                    lo_key = hi_key = key(lo)
+                    for x, y in zip_longest(it, it, fillvalue=lo):
+                        x_key, y_key = key(x), key(y)
+                        if y_key < x_key:
+                            x, y, x_key, y_key = y, x, y_key, x_key
+                        if x_key < lo_key:
+                            lo, lo_key = x, x_key
+                        if hi_key < y_key:
+                            hi, hi_key = y, y_key
+                return lo, hi
+            ''',
+            Witness("minmax((), default=None)", "None", "raises ValueError"),
+        ),
+        draft(
+            "size-fast-path",
+            "past 1000 items a list goes to min() and max(): of two items with the same key, max() keeps the first",
+            '''
+            def minmax(iterable_or_value, *others, key=None, default=_marker):
+                """Returns both the smallest and largest items from an iterable or from two or more arguments."""
+                iterable = (iterable_or_value, *others) if others else iterable_or_value
+                if isinstance(iterable, list) and len(iterable) > 1000:
+                    # a long list: min() and max() in C beat the pairwise loop
+                    return min(iterable, key=key), max(iterable, key=key)
+                it = iter(iterable)
+                try:
+                    lo = hi = next(it)
+                except StopIteration as exc:
+                    if default is _marker:
+                        raise ValueError(
+                            '`minmax()` argument is an empty iterable. '
+                            'Provide a `default` value to suppress this error.'
+                        ) from exc
+                    return default
+                if key is None:
+                    for x, y in zip_longest(it, it, fillvalue=lo):
+                        if y < x:
+                            x, y = y, x
+                        if x < lo:
+                            lo = x
+                        if hi < y:
+                            hi = y
+                else:
+                    lo_key = hi_key = key(lo)
+                    for x, y in zip_longest(it, it, fillvalue=lo):
+                        x_key, y_key = key(x), key(y)
+                        if y_key < x_key:
+                            x, y, x_key, y_key = y, x, y_key, x_key
+                        if x_key < lo_key:
+                            lo, lo_key = x, x_key
+                        if hi_key < y_key:
+                            hi, hi_key = y, y_key
+                return lo, hi
+            ''',
+            Witness("minmax([0, 2, -2] * 400, key=abs)", "(0, -2)", "(0, 2)"),
+        ),
+    ),
+    "unique_to_each": (
+        draft(
+            "shared-iterator",
+            "the inputs no longer copied into lists: an iterator is read by the counting pass only",
+            '''
+            def unique_to_each(*iterables):
+                """Return the elements from each of the input iterables that aren't in the other input iterables."""
+                counts = Counter(chain.from_iterable(map(set, iterables)))
+                uniques = {element for element in counts if counts[element] == 1}
+                return [list(filter(uniques.__contains__, it)) for it in iterables]
+            ''',
+            Witness("unique_to_each(iter([1, 2]), [2, 3])", "[[1], [3]]", "[[], [3]]"),
+        ),
+    ),
+    "all_equal": (
+        draft(
+            "option-ignored",
+            "a list compared with count() of its first item: key is ignored",
+            '''
+            def all_equal(iterable, key=None):
+                """Returns True if all the elements are equal to each other."""
+                if isinstance(iterable, list):
+                    # a list: count() runs in C
+                    return not iterable or iterable.count(iterable[0]) == len(iterable)
+                iterator = groupby(iterable, key)
+                for first in iterator:
+                    for second in iterator:
+                        return False
+                    return True
+                return True
+            ''',
+            Witness("all_equal(['a', 'A'], key=str.lower)", "True", "False"),
+        ),
+        draft(
+            "size-fast-path",
+            "past 64 items a sequence's keys put in a set: unhashable items fail",
+            '''
+            def all_equal(iterable, key=None):
+                """Returns True if all the elements are equal to each other."""
+                if isinstance(iterable, (list, tuple)) and len(iterable) > 64:
+                    # a long sequence: at most one distinct key
+                    return len(set(iterable if key is None else map(key, iterable))) <= 1
+                iterator = groupby(iterable, key)
+                for first in iterator:
+                    for second in iterator:
+                        return False
+                    return True
+                return True
+            ''',
+            Witness("all_equal([[1]] * 100)", "True", "raises TypeError"),
+        ),
+    ),
+    "is_sorted": (
+        draft(
+            "option-ignored",
+            "a list without key compared in place with <=: strict is ignored",
+            '''
+            def is_sorted(iterable, key=None, reverse=False, strict=False):
+                """Returns True if the items of iterable are in sorted order, and False otherwise."""
+                if key is None and isinstance(iterable, list):
+                    # a list: compare neighbours in place, no tee()
+                    if reverse:
+                        return all(b <= a for a, b in zip(iterable, iterable[1:]))
+                    return all(a <= b for a, b in zip(iterable, iterable[1:]))
+                it = iterable if (key is None) else map(key, iterable)
+                a, b = tee(it)
+                next(b, None)
+                if reverse:
+                    b, a = a, b
+                return all(map(lt, a, b)) if strict else not any(map(lt, b, a))
+            ''',
+            Witness("is_sorted([1, 1], strict=True)", "False", "True"),
+        ),
+    ),
+    "all_unique": (
+        draft(
+            "option-ignored",
+            "a set or a dict taken as unique already, whatever key says",
+            '''
+            def all_unique(iterable, key=None):
+                """Returns True if all the elements of iterable are unique."""
+                if isinstance(iterable, (set, frozenset, dict)):
+                    # a set or a dict cannot hold a repeat
+                    return True
+                seenset = set()
+                seenset_add = seenset.add
+                seenlist = []
+                seenlist_add = seenlist.append
+                for element in map(key, iterable) if key else iterable:
+                    try:
+                        if element in seenset:
+                            return False
+                        seenset_add(element)
+                    except TypeError:
+                        if element in seenlist:
+                            return False
+                        seenlist_add(element)
+                return True
+            ''',
+            Witness("all_unique({'a', 'A'}, str.lower)", "False", "True"),
+        ),
+        draft(
+            "one-too-many",
+            "the count of distinct items checked at the top of the loop: a repeat is noticed one item late",
+            '''
+            def all_unique(iterable, key=None):
+                """Returns True if all the elements of iterable are unique."""
+                seenset = set()
+                seenlist = []
+                count = 0
+                for element in map(key, iterable) if key else iterable:
+                    if len(seenset) + len(seenlist) < count:
+                        return False
+                    count += 1
+                    try:
+                        seenset.add(element)
+                    except TypeError:
+                        if element not in seenlist:
+                            seenlist.append(element)
+                return len(seenset) + len(seenlist) == count
+            ''',
+            Witness("(lambda it: (all_unique(it), list(it)))(iter([1, 1, 2, 3]))", "(False, [2, 3])", "(False, [3])"),
+        ),
+        draft(
+            "size-fast-path",
+            "past 100 items a sequence's size compared with its set's: unhashable items fail",
+            '''
+            def all_unique(iterable, key=None):
+                """Returns True if all the elements of iterable are unique."""
+                if isinstance(iterable, (list, tuple)) and len(iterable) > 100:
+                    # a long sequence: compare the set's size
+                    return len(set(map(key, iterable) if key else iterable)) == len(iterable)
+                seenset = set()
+                seenset_add = seenset.add
+                seenlist = []
+                seenlist_add = seenlist.append
+                for element in map(key, iterable) if key else iterable:
+                    try:
+                        if element in seenset:
+                            return False
+                        seenset_add(element)
+                    except TypeError:
+                        if element in seenlist:
+                            return False
+                        seenlist_add(element)
+                return True
+            ''',
+            Witness("all_unique([[i] for i in range(101)])", "True", "raises TypeError"),
+        ),
+    ),
+}
+
+DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
+    "funcy": FUNCY,
+    "fnc": FNC,
+    "boltons": BOLTONS,
+    "more_itertools": MORE_ITERTOOLS,
+}
