@@ -474,22 +474,14 @@ def check(
     in this benchmark."""
     # The symbolic search as `coderefine optimize` runs it by default.
     options = VerifyOptions(examples=tuple(examples), symbolic_seconds=Settings().symbolic_seconds)
-    for attempt in (1, 2):
-        try:
-            verdict = verify(
-                sandbox, module, target, candidate, options, baseline=baseline.baseline if baseline else tests
-            )
-        except EnvironmentProblem:
-            raise
-        except CoderefineError as problem:  # e.g. no inputs to test with: coderefine refuses the function
-            return Verdict(correct=False, mismatch=str(problem))
-        run = verdict.details.get("run")
-        # A runner killed from outside (the host short of memory) says nothing of the candidate: once more.
-        if attempt == 1 and isinstance(run, dict) and run.get("killed_by") == "runner_killed":
-            print("    (the sandbox runner was killed from outside: checking once more)", flush=True)
-            continue
-        break
-    return verdict
+    try:
+        # verify checks once more itself where the runner was killed from outside (the host short
+        # of memory), then calls it the environment's problem.
+        return verify(sandbox, module, target, candidate, options, baseline=baseline.baseline if baseline else tests)
+    except EnvironmentProblem:
+        raise
+    except CoderefineError as problem:  # e.g. no inputs to test with: coderefine refuses the function
+        return Verdict.failed("original", str(problem))
 
 
 def lets_through(verdict: Verdict) -> tuple[bool, str | None]:
@@ -696,7 +688,7 @@ def _checked(row: MutantRow, sandbox: Sandbox, subject: Subject, target: Target,
     if row.outcome == "equivalent":
         return row
     verdict = check(sandbox, subject.module, target, row.source, baseline, subject.examples)
-    passed = verdict.details.get("tests_passed", 0)
+    passed = verdict.found.tests_passed
     through, why = lets_through(verdict)
     row = replace(
         row,

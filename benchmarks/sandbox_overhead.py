@@ -68,7 +68,7 @@ def check_costs(repeats: int) -> None:
                 many, many_s = _timed_check(box, target, baseline, 250, timing=False)
                 timed, timed_s = _timed_check(box, target, baseline, 50, timing=True)
                 per_input.append((many_s - few_s) / max(1, many.checked - few.checked))
-                rounds = int(timed.details.get("rounds") or (timed.details.get("timing") or {}).get("rounds") or 1)
+                rounds = timed.found.timing.rounds if timed.found.timing else 1
                 per_round.append((timed_s - few_s) / rounds)
                 print(
                     f"  inputs {few.checked} -> {many.checked}: {few_s:.2f}s -> {many_s:.2f}s; "

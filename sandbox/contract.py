@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-CONTRACT_VERSION = 5
+CONTRACT_VERSION = 6
 MIN_DISTINCT_INPUTS = 50  # "verified" needs this many distinct checked inputs (or the project's tests covering all)
 
 
@@ -145,14 +145,28 @@ class Timing:
     by_size: tuple[tuple[float, float], tuple[float, float]] | None = None
 
 
+# Whose failure a check that did not pass is: the draft's (it differs from the original, dies,
+# hangs, or was refused before it ran: the run goes on with the next draft), the original's (it
+# cannot be imported, does not agree with itself, has no inputs: that function is skipped, with
+# the reason), or the sandbox's (the infrastructure gave no verdict: exit 3, nothing is done).
+FAILED_BY = ("draft", "original", "sandbox")
+
+
+@dataclass(frozen=True)
+class Failure:
+    by: str  # one of FAILED_BY
+    reason: str  # one sentence: what differed, what died, why it cannot be checked
+    rule: str | None = None  # the static guard's rule, for a draft refused before it ran
+
+
 @dataclass(frozen=True)
 class Verdict:
-    """What a check found. `error` is set when the original itself could not be checked."""
+    """What a check found. A check that did not pass says whose failure it is (`failure`)."""
 
     correct: bool = False
     verified: bool = False  # correct AND enough evidence: the inputs' floor and full coverage
     not_verified: str | None = None  # why correct is not enough, in a sentence
-    mismatch: str | None = None
+    failure: Failure | None = None
     counterexample: str | None = None
     checked: int = 0  # distinct inputs checked
     sources: dict[str, int] = field(default_factory=dict)  # inputs by where they came from
@@ -170,7 +184,6 @@ class Verdict:
     unreached: str | None = None  # baseline only: the original's lines and branches no checked input reached
     symbolic: str | None = None  # what the symbolic search found, in a sentence (none run: None)
     symbolic_s: float | None = None  # the seconds it took
-    error: str | None = None
     version: int = CONTRACT_VERSION
 
 
@@ -254,10 +267,11 @@ def pack_calls(calls: list[str], benchmark: list[int]) -> str:
 
 def verdict_from_data(data: Any) -> Verdict:
     data = _checked(data, Verdict)
-    coverage, timing = data.get("coverage"), data.get("timing")
+    coverage, timing, failure = data.get("coverage"), data.get("timing"), data.get("failure")
     return Verdict(
         **{
             **data,
+            "failure": _failure(failure) if failure is not None else None,
             "coverage": _coverage(coverage) if coverage is not None else None,
             "timing": _timing(timing) if timing is not None else None,
             "tests": tuple(data.get("tests", ())),
@@ -268,6 +282,13 @@ def verdict_from_data(data: Any) -> Verdict:
             },
         }
     )
+
+
+def _failure(data: Any) -> Failure:
+    built: Failure = _build(Failure, data)
+    if built.by not in FAILED_BY:
+        raise ContractError(f"a Failure is the draft's, the original's or the sandbox's, not {built.by!r}")
+    return Failure(str(built.by), str(built.reason), None if built.rule is None else str(built.rule))
 
 
 def _coverage(data: Any) -> Coverage:
@@ -320,12 +341,14 @@ def _build(kind: Any, data: Any) -> Any:
 
 __all__ = [
     "CONTRACT_VERSION",
+    "FAILED_BY",
     "MIN_DISTINCT_INPUTS",
     "Capture",
     "CaptureJob",
     "CheckJob",
     "ContractError",
     "Coverage",
+    "Failure",
     "FileTests",
     "TargetSpec",
     "Timing",

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from coderefine.code.target import Target
 from coderefine.errors import EnvironmentProblem, UsageError
-from coderefine.sandbox import contract
+from coderefine.sandbox import contract, examples
 from coderefine.sandbox.base import RunResult, Sandbox
 from coderefine.settings import Settings
 
@@ -41,44 +41,83 @@ class VerifyOptions:
 
 @dataclass(frozen=True)
 class Verdict:
-    """What the check found, as the tasks use it. `verified` is the only word for "may be offered"."""
+    """What the check found, as the tasks use it: the sandbox's verdict as the contract types it,
+    or one the host made for a check that gave none (a draft the guard refused, a run that was
+    killed). `verified` is the only word for "may be offered"."""
 
-    correct: bool  # behaved like the original on every checked input
-    faster: bool = False
-    speedup: float | None = None
-    speedup_ci: tuple[float, float] | None = None
-    mismatch: str | None = None
-    counterexample: str | None = None
-    checked: int = 0
-    profile: str = ""
-    verified: bool = False  # correct, on enough inputs, with every line of it run
-    not_verified: str | None = None
-    details: dict[str, Any] = field(default_factory=dict)
+    found: contract.Verdict
+
+    @classmethod
+    def failed(cls, by: str, reason: str, rule: str | None = None) -> Verdict:
+        return cls(contract.Verdict(failure=contract.Failure(by, reason, rule)))
+
+    @property
+    def correct(self) -> bool:  # behaved like the original on every checked input
+        return bool(self.found.correct)
+
+    @property
+    def verified(self) -> bool:  # correct, on enough inputs, with every line of it run
+        return bool(self.found.verified)
+
+    @property
+    def faster(self) -> bool:
+        return bool(self.found.timing and self.found.timing.faster)
+
+    @property
+    def speedup(self) -> float | None:
+        return self.found.timing.speedup if self.found.timing else None
+
+    @property
+    def speedup_ci(self) -> tuple[float, float] | None:
+        return self.found.timing.speedup_ci if self.found.timing else None
+
+    @property
+    def mismatch(self) -> str | None:
+        """What went wrong, in a sentence: what differed, what died, the guard's refusal."""
+        return self.found.failure.reason if self.found.failure else None
+
+    @property
+    def refused_by_guard(self) -> bool:
+        return bool(self.found.failure and self.found.failure.rule)
+
+    @property
+    def counterexample(self) -> str | None:
+        return self.found.counterexample
+
+    @property
+    def checked(self) -> int:
+        return int(self.found.checked)
+
+    @property
+    def profile(self) -> str:
+        return str(self.found.profile)
+
+    @property
+    def not_verified(self) -> str | None:
+        return self.found.not_verified
 
     @property
     def baseline(self) -> Baseline:
-        captured = self.details.get("captured")
+        found = self.found
         return Baseline(
-            captured=captured if isinstance(captured, str) else None,
-            captured_count=int(self.details.get("captured_count", 0)),
-            tests=tuple(str(test) for test in self.details.get("tests", [])),
-            note=self.details.get("tests_note") if isinstance(self.details.get("tests_note"), str) else None,
-            unreached=self.details.get("unreached") if isinstance(self.details.get("unreached"), str) else None,
+            captured=found.captured,
+            captured_count=found.captured_count,
+            tests=tuple(found.tests),
+            note=found.tests_note,
+            unreached=found.unreached,
         )
 
     def metrics(self) -> dict[str, Any]:
+        found = self.found
         return {
             "correct": self.verified,
             "faster": self.faster,
             "speedup": _round(self.speedup),
             "speedup_ci": [_round(v) for v in self.speedup_ci] if self.speedup_ci else None,
-            "checked_inputs": self.checked,
-            "input_sources": self.details.get("sources", {}),
-            "explored_kinds": self.details.get("explored", {}),
-            "symbolic": self.details.get("symbolic"),
-            "symbolic_spent_s": self.details.get("symbolic_s"),
-            "coverage": self.details.get("coverage"),
-            "timed_workloads": (self.details.get("timing") or {}).get("workloads"),
+            **evidence_metrics(found),
+            "symbolic": found.symbolic,
+            "symbolic_spent_s": found.symbolic_s,
+            "timed_workloads": found.timing.workloads if found.timing else None,
             "counterexample": self.counterexample,
             "mismatch": self.mismatch,
             "not_verified": self.not_verified,
@@ -86,7 +125,7 @@ class Verdict:
 
     def behaviour(self) -> str:
         """Whether it behaves like the original, with the counterexample when it does not."""
-        if "guard" in self.details:
+        if self.refused_by_guard:
             return f"REFUSED: {self.mismatch}"  # never ran: the static guard's rule, not a behaviour
         if not self.correct:
             where = f" On input {self.counterexample}:" if self.counterexample else ""
@@ -94,10 +133,10 @@ class Verdict:
         if not self.verified:
             return f"NOT VERIFIED: it agreed on the {self.checked} inputs checked, but {self.not_verified}."
         text = f"Correct on {self.checked} inputs, every line of it run"
-        tests = int(self.details.get("tests_passed", 0))
+        tests = self.found.tests_passed
         text += f", and the {tests} project test(s) that call it pass." if tests else "."
-        parts = [text, kinds_text(self.details.get("explored") or {})]
-        symbolic = self.details.get("symbolic")
+        parts = [text, kinds_text(self.found.explored)]
+        symbolic = self.found.symbolic
         if symbolic:
             parts.append(f"{symbolic[0].upper()}{symbolic[1:]}.")  # "No difference found by a symbolic search in 20 s."
         return " ".join(part for part in parts if part)
@@ -233,42 +272,31 @@ def verify(
         run = sandbox.check(contract.to_data(job), timeout=options.timeout, timing_lock=timing_lock)
         if run.killed_by == "runner_killed":
             raise EnvironmentProblem(f"the sandbox stopped during the check, twice: {run.stderr.strip()[-200:]}")
-    return _verdict(run, options, draft=candidate is not None)
+    verdict = _verdict(run, options, draft=candidate is not None)
+    failure = verdict.found.failure
+    if failure is not None and failure.by == "sandbox":
+        raise EnvironmentProblem(failure.reason)
+    if failure is not None and failure.by == "original":
+        raise UsageError(f"cannot check {target.name}: {failure.reason}")
+    return verdict
 
 
 def _verdict(run: RunResult, options: VerifyOptions, *, draft: bool) -> Verdict:
     if run.killed_by is not None:
-        return Verdict(correct=False, mismatch=_killed(run, options), details={"run": run.to_dict()})
+        return Verdict.failed("draft" if draft else "original", _killed(run, options))
     if run.verdict is None:
         tail = run.stderr.strip().splitlines()[-1:] or ["no verdict"]
         if draft:
             # The original's own check gave one (it is the baseline): what took this one's away
             # ran beside the new version's code, which is that draft's failure, nothing else's.
-            return Verdict(correct=False, mismatch=f"the check gave no verdict: {tail[0][:300]}")
-        raise EnvironmentProblem(f"the sandbox's check gave no verdict: {tail[0][:300]}")
+            return Verdict.failed("draft", f"the check gave no verdict: {tail[0][:300]}")
+        return Verdict.failed("sandbox", f"the sandbox's check gave no verdict: {tail[0][:300]}")
     import json
 
     try:
-        found = contract.verdict_from_data(json.loads(run.verdict))
+        return Verdict(contract.verdict_from_data(json.loads(run.verdict)))
     except (ValueError, TypeError) as problem:
-        raise EnvironmentProblem(f"the sandbox's verdict cannot be read: {problem}") from None
-    if found.error:
-        raise UsageError(f"cannot check this function: {found.error}")
-    data = contract.to_data(found)
-    timed = found.timing
-    return Verdict(
-        correct=found.correct,
-        faster=bool(timed and timed.faster),
-        speedup=timed.speedup if timed else None,
-        speedup_ci=timed.speedup_ci if timed else None,
-        mismatch=found.mismatch,
-        counterexample=found.counterexample,
-        checked=found.checked,
-        profile=found.profile,
-        verified=found.verified,
-        not_verified=found.not_verified,
-        details=data,
-    )
+        return Verdict.failed("sandbox", f"the sandbox's verdict cannot be read: {problem}")
 
 
 def _killed(run: RunResult, options: VerifyOptions) -> str:
@@ -282,22 +310,13 @@ def _killed(run: RunResult, options: VerifyOptions) -> str:
 
 
 def examples_from(texts: Sequence[str]) -> tuple[str, ...]:
-    """Validate `--example` texts on the host, so a typo is a usage error, not a failed draft."""
-    import ast
-
+    """Validate `--example` texts on the host with the box's own parser, so a typo is a usage
+    error, not a failed draft, and a text the box could not read never reaches it."""
     for text in texts:
-        problem = UsageError(f"--example {text!r} is not call arguments made of Python literals")
         try:
-            call = ast.parse(f"f({text})", mode="eval").body
-        except SyntaxError:
-            raise problem from None
-        if not isinstance(call, ast.Call):
-            raise problem
-        try:
-            for node in [*call.args, *(keyword.value for keyword in call.keywords)]:
-                ast.literal_eval(node)
-        except ValueError:
-            raise problem from None
+            examples.parse_example(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            raise UsageError(f"--example {text!r} is not call arguments made of Python literals") from None
     return tuple(texts)
 
 
@@ -308,14 +327,16 @@ EVIDENCE_METRICS = ("checked_inputs", "input_sources", "explored_kinds", "symbol
 def unoffered_metrics(baseline: Verdict) -> dict[str, Any]:
     """A function's metrics when no draft is offered: nothing is claimed (`correct` is about an
     offered draft), and the evidence is the original's own check."""
+    return {"speedup": None, "speedup_ci": None, "correct": False, **evidence_metrics(baseline.found)}
+
+
+def evidence_metrics(found: contract.Verdict) -> dict[str, Any]:
+    """The inputs a check ran and the lines they reached, as the JSON's metrics say them."""
     return {
-        "speedup": None,
-        "speedup_ci": None,
-        "correct": False,
-        "checked_inputs": baseline.checked,
-        "input_sources": baseline.details.get("sources", {}),
-        "explored_kinds": baseline.details.get("explored", {}),
-        "coverage": baseline.details.get("coverage"),
+        "checked_inputs": found.checked,
+        "input_sources": dict(found.sources),
+        "explored_kinds": dict(found.explored),
+        "coverage": contract.to_data(found.coverage) if found.coverage else None,
     }
 
 

@@ -7,16 +7,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from coderefine import config
 from coderefine.code.check import VerifyOptions
+from coderefine.code.report import CodeReport
+from coderefine.code.run import CodeJob, FunctionCallback, RunRequest, run_code_task
+from coderefine.engine import ProgressCallback
 from coderefine.settings import Settings
 
-if TYPE_CHECKING:
-    from coderefine.code.report import CodeReport
-    from coderefine.code.run import CodeJob
-
-JobMaker = Callable[[Settings, Path | None, Sequence[str], int | None, int], tuple["CodeJob", VerifyOptions]]
+JobMaker = Callable[[Settings, Path | None, Sequence[str], int | None, int], tuple[CodeJob, VerifyOptions]]
 
 
 @dataclass(frozen=True)
@@ -31,4 +31,28 @@ class CodeKind:
     settings: tuple[str, ...]  # the Settings fields only this task reads (its command's own flags)
     sarif_rule: Mapping[str, Any]  # the SARIF reportingDescriptor its suggestions are results of
     make_job: JobMaker  # the job and its checks' options, from the settings and the caller's inputs
-    run: Callable[..., CodeReport]  # the library function: `coderefine.optimize`, ...
+
+    def run(
+        self,
+        path_or_source: str | Path,
+        name: str | None = None,
+        *,
+        examples: Sequence[str] = (),
+        size: int | None = None,
+        max_examples: int = 200,
+        apply: bool = False,
+        task_file: Path | None = None,
+        on_iteration: ProgressCallback | None = None,
+        on_function: FunctionCallback | None = None,
+        **options: Any,
+    ) -> CodeReport:
+        """This task on `name` (a function or `Class.method`), or on every eligible function: the
+        library's one entry, which `coderefine.optimize` and `coderefine.improve_readability` are.
+
+        `path_or_source` is a file path, or Python source (run in a scratch project). `options` are
+        `Settings` fields (model, max_iterations, sandbox, speedup_threshold, ...).
+        """
+        settings = config.resolve(options)
+        job, verify_options = self.make_job(settings, task_file, examples, size, max_examples)
+        request = RunRequest(path_or_source, name, verify_options, settings, apply, on_iteration, on_function)
+        return run_code_task(request, job)

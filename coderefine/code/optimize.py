@@ -11,15 +11,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from coderefine import config
 from coderefine.code.check import EVIDENCE_METRICS, Verdict, VerifyOptions, checks, unoffered_metrics
 from coderefine.code.kind import CodeKind
 from coderefine.code.report import CodeReport
-from coderefine.code.run import Check, FunctionCallback, RunRequest, run_code_task
+from coderefine.code.run import Check
 from coderefine.code.source import SourceFile
 from coderefine.code.target import Target
 from coderefine.code.task import CodeTaskSpec, OptimizationTask, load_code_task
-from coderefine.engine import ProgressCallback, Task
+from coderefine.engine import Task
 from coderefine.settings import Settings
 from coderefine.taskfiles.builtin import builtin_tasks_dir
 
@@ -50,28 +49,14 @@ class SpeedJob:
         return unoffered_metrics(baseline)
 
 
-def optimize(
-    path_or_source: str | Path,
-    name: str | None = None,
-    *,
-    examples: Sequence[str] = (),
-    size: int | None = None,
-    max_examples: int = 200,
-    apply: bool = False,
-    task_file: Path | None = None,
-    on_iteration: ProgressCallback | None = None,
-    on_function: FunctionCallback | None = None,
-    **options: Any,
-) -> CodeReport:
+def optimize(path_or_source: str | Path, name: str | None = None, **options: Any) -> CodeReport:
     """Make `name` (a function or `Class.method`), or every eligible function, faster.
 
-    `path_or_source` is a file path, or Python source (run in a scratch project).
-    `options` are `Settings` fields (model, max_iterations, sandbox, speedup_threshold, ...).
+    `path_or_source` is a file path, or Python source (run in a scratch project). The keywords are
+    `CodeKind.run`'s (examples, size, max_examples, apply, task_file, on_iteration, on_function) and
+    `Settings` fields (model, max_iterations, sandbox, speedup_threshold, ...).
     """
-    settings = config.resolve(options)
-    job, verify_options = speed_job(settings, task_file, examples, size, max_examples)
-    request = RunRequest(path_or_source, name, verify_options, settings, apply, on_iteration, on_function)
-    return run_code_task(request, job)
+    return KIND.run(path_or_source, name, **options)
 
 
 def speed_job(
@@ -104,5 +89,4 @@ KIND = CodeKind(
         "defaultConfiguration": {"level": "note"},
     },
     make_job=speed_job,
-    run=optimize,
 )

@@ -12,17 +12,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from coderefine import config
 from coderefine.code.check import EVIDENCE_METRICS, Verdict, VerifyOptions, checks, unoffered_metrics
 from coderefine.code.kind import CodeKind
 from coderefine.code.report import CodeReport
-from coderefine.code.run import Check, FunctionCallback, RunRequest, run_code_task
+from coderefine.code.run import Check
 from coderefine.code.scores import Measures, file_score, measure
 from coderefine.code.slowdown import SlowdownRule
 from coderefine.code.source import SourceFile
 from coderefine.code.target import Target
 from coderefine.code.task import CodeTaskSpec, ReadabilityTask, load_code_task
-from coderefine.engine import ProgressCallback, Task
+from coderefine.engine import Task
 from coderefine.settings import Settings
 from coderefine.taskfiles.builtin import builtin_tasks_dir
 
@@ -111,28 +110,14 @@ def original_facts(target: Target, before: Measures, in_file: dict[str, Measures
     )
 
 
-def improve_readability(
-    path_or_source: str | Path,
-    name: str | None = None,
-    *,
-    examples: Sequence[str] = (),
-    size: int | None = None,
-    max_examples: int = 200,
-    apply: bool = False,
-    task_file: Path | None = None,
-    on_iteration: ProgressCallback | None = None,
-    on_function: FunctionCallback | None = None,
-    **options: Any,
-) -> CodeReport:
+def improve_readability(path_or_source: str | Path, name: str | None = None, **options: Any) -> CodeReport:
     """Make `name` (a function or `Class.method`), or every eligible function, easier to read.
 
-    `path_or_source` is a file path, or Python source (run in a scratch project).
-    `options` are `Settings` fields (model, max_iterations, sandbox, slowdown_tolerance, ...).
+    `path_or_source` is a file path, or Python source (run in a scratch project). The keywords are
+    `CodeKind.run`'s (examples, size, max_examples, apply, task_file, on_iteration, on_function) and
+    `Settings` fields (model, max_iterations, sandbox, slowdown_tolerance, ...).
     """
-    settings = config.resolve(options)
-    job, verify_options = readability_job(settings, task_file, examples, size, max_examples)
-    request = RunRequest(path_or_source, name, verify_options, settings, apply, on_iteration, on_function)
-    return run_code_task(request, job)
+    return KIND.run(path_or_source, name, **options)
 
 
 def readability_job(
@@ -174,5 +159,4 @@ KIND = CodeKind(
         "defaultConfiguration": {"level": "note"},
     },
     make_job=readability_job,
-    run=improve_readability,
 )

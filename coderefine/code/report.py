@@ -90,6 +90,7 @@ class CodeReport:
     sandbox: str
     applied: bool = False
     error: str | None = None  # what stopped a file's run before its last function (its winners are kept)
+    apply_refused: str | None = None  # why winners asked to be written were not (the file changed meanwhile)
 
     @property
     def diff(self) -> str:

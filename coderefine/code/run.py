@@ -88,8 +88,10 @@ def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None
         if resources is None:
             resources = stack.enter_context(Resources(request.settings, limits_for(request.verify_options)))
         source = SourceFile.read(path)
-        if request.apply and shown != "<source>":
-            check_writable(path)  # before the run, not after it: a refused write wastes nothing
+        if request.apply:  # before the run, not after it: a refused write wastes nothing
+            if shown == "<source>":
+                raise UsageError("apply needs a file, not source text")
+            check_writable(path)
         run = _FileRun(request, job, resources, source, path, project)
         targets = _targets(source, request, job)
         if request.name is None and not request.settings.include_tests and is_test_file(path, project):
@@ -106,12 +108,22 @@ def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None
             sandbox=resources.sandbox_kind,
             error=error,
         )
-        if request.apply and report.status == "improved":
-            if shown == "<source>":
-                raise UsageError("apply needs a file, not source text")
-            write_atomically(path, source.data, report.new_bytes)
-            report = replace(report, applied=True)
+        if request.apply:
+            report = written(report, path)
     return report
+
+
+def written(report: CodeReport, path: Path) -> CodeReport:
+    """The report once its verified winners are written into `path`, atomically; a write refused
+    (another run changed the file meanwhile) is said in the report, never raised, so that what was
+    verified is still reported."""
+    if report.status != "improved":
+        return report
+    try:
+        write_atomically(path, report.original_bytes, report.new_bytes)
+    except UsageError as refused:
+        return replace(report, apply_refused=str(refused))
+    return replace(report, applied=True)
 
 
 def _results(run: _FileRun, targets: list[Target], *, single: bool) -> tuple[list[FunctionResult], str | None]:
@@ -249,7 +261,7 @@ def _checker(
         if candidate not in verdicts:
             refusal = guard.check(candidate) if candidate is not None else None
             if refusal is not None:
-                verdicts[candidate] = Verdict(correct=False, mismatch=refusal.message, details={"guard": refusal.rule})
+                verdicts[candidate] = Verdict.failed("draft", refusal.message, rule=refusal.rule)
                 return verdicts[candidate]
             if candidate is None:
                 started = time.monotonic()
@@ -286,10 +298,9 @@ def _refine_one(
 ) -> FunctionResult:
     started = time.monotonic()
     try:
-        baseline = check(None)  # the original against itself: it loads, it has inputs
-        if not baseline.correct:
-            # Nothing can be verified against an original that does not even match itself.
-            raise UsageError(f"cannot check {target.name}: the original against itself: {baseline.mismatch}")
+        # The original against itself: it loads, it agrees with itself, it has inputs (verify raises
+        # a UsageError for an original that cannot be checked).
+        baseline = check(None)
         if not baseline.verified:
             # No draft could be verified on these inputs: say what is missing before any model call.
             raise UsageError(f"cannot check {target.name}: {baseline.not_verified}")

@@ -14,7 +14,6 @@ with the input.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from coderefine.code.check import Verdict
 
@@ -34,11 +33,11 @@ class SlowdownRule:
     allowance_ns: float = 100.0
 
     def cost(self, verdict: Verdict) -> Cost:
-        timing = verdict.details.get("timing") or {}
-        added = _added_ns(timing.get("original_call_s"), timing.get("candidate_call_s"))
+        timing = verdict.found.timing
+        added = _added_ns(timing.original_call_s, timing.candidate_call_s) if timing else None
         if verdict.faster:  # the check's threshold is 1 / (1 + tolerance): "faster" means fast enough
             return Cost(True, f"within the {self.tolerance:.0%} allowed", added)
-        by_size = timing.get("by_size")
+        by_size = timing.by_size if timing else None
         if not by_size:
             return Cost(False, f"TOO SLOW: more than {self.tolerance:.0%} slower than the original", added)
         (small_original, small_new), (large_original, large_new) = by_size
@@ -71,7 +70,5 @@ class SlowdownRule:
         )
 
 
-def _added_ns(original: Any, candidate: Any) -> float | None:
-    if not isinstance(original, (int, float)) or not isinstance(candidate, (int, float)):
-        return None
+def _added_ns(original: float, candidate: float) -> float:
     return round((candidate - original) * 1e9, 1)

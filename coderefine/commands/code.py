@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from coderefine.code.files import write_atomically
 from coderefine.code.kind import CodeKind
 from coderefine.code.report import CodeReport
 from coderefine.code.target import Target
 from coderefine.commands.progress import print_progress
-from coderefine.errors import CoderefineError, UsageError
+from coderefine.errors import UsageError
 from coderefine.review import reports
 
 
@@ -54,23 +53,23 @@ def run(kind: CodeKind, request: CodeRun, settings: Mapping[str, Any]) -> int:
         examples=request.examples,
         size=request.size,
         max_examples=request.max_examples,
-        apply=False,  # written below, so that a refused write still leaves the report to print
+        apply=request.apply,
         task_file=request.task_file,
         on_iteration=print_progress if show_progress else None,
         on_function=_function_printer(kind.doing) if show_progress else None,
         **settings,
     )
-    report, refused = _apply(report, path) if request.apply else (report, None)
+    refused = report.apply_refused
     if request.trace:
         request.trace.write_text(
             reports.to_json(reports.code_report_to_dict(report, trace=True)) + "\n", encoding="utf-8"
         )
     document = reports.code_report_to_dict(report)
-    code = refused.exit_code if refused else (3 if document["error"] else 0)
+    code = UsageError.exit_code if refused else (3 if document["error"] else 0)
     if request.json:
         document["exit_code"] = code
         if refused:
-            document.update(status="error", error=str(refused))
+            document.update(status="error", error=refused)
         print(reports.to_json(document))
     else:
         sys.stdout.write(report.diff)
@@ -78,17 +77,6 @@ def run(kind: CodeKind, request: CodeRun, settings: Mapping[str, Any]) -> int:
     if refused:
         print(f"coderefine: {refused}", file=sys.stderr)
     return code
-
-
-def _apply(report: CodeReport, path: Path) -> tuple[CodeReport, CoderefineError | None]:
-    """The verified winners written into the file, or why not (the report is kept either way)."""
-    if report.status != "improved":
-        return report, None
-    try:
-        write_atomically(path, report.original_bytes, report.new_bytes)
-    except UsageError as refused:  # e.g. another run changed the file meanwhile
-        return report, refused
-    return replace(report, applied=True), None
 
 
 def _print_summary(report: CodeReport, document: dict[str, Any], *, quiet: bool) -> None:

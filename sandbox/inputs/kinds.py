@@ -33,7 +33,7 @@ MAX_ITEMS = 8  # siblings stay small: they are about kinds, sizes are the other 
 LENGTHS = (0, 1, 2, 3, 5, MAX_ITEMS)
 # Functions a caller may pass where a function was seen: of one and two arguments, and ones that
 # fail on most values (a draft that special-cases one function, or calls it differently, shows).
-_OTHER_FUNCTIONS: tuple[Any, ...] = (
+OTHER_FUNCTIONS: tuple[Any, ...] = (
     min,
     max,
     operator.add,
@@ -51,7 +51,7 @@ _OTHER_FUNCTIONS: tuple[Any, ...] = (
     tuple,
 )
 # Builtins callers pass as callbacks where None is a default: results that do not depend on the process.
-_CALLBACKS = (len, str, abs, bool, repr, int)
+CALLBACKS = (len, str, abs, bool, repr, int)
 
 
 @dataclass(frozen=True)
@@ -61,14 +61,24 @@ class Kind:
     parameter: str
     name: str
     values: SearchStrategy[Any]
+    # A kind of a few functions: each meets the largest inputs on its own, since a few random draws
+    # may never pick the one that shows a fast path wrong (`key=bool` makes ties past its size).
+    each: tuple[Any, ...] = ()
+
+
+# The kinds made of a few functions, by name.
+_FINITE = {"another function": OTHER_FUNCTIONS, "callable": CALLBACKS}
 
 
 def explored_kinds(known: Parameter, context: Context, kin: Element | None) -> list[Kind]:
     """The kinds beyond those seen for one parameter (neither *args, **kwargs nor self)."""
     name = known.parameter.name
-    found = [Kind(name, kind, values) for kind, values in _siblings(known, context)]
+    found = [Kind(name, kind, values, _FINITE.get(kind, ())) for kind, values in _siblings(known, context)]
     if known.optional:
-        found.extend(Kind(name, f"option: {kind}", values) for kind, values in _other_than_default(known, context, kin))
+        found.extend(
+            Kind(name, f"option: {kind}", values, _FINITE.get(kind, ()))
+            for kind, values in _other_than_default(known, context, kin)
+        )
     return found
 
 
@@ -100,7 +110,7 @@ def _siblings(known: Parameter, context: Context) -> list[tuple[str, SearchStrat
     ]
     found: list[tuple[str, SearchStrategy[Any]]] = []
     if protocol == "any" and any(callable(value) and not isinstance(value, type) for value in known.seen):
-        found.append(("another function", st.sampled_from(_OTHER_FUNCTIONS)))
+        found.append(("another function", st.sampled_from(OTHER_FUNCTIONS)))
     if protocol in ("any", "iterable", "sequence", "set") and (sequences or hinted):
         items = items_of(sequences)
         element = shape(items, inner) if items else from_hint(hinted[0], inner) if hinted else None
@@ -205,7 +215,7 @@ def _other_than_default(
         ("float", floats(-1e3, 1e3).strategy),
         ("str", plain_text(context.inner()).strategy),
         ("bool", st.booleans()),
-        ("callable", st.sampled_from(_CALLBACKS)),
+        ("callable", st.sampled_from(CALLBACKS)),
     ]
     if kin is not None:
         made.append(("like the others", kin.strategy))

@@ -194,7 +194,7 @@ class Explored:
     parameter: str
     kind: str
     usual: SearchStrategy[Call]
-    large: SearchStrategy[Call]
+    large: tuple[SearchStrategy[Call], ...]  # one per value of a kind of a few functions (Kind.each)
     strayed: SearchStrategy[Call] | None
 
 
@@ -235,14 +235,16 @@ def _explored_calls(
             usual, sized, odd = (
                 [*others[:index], kind.values, *others[index + 1 :]] for others in (mixed, large, strayed)
             )
-            # Large: every parameter given, so that a fast path past a size meets the kind.
-            calls = _call_strategy(parameters, usual, given=index), _call_strategy(parameters, sized, all_given=True)
+            # Large: every parameter given, so that a fast path past a size meets the kind (each of
+            # its values, where it has a few).
+            each = [[*sized[:index], st.just(value), *sized[index + 1 :]] for value in kind.each] or [sized]
             any_strays = any(strays[other] for other in range(len(knowns)) if other != index)
             made.append(
                 Explored(
                     kind.parameter,
                     kind.name,
-                    *calls,
+                    _call_strategy(parameters, usual, given=index),
+                    tuple(_call_strategy(parameters, values, all_given=True) for values in each),
                     _call_strategy(parameters, odd, given=index) if any_strays else None,
                 )
             )

@@ -182,7 +182,8 @@ class CallSource:
             yield Strays(strategy), STRAY_DRAWS
         for found in plan.explored:
             yield Explored(found.usual, found.parameter, found.kind), EXPLORED_DRAWS
-            yield Explored(found.large, found.parameter, found.kind), EXPLORED_LARGE_DRAWS
+            for large in found.large:  # at least twice each value of a kind of a few (Kind.each)
+                yield Explored(large, found.parameter, found.kind), max(2, EXPLORED_LARGE_DRAWS // len(found.large))
             if found.strayed is not None:
                 yield Strays(found.strayed), EXPLORED_DRAWS
         if plan.structured is not None:

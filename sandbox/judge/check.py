@@ -94,7 +94,7 @@ def main(job_data: Any, verdict_fd: int, uids: dict[str, int] | None, gate_ends:
         spares = (workers[2], workers[3]) if len(workers) == 4 else None
         verdict = Check(job, workers[0], workers[1], cpus, gate, spares).run()
     except SetupError as problem:
-        verdict = contract.Verdict(error=str(problem))
+        verdict = contract.Verdict(failure=contract.Failure("original", str(problem)))
     finally:
         for worker in workers:
             worker.stop()
@@ -143,9 +143,11 @@ class Check:
                     raise
         except Mismatch as mismatch:
             text, where = mismatch.args
+            if self.job.is_baseline:
+                text = f"the original against itself: {text}"
             return contract.Verdict(
                 correct=False,
-                mismatch=text,
+                failure=self._failure(text),
                 counterexample=where,
                 checked=len(self.checked),
                 sources=self.sources,
@@ -168,12 +170,19 @@ class Check:
         which = "the original's process" if self.original.exited() else "the new version's process"
         return contract.Verdict(
             correct=False,
-            mismatch=f"{which} died while the new version was checked ({problem})",
+            failure=self._failure(f"{which} died while the new version was checked ({problem})"),
             checked=len(self.checked),
             sources=self.sources,
             explored=self._explored(),
             **baseline,
         )
+
+    def _failure(self, reason: str) -> contract.Failure:
+        """Whose failure a check that did not pass is: in a baseline, the original's own."""
+        return contract.Failure("original" if self.job.is_baseline else "draft", reason)
+
+    def _failed(self, verdict: contract.Verdict, reason: str) -> contract.Verdict:
+        return _replace(verdict, correct=False, verified=False, failure=self._failure(reason))
 
     def _wait_ready(self) -> None:
         first = self.original.answer(120.0)
@@ -335,14 +344,8 @@ class Check:
             answer = self.candidate.ask({"kind": "tests", "tests": list(self.job.tests)}, 3600.0)
             if answer.get("failure") or answer.get("crashed"):
                 failed = (answer.get("broken") or ["?"])[0]
-                return _replace(
-                    verdict,
-                    correct=False,
-                    verified=False,
-                    mismatch="the project's test {} fails with the new version: {}".format(
-                        failed, answer.get("failure") or answer.get("crashed")
-                    ),
-                )
+                why = answer.get("failure") or answer.get("crashed")
+                return self._failed(verdict, f"the project's test {failed} fails with the new version: {why}")
             verdict = _replace(verdict, tests_passed=int(answer.get("passed") or 0))
         verdict = self._timed(verdict)
         would_be_offered = verdict.verified and (verdict.timing is None or verdict.timing.faster)
@@ -354,7 +357,7 @@ class Check:
                 return self._symbolic(verdict)
             except Mismatch as mismatch:
                 text, where = mismatch.args
-                return _replace(verdict, correct=False, verified=False, mismatch=text, counterexample=where)
+                return _replace(self._failed(verdict, text), counterexample=where)
             except wire.ChannelClosed as problem:
                 return _replace(self._died(problem, {}), explored=verdict.explored, coverage=verdict.coverage)
         return verdict
@@ -412,7 +415,7 @@ class Check:
             return verdict
         payloads = self.payloads = self._workloads(self.job.timing)
         if not self._load(payloads):
-            return _replace(verdict, correct=False, verified=False, mismatch="it failed while being timed")
+            return self._failed(verdict, "it failed while being timed")
         faster = self.original
         if not self.job.is_baseline:
             try:
@@ -420,9 +423,7 @@ class Check:
                 if result.by_size is not None and not self._load(payloads):  # the profile's, again
                     raise wire.ChannelClosed("it failed while its inputs were loaded")
             except wire.ChannelClosed as problem:
-                return _replace(
-                    verdict, correct=False, verified=False, mismatch=f"it failed while being timed: {problem}"
-                )
+                return self._failed(verdict, f"it failed while being timed: {problem}")
             verdict = _replace(verdict, timing=result)
             faster = self.candidate if result.speedup >= 1 else self.original
         if self.job.profile:

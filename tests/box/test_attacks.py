@@ -24,6 +24,7 @@ from coderefine.code.baseline_cache import BaselineCache
 from coderefine.code.check import Baseline, Verdict, VerifyOptions, verify
 from coderefine.code.optimize import optimize
 from coderefine.code.source import SourceFile
+from coderefine.sandbox import contract
 from coderefine.sandbox.base import Limits
 from coderefine.sandbox.docker import DockerSandbox
 from tests.scripted_llm import ScriptedLLM, prompt_text
@@ -229,7 +230,7 @@ def test_the_secret_file_is_not_in_the_sandbox(box: DockerSandbox, project: Path
     probe = "def total(items: list[int]) -> int:\n    raise RuntimeError(open('/project/.env').read())\n"
     verdict = check(box, project, probe, baseline)
     assert not verdict.correct
-    assert SECRET not in json.dumps(verdict.details) and SECRET not in (verdict.mismatch or "")
+    assert SECRET not in json.dumps(contract.to_data(verdict.found)) and SECRET not in (verdict.mismatch or "")
     assert "FileNotFoundError" in (verdict.mismatch or "")
 
 

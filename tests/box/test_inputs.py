@@ -22,6 +22,7 @@ examples = load("inputs.examples")
 inputs = load("inputs.plan")
 literals = load("inputs.literals")
 parameters = load("inputs.parameters")
+kinds = load("inputs.kinds")
 stubs = load("inputs.stubs")
 Call = examples.Call
 
@@ -623,9 +624,13 @@ def test_each_kind_of_a_parameter_is_drawn_beside_the_others_options_sizes_and_s
     limits = {type(bound(split, call).get("limit")).__name__ for call in draws(iterators.usual, 60)}
     assert {"NoneType", "int"} <= limits
     functions = explored[("pred", "another function")]
-    large = [bound(split, call) for call in draws(functions.large, 10)]
+    large = [bound(split, call) for strategy in functions.large for call in draws(strategy, 3)]
     assert all(set(arguments) == {"pred", "seq", "limit"} for arguments in large)
     assert any(len(_sequence_of(arguments["seq"])) == 601 for arguments in large)
+    # Each of a few functions meets the largest inputs on its own: none is left to chance.
+    assert {arguments["pred"] for arguments in large} == set(kinds.OTHER_FUNCTIONS)
+    callbacks = explored[("limit", "option: callable")].large
+    assert [bound(split, draws(strategy, 1)[0])["limit"] for strategy in callbacks] == list(kinds.CALLBACKS)
     # Where another parameter is untyped, it is also given strays, judged as strays are.
     assert iterators.strayed is not None
     preds = {bound(split, call)["pred"] for call in draws(iterators.strayed, 60)}

@@ -68,6 +68,10 @@ def test_a_job_and_a_verdict_survive_json_and_refuse_another_version() -> None:
         contract.verdict_from_data({**data, "correctness": True})
     with pytest.raises(contract.ContractError):
         contract.verdict_from_data("not an object")
+    refused = contract.Verdict(failure=contract.Failure("draft", "it writes a global", rule="global-state"))
+    assert contract.verdict_from_data(json.loads(json.dumps(contract.to_data(refused)))) == refused
+    with pytest.raises(contract.ContractError, match="the draft's, the original's or the sandbox's, not 'judge'"):
+        contract.verdict_from_data({**contract.to_data(refused), "failure": {"by": "judge", "reason": "?"}})
 
 
 def test_coverage_counts_the_body_only_and_names_what_never_ran() -> None:

@@ -279,7 +279,7 @@ def check(box: DockerSandbox, project: Path) -> Checker:
 def test_an_untyped_function_gets_inputs_beyond_its_captured_calls(check: Checker) -> None:
     baseline = check("window_sums")
     assert baseline.verified and baseline.checked >= 50
-    sources = baseline.details["sources"]
+    sources = baseline.found.sources
     assert sources.get("captured") == 1 and sources.get("doctest") == 1 and sources.get("generated", 0) >= 48
     off_by_one = (
         "def window_sums(items, size):\n    return [sum(items[i:i + size]) for i in range(len(items) - size)]\n"
@@ -334,7 +334,7 @@ def test_a_sentinel_default_keeps_its_identity(check: Checker) -> None:
 
 def test_a_captured_lambda_is_used(check: Checker) -> None:
     baseline = check("apply_all")
-    assert baseline.verified and baseline.details["sources"].get("captured") == 1
+    assert baseline.verified and baseline.found.sources.get("captured") == 1
     ignores_the_function = "def apply_all(function, items):\n    return list(items)\n"
     assert not check("apply_all", ignores_the_function).correct
     assert check("apply_all", "def apply_all(function, items):\n    return [function(i) for i in items]\n").verified
@@ -350,14 +350,14 @@ def test_a_line_no_input_reaches_is_named_and_not_verified(check: Checker) -> No
     verdict = check("clip", unreachable)
     assert verdict.correct and not verdict.verified
     assert verdict.not_verified is not None and "line 3 never ran" in verdict.not_verified
-    assert list(verdict.details["coverage"]["missing_lines"]) == [3]
+    assert list(verdict.found.coverage.missing_lines)  # type: ignore[union-attr] == [3]
     assert verdict.metrics()["correct"] is False
 
 
 def test_a_line_the_original_leaves_unrun_too_is_named_with_the_originals(check: Checker) -> None:
     baseline = check("tier")
     huge = MODULE.splitlines().index('        return "huge"') + 1  # in the file's numbering
-    assert baseline.details["unreached"] == f"line {huge} never ran"
+    assert baseline.found.unreached == f"line {huge} never ran"
     draft = (
         "def tier(score: int) -> str:\n"
         "    if score > 10 ** 9:\n"
@@ -416,7 +416,7 @@ def test_a_correct_draft_is_not_judged_by_what_the_original_does_not_accept(chec
     # that stray is left out, and the draft that would return ['a'] there is still verified.
     right = "def flatten(lists):\n    return [item for part in lists for item in part]\n"
     verdict = check("flatten", right)
-    assert verdict.verified and "stray" not in verdict.details["sources"]
+    assert verdict.verified and "stray" not in verdict.found.sources
 
 
 def test_where_the_original_fails_on_a_value_a_draft_may_return_but_fails_alike(check: Checker) -> None:
@@ -456,7 +456,7 @@ def test_a_stray_counts_only_where_the_original_does_something_of_its_own_with_i
     )
     assert check("sums_to", seen).verified
     # labels(None) takes a branch of its own in the original: a draft that drops it is refused.
-    assert check("labels").details["sources"].get("stray", 0) >= 1
+    assert check("labels").found.sources.get("stray", 0) >= 1
     verdict = check("labels", "def labels(items):\n    return [str(item) for item in items]\n")
     assert not verdict.correct and "None" in (verdict.counterexample or "")
 
@@ -516,17 +516,17 @@ def test_a_draft_wrong_only_on_a_kind_never_seen_is_refused(check: Checker, name
     baseline = check(name)
     assert baseline.verified
     verdict = check(name, wrong)
-    assert not verdict.correct and not verdict.verified, verdict.details.get("explored")
+    assert not verdict.correct and not verdict.verified, verdict.found.explored
     if right is not None:
         assert check(name, right).verified
 
 
 def test_the_kinds_each_parameter_was_given_are_said(check: Checker) -> None:
-    explored = check("head").details["explored"]
+    explored = check("head").found.explored
     assert {"iterator", "generator", "tuple"} <= set(explored["items"]["accepted"])
     assert "option: int" in explored["n"]["accepted"]
     # count_positive indexes its argument: an iterator is a kind it does not take.
-    refused = check("count_positive").details["explored"]["numbers"]["refused"]
+    refused = check("count_positive").found.explored["numbers"]["refused"]
     assert {"iterator", "generator"} <= set(refused)
 
 
@@ -539,9 +539,9 @@ def test_a_difference_no_input_reaches_is_found_by_the_symbolic_search(check: Ch
     assert verdict.counterexample is not None and "scaled(" in verdict.counterexample
     right = check("scaled", "def scaled(x: int, y: int) -> int:\n    return x * y\n", symbolic=10)
     assert right.verified and right.faster
-    assert "no difference found by a symbolic search in" in (right.details.get("symbolic") or "")
+    assert "no difference found by a symbolic search in" in (right.found.symbolic or "")
     assert "No difference found by a symbolic search" in right.behaviour()
     # A draft no faster than one searched before it is never offered before that one: not searched.
     wrong_and_slower = check("scaled", wrong, symbolic=30, above=1000.0)
-    assert wrong_and_slower.faster and wrong_and_slower.details.get("symbolic_s") is None
-    assert (wrong_and_slower.details.get("symbolic") or "").startswith("no symbolic search: a faster draft (1000.00x)")
+    assert wrong_and_slower.faster and wrong_and_slower.found.symbolic_s is None
+    assert (wrong_and_slower.found.symbolic or "").startswith("no symbolic search: a faster draft (1000.00x)")

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from coderefine.code.check import Verdict, kinds_text
+import pytest
+
+from coderefine.code.check import Verdict, examples_from, kinds_text
+from coderefine.errors import UsageError
+from coderefine.sandbox import contract
+from tests.sandbox_modules import load
 
 
 def test_the_kinds_a_parameter_was_given_are_said_with_those_the_original_refuses() -> None:
@@ -20,6 +25,31 @@ def test_the_kinds_a_parameter_was_given_are_said_with_those_the_original_refuse
 
 def test_a_verified_drafts_facts_and_metrics_carry_the_explored_kinds() -> None:
     explored = {"items": {"accepted": ["deque"], "refused": []}}
-    verdict = Verdict(correct=True, verified=True, checked=60, details={"explored": explored})
+    verdict = Verdict(contract.Verdict(correct=True, verified=True, checked=60, explored=explored))
     assert verdict.behaviour().endswith("Also given: items as deque.")
     assert verdict.metrics()["explored_kinds"] == explored
+
+
+@pytest.mark.parametrize(
+    "text, readable",
+    [
+        ("*[1, 2]", True),  # unpacked into two arguments in the box: the host took it for a typo
+        ("[3, 1], reverse=True", True),
+        ("**{'a': 1}", True),
+        ("1)(2", False),  # f(1)(2): a call of a call, which the host let through to the box
+        ("1) + (2", False),
+        ("open('x')", False),
+    ],
+)
+def test_the_host_refuses_an_example_exactly_when_the_box_cannot_read_it(text: str, readable: bool) -> None:
+    try:
+        load("inputs.examples").parse_example(text)
+        read = True
+    except (SyntaxError, ValueError):
+        read = False
+    assert read is readable
+    if readable:
+        assert examples_from([text]) == (text,)
+    else:
+        with pytest.raises(UsageError, match="is not call arguments made of Python literals"):
+            examples_from([text])

@@ -355,7 +355,7 @@ def test_an_original_that_does_not_match_itself_cannot_be_checked(
     assert "cannot check noisy: the original against itself: the original returned" in err
 
 
-@pytest.mark.parametrize("example", ["[1, 2", "open('x')", "1) + (2"])
+@pytest.mark.parametrize("example", ["[1, 2", "open('x')", "1) + (2", "1)(2", "x=1, 2"])
 def test_bad_examples_are_usage_errors(project: Path, capsys: pytest.CaptureFixture[str], example: str) -> None:
     code, err = bad(["optimize", f"{project / 'slow.py'}::dedupe", "--example", example], capsys)
     assert code == 2

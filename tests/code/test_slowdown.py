@@ -6,25 +6,30 @@ from typing import Any
 
 from coderefine.code.check import Verdict
 from coderefine.code.slowdown import SlowdownRule
+from coderefine.sandbox import contract
 
 RULE = SlowdownRule(tolerance=0.10, allowance_ns=100.0)
 NS = 1e-9
 
 
 def timed(original_ns: float, new_ns: float, *, faster: bool = False, by_size: Any = None) -> Verdict:
-    timing = {"original_call_s": original_ns * NS, "candidate_call_s": new_ns * NS, "by_size": by_size}
-    return Verdict(
-        correct=True,
-        verified=True,
+    speedup = original_ns / new_ns
+    timing = contract.Timing(
+        speedup=speedup,
+        speedup_ci=(speedup * 0.97, speedup * 1.03),
         faster=faster,
-        speedup=original_ns / new_ns,
-        speedup_ci=(original_ns / new_ns * 0.97, original_ns / new_ns * 1.03),
-        details={"timing": timing},
+        rounds=14,
+        loops=1,
+        workloads=24,
+        original_call_s=original_ns * NS,
+        candidate_call_s=new_ns * NS,
+        by_size=by_size,
     )
+    return Verdict(contract.Verdict(correct=True, verified=True, timing=timing))
 
 
-def sizes(smallest: tuple[float, float], largest: tuple[float, float]) -> list[list[float]]:
-    return [[smallest[0] * NS, smallest[1] * NS], [largest[0] * NS, largest[1] * NS]]
+def sizes(smallest: tuple[float, float], largest: tuple[float, float]) -> tuple[tuple[float, float], ...]:
+    return (smallest[0] * NS, smallest[1] * NS), (largest[0] * NS, largest[1] * NS)
 
 
 def test_within_the_tolerance_is_allowed_and_its_cost_shown() -> None:
