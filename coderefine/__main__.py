@@ -1,3 +1,5 @@
+"""`python -m coderefine`: the command line (coderefine.cli)."""
+
 from coderefine.cli import main
 
 raise SystemExit(main())

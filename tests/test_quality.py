@@ -1,6 +1,6 @@
 """The package, the code that runs in the sandbox, the tests and the benchmarks stay ruff-clean and
 laid out by ruff's formatter; the package and the box stay mypy --strict-clean; modules keep to
-their floors, with no cycle and no private name taken from a neighbour."""
+their floors, with no cycle and no private name taken from a neighbour, and each says its one job."""
 
 from __future__ import annotations
 
@@ -152,3 +152,15 @@ def test_no_private_name_is_imported_from_another_module(tree: str) -> None:
                 private = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
                 wrong.extend(f"{path.relative_to(ROOT)}: {name}" for name in private)
     assert wrong == []
+
+
+@pytest.mark.parametrize("tree", sorted(TREES))
+def test_every_module_says_its_one_job(tree: str) -> None:
+    """Cohesion, not a line cap: each module opens with what its one job is (a long module with one
+    job is fine; one that cannot say its job in a docstring has two)."""
+    silent = [
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / tree).rglob("*.py"))
+        if not ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert silent == []

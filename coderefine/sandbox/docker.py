@@ -128,6 +128,10 @@ class _WarmRunner:
         import docker.errors
         import requests.exceptions
 
+        # The attach stream holds a reference of its own to the socket: closed first, or the socket
+        # stays open behind a "closed" object.
+        with contextlib.suppress(OSError):
+            self._attached.close()
         with contextlib.suppress(OSError):
             self._socket.close()
         # Already gone, or the engine is: what failed is reported by the caller; the next start cleans up.
@@ -334,10 +338,13 @@ def _connect() -> DockerClient:
         import docker
     except ImportError:
         raise SandboxUnavailable("the docker package is not installed: pip install docker") from None
+    client = None
     try:
         client = docker.from_env(timeout=120)
         client.ping()
     except docker.errors.DockerException as error:
+        if client is not None:
+            client.close()  # its pooled connection to a socket that did not answer
         reason = " ".join(str(error).split())[:200]
         raise SandboxUnavailable(f"Docker is not available ({reason}): {SETUP_HINT}") from None
     return client

@@ -28,22 +28,29 @@ def doctor() -> list[Check]:
 
     try:
         client = docker.from_env(timeout=20)
+    except docker.errors.DockerException as error:
+        return [*checks, _daemon_missing(error)]
+    try:
         version = client.version().get("Version", "?")
         checks.append(Check("docker daemon", True, f"reachable, version {version}"))
-    except docker.errors.DockerException as error:
-        detail = " ".join(str(error).split())[:160]
-        fix = "coderefine sandbox setup" if shutil.which("dockerd") or os.geteuid() == 0 else "install Docker"
-        checks.append(Check("docker daemon", False, detail, fix))
-        return checks
-    image = default_image()
-    try:
+        image = default_image()
         client.images.get(image)
         checks.append(Check("sandbox image", True, image))
     except docker.errors.ImageNotFound:
         checks.append(Check("sandbox image", False, f"{image} is missing", "coderefine sandbox setup"))
         return checks
+    except docker.errors.DockerException as error:
+        return [*checks, _daemon_missing(error)]
+    finally:
+        client.close()
     checks.append(_smoke_test())
     return checks
+
+
+def _daemon_missing(error: Exception) -> Check:
+    detail = " ".join(str(error).split())[:160]
+    fix = "coderefine sandbox setup" if shutil.which("dockerd") or os.geteuid() == 0 else "install Docker"
+    return Check("docker daemon", False, detail, fix)
 
 
 def _check_docker_package() -> Check:

@@ -41,9 +41,11 @@ from .workers import Cpus, Worker, scratch_dir
 BATCH = 32  # inputs per child of a version's process
 SELF_CHECK = 32  # a baseline compares the original with a second copy of itself on this many inputs
 # What an original raises by accident on a kind it does not take (`len()` of an iterator): a draft
-# may do anything there. Any other accident (a KeyError, an IndexError) fails on a value of a kind
-# it does take: a draft may return there (it takes more), but where it fails, it fails alike.
+# may do anything there. Any other accident (a KeyError from a dict indexed by position) fails on a
+# value: a draft may return there (it takes more), or refuse the kind itself (KIND_REFUSALS), but
+# where it fails on the value, it fails alike: the same exception, or both a failed lookup.
 KIND_REFUSALS = ("TypeError", "AttributeError")
+LOOKUPS = ("KeyError", "IndexError", "LookupError")
 
 
 class Gate:
@@ -299,7 +301,7 @@ class Check:
         if source == "stray" and not self._stray_counts(expected, reached):
             return  # left out: not counted, not compared
         if source in ("explored", "symbolic") and not self._accepts(payload, expected, noted=source == "explored"):
-            if not _fails_alike_or_not_at_all(expected, actual):
+            if not fails_alike_or_not_at_all(expected, actual):
                 raise Mismatch(differs(expected, actual or {}, 2 * self.job.per_call_timeout) or "", shown)
             return  # a kind the original does not take: left out
         if source != "stray":
@@ -509,14 +511,15 @@ class Check:
         return choose_workloads(self.passed, spec)
 
 
-def _fails_alike_or_not_at_all(expected: dict[str, Any], actual: dict[str, Any] | None) -> bool:
+def fails_alike_or_not_at_all(expected: dict[str, Any], actual: dict[str, Any] | None) -> bool:
     """Where the original failed by accident on an explored input: whether the draft's outcome may
     stand (see KIND_REFUSALS)."""
     raised = expected.get("raised") or {}
     failed = (actual or {}).get("raised")
-    if actual is None or raised.get("type") in KIND_REFUSALS or not failed:
+    if actual is None or raised.get("type") in KIND_REFUSALS or not failed or failed.get("type") in KIND_REFUSALS:
         return True
-    return bool(failed.get("type") == raised.get("type"))
+    same = {raised.get("type"), failed.get("type")}
+    return len(same) == 1 or same <= set(LOOKUPS)
 
 
 def _replace(verdict: contract.Verdict, **changes: Any) -> contract.Verdict:

@@ -33,7 +33,8 @@ def choose_workloads(passed: list[tuple[str, bytes, float]], spec: contract.Timi
     budget = max(2 * spec.min_round_s, spec.max_seconds / LOOP_SHARE)
     chosen = [payload for source, payload, _ in passed if source == "example"][:WORKLOADS]
     spent = sum(seconds for source, _, seconds in passed if source == "example")
-    pool = [item for item in passed if item[0] in WORKLOAD_SOURCES]
+    # Where the original returned on no real input (strays alone), what it returned on.
+    pool = [item for item in passed if item[0] in WORKLOAD_SOURCES] or [item for item in passed if item[0] != "example"]
     for _, payload, seconds in sorted(pool, key=lambda item: (item[2], len(item[1])), reverse=True):
         if len(chosen) == WORKLOADS:
             break

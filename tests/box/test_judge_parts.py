@@ -243,6 +243,22 @@ def test_tiny_examples_and_one_slow_call_leave_the_inputs_at_size_in_the_workloa
     assert chosen == [payload for _, payload, _ in sorted(at_size, key=lambda item: len(item[1]), reverse=True)]
     small_budget = contract.TimingSpec(min_round_s=0.02, max_seconds=3.0)  # a loop of 0.04 s: 10 of them
     assert len(measuring.choose_workloads([*doctests, *at_size], small_budget)) == 10 + 5
+    # Where the original returned on strays alone, those are timed: never an empty workload.
+    assert measuring.choose_workloads([("stray", b"y", 0.001)], spec) == [b"y"]
+
+
+def test_where_the_original_fails_on_a_value_a_draft_returns_refuses_the_kind_or_fails_alike() -> None:
+    alike = load("judge.check").fails_alike_or_not_at_all
+
+    def raised(kind: str) -> dict[str, object]:
+        return {"raised": {"type": kind, "message": "", "deliberate": False}}
+
+    key_error = raised("KeyError")
+    assert alike(key_error, {"value": 1})  # it takes more
+    assert alike(key_error, raised("KeyError")) and alike(key_error, raised("IndexError"))  # a failed lookup
+    assert alike(key_error, raised("TypeError"))  # it does not take the kind
+    assert not alike(key_error, raised("ValueError"))  # nth(-1, {...}) walked as an iterable
+    assert alike(raised("TypeError"), raised("ValueError"))  # the original did not take the kind
 
 
 SLOW_UNDER_A_TRACER = """

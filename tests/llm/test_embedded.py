@@ -44,6 +44,7 @@ def run_cli(args: list[str], cache: Path, cwd: Path) -> subprocess.CompletedProc
     )
 
 
+@pytest.mark.local_model
 def test_text_task_end_to_end_on_the_embedded_model(tmp_path: Path) -> None:
     args = ["text", "--task", "acronym", "--input", TITLE, "--json", "--max-iterations", "2"]
     first = run_cli(args, tmp_path / "cache", tmp_path)
@@ -67,6 +68,7 @@ def test_text_task_end_to_end_on_the_embedded_model(tmp_path: Path) -> None:
     assert [it["output"] for it in replay["iterations"]] == [it["output"] for it in result["iterations"]]
 
 
+@pytest.mark.local_model
 def test_server_is_stopped_on_exit() -> None:
     with EmbeddedServer() as server:
         chat = OpenAIChat(server, LLMOptions(max_tokens=8))
@@ -89,6 +91,7 @@ def test_missing_model_file_is_exit_3(tmp_path: Path) -> None:
     assert done.stderr.strip() == f"coderefine: model file not found: {tmp_path / 'no.gguf'}"
 
 
+@pytest.mark.local_model
 def test_a_file_that_is_no_model_is_reported(tmp_path: Path) -> None:
     bogus = tmp_path / "bogus.gguf"
     bogus.write_bytes(b"not a model")
@@ -97,6 +100,7 @@ def test_a_file_that_is_no_model_is_reported(tmp_path: Path) -> None:
 
 
 @pytest.mark.docker
+@pytest.mark.local_model
 def test_optimize_end_to_end_on_the_embedded_model(tmp_path: Path) -> None:
     """Whatever the small model proposes, only a verified, measured winner may be offered."""
     project = tmp_path / "proj"

@@ -66,9 +66,15 @@ def test_network_is_cut_where_the_kernel_allows(local: LocalSandbox) -> None:
 
 
 def test_background_children_are_killed(local: LocalSandbox, tmp_path: Path) -> None:
-    marker = tmp_path / "marker"
-    late = f"import time; time.sleep(2); open({str(marker)!r}, 'w')"
-    code = f"import subprocess, sys\nsubprocess.Popen([sys.executable, '-c', {late!r}], start_new_session=True)\n"
+    started, marker = tmp_path / "started", tmp_path / "marker"
+    # The child says it runs at once (else its absence later would prove nothing), then would write
+    # the marker two seconds after the run ended, were it still alive.
+    late = f"import time; open({str(started)!r}, 'w').close(); time.sleep(2); open({str(marker)!r}, 'w')"
+    code = (
+        f"import subprocess, sys, time\nsubprocess.Popen([sys.executable, '-c', {late!r}], start_new_session=True)\n"
+        "time.sleep(1)\n"
+    )
     assert local.run(code).ok
     time.sleep(3)
+    assert started.exists()
     assert not marker.exists()

@@ -107,7 +107,18 @@ def test_missing_task_file(tmp_path: Path) -> None:
 
 
 def test_builtin_task_files_are_plain_toml() -> None:
-    for path in builtin_tasks_dir().glob("*.toml"):
+    paths = sorted(builtin_tasks_dir().glob("*.toml"))
+    # The paper's five text tasks and the two code tasks: none may go missing from the package.
+    assert [path.stem for path in paths] == [
+        "acronym",
+        "code_optimization",
+        "code_readability",
+        "constrained_generation",
+        "dialogue_response",
+        "math_reasoning",
+        "sentiment_reversal",
+    ]
+    for path in paths:
         assert tomllib.loads(path.read_text())["name"] == path.stem
 
 
