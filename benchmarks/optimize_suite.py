@@ -23,6 +23,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import cast
 
 ROOT = Path(__file__).resolve().parent
 sys.path[:0] = [str(ROOT.parent), str(ROOT), str(ROOT / "slow_functions")]
@@ -54,7 +55,7 @@ def run_suite(mode: str, names: Sequence[str], max_iterations: int) -> None:
             try:
                 report = optimize(
                     project / "slow.py", name, examples=EXAMPLES.get(name, ()), max_examples=100, **options
-                )  # type: ignore[arg-type]
+                )
             finally:
                 if mode == "scripted":
                     server.__exit__(None, None, None)
@@ -77,7 +78,7 @@ def run_suite(mode: str, names: Sequence[str], max_iterations: int) -> None:
 
 def print_row(name: str, improved: bool, metrics: dict[str, object], calls: int, seconds: float, origin: str) -> None:
     if improved:
-        low, high = metrics["speedup_ci"]  # type: ignore[misc]
+        low, high = cast("tuple[float, float]", metrics["speedup_ci"])
         outcome = f"{metrics['speedup']:7.2f}x  [{low:.2f}, {high:.2f}]"
     else:
         outcome = f"{'-':>8}  (no verified speedup)"

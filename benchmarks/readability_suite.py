@@ -50,14 +50,14 @@ def run_suite(mode: str, names: Sequence[str], max_iterations: int) -> None:
                 server = ScriptedLLM(bench_project.known_good(CLEAR[name], "NOTHING LEFT TO IMPROVE"))
                 options.update(base_url=server.__enter__().url, model="scripted-model")
             try:
-                report = improve_readability(project / "messy.py", name, max_examples=100, **options)  # type: ignore[arg-type]
+                report = improve_readability(project / "messy.py", name, max_examples=100, **options)
             finally:
                 if server is not None:
                     server.__exit__(None, None, None)
             result = report.results[0]
             calls = result.refine.usage.llm_calls if result.refine else 0
             metrics = result.metrics
-            names = measure(result.original).parts["names"], measure(result.final).parts["names"]
+            name_parts = measure(result.original).parts["names"], measure(result.final).parts["names"]
             best = result.refine.best if result.refine else None
             origin = best.origin if best is not None and result.improved else "-"
             rows.append(
@@ -68,7 +68,7 @@ def run_suite(mode: str, names: Sequence[str], max_iterations: int) -> None:
                     metrics["score"],
                     calls,
                     time.monotonic() - started,
-                    *names,
+                    *name_parts,
                     origin,
                 )
             )

@@ -68,7 +68,8 @@ class ScriptedLLM:
     @property
     def url(self) -> str:
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        name = host.decode() if isinstance(host, bytes) else host
+        return f"http://{name}:{port}/v1"
 
     def __enter__(self) -> ScriptedLLM:
         self._thread.start()

@@ -1,6 +1,6 @@
-"""The package, the code that runs in the sandbox, the tests and the benchmarks stay ruff-clean and
-laid out by ruff's formatter; the package and the box stay mypy --strict-clean; modules keep to
-their floors, with no cycle and no private name taken from a neighbour, and each says its one job."""
+"""The package, the code that runs in the sandbox, the tests and the benchmarks stay ruff-clean,
+laid out by ruff's formatter and mypy --strict-clean; modules keep to their floors, with no cycle
+and no private name taken from a neighbour, and each says its one job."""
 
 from __future__ import annotations
 
@@ -145,7 +145,7 @@ def test_no_import_cycles(tree: str) -> None:
 @pytest.mark.parametrize("tree", sorted(TREES))
 def test_no_private_name_is_imported_from_another_module(tree: str) -> None:
     """Privacy sits at the module's boundary: what a neighbour needs is public."""
-    wrong = []
+    wrong: list[str] = []
     for path in sorted((ROOT / tree).rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith(tree)):

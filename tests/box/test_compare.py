@@ -34,7 +34,8 @@ Pair = collections.namedtuple("Pair", "left right")
 
 
 def differs(a: object, b: object, **options: Any) -> str | None:
-    return compare(encode(a, **options), encode(b, **options))
+    found: str | None = compare(encode(a, **options), encode(b, **options))
+    return found
 
 
 def round_trip(node: Any) -> Any:

@@ -27,7 +27,7 @@ stubs = load("inputs.stubs")
 Call = examples.Call
 
 
-_SEQUENCE_ITERATORS = (type(iter([])), type(iter(())))
+_SEQUENCE_ITERATORS: tuple[type, ...] = (type(iter([])), type(iter(())))
 
 
 def _sequence_of(value: Any) -> Any:
@@ -108,7 +108,7 @@ def test_where_lists_were_seen_iterators_are_passed_too() -> None:
 def test_iterators_only_where_the_original_reads_the_parameter_once_by_iterating() -> None:
     def f(once, twice, measured, indexed, member, tested, called):  # type: ignore[no-untyped-def]
         if tested is None or isinstance(tested, list):
-            return [x for x in tested]
+            return [x for x in tested]  # type: ignore[union-attr]
         total = sum(called)
         for a in twice:
             for b in twice:
@@ -249,7 +249,7 @@ def test_sentinel_default_is_left_out_and_captured_values_keep_identity() -> Non
             raise ValueError("empty")
         return default
 
-    seq, fallback = [5, 6], []
+    seq, fallback = [5, 6], list[int]()
     plan = inputs.plan_inputs(first, captured=[Call((seq,), {}), Call(([], fallback), {})])
     assert "defaults" in plan.sources
     calls = draws(plan.small)
@@ -257,7 +257,7 @@ def test_sentinel_default_is_left_out_and_captured_values_keep_identity() -> Non
     for call in calls:
         if len(call.args) == 1 and not call.kwargs and not call.args[0]:
             try:
-                first(*call.args, **call.kwargs)
+                first(*call.args, **call.kwargs)  # type: ignore[no-untyped-call]
             except ValueError:
                 reached += 1  # the function received the identical sentinel
     assert reached
@@ -273,7 +273,7 @@ class _Handle:
 
 
 def test_parameter_left_to_its_default_does_not_shift_later_ones() -> None:
-    def g(a: int, b: _Handle = _marker, c: str = "x", *, d: bool = False):  # type: ignore[assignment]
+    def g(a: int, b: _Handle = _marker, c: str = "x", *, d: bool = False):  # type: ignore[assignment,no-untyped-def]
         return a, b, c, d
 
     plan = inputs.plan_inputs(g)
@@ -289,7 +289,7 @@ def test_parameter_left_to_its_default_does_not_shift_later_ones() -> None:
 
 
 def test_positional_only_parameters_after_a_default_keep_theirs() -> None:
-    def h(a: int, b: _Handle = _marker, c: int = 1, /, d: int = 0):  # type: ignore[assignment]
+    def h(a: int, b: _Handle = _marker, c: int = 1, /, d: int = 0):  # type: ignore[assignment,no-untyped-def]
         return a, b, c, d
 
     calls = draws(inputs.plan_inputs(h).small)
@@ -511,7 +511,7 @@ def test_instance_methods_and_classmethods() -> None:
     calls = draws(inputs.plan_inputs(make, skip_first="class", owner=Counter).small, 50)
     assert all(call.args[0] is Counter and type(call.args[1]) is int for call in calls)
 
-    account = Account("ann")
+    account = Account("ann")  # type: ignore[no-untyped-call]
     # Captured with self first, as the project's tests call it; an example without self.
     plan = inputs.plan_inputs(
         Account.rename,

@@ -157,7 +157,7 @@ def test_each_version_is_calibrated_alone() -> None:
 
     def run(which: str, loops: int) -> float:
         asked[which].add(loops)
-        return fake(which, loops)
+        return float(fake(which, loops))
 
     found = timing.measure(
         run, rounds=20, max_rounds=60, min_round=0.02, deadline=float("inf"), workloads=8, seed=0, precision=1e-7

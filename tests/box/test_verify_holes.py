@@ -350,7 +350,8 @@ def test_a_line_no_input_reaches_is_named_and_not_verified(check: Checker) -> No
     verdict = check("clip", unreachable)
     assert verdict.correct and not verdict.verified
     assert verdict.not_verified is not None and "line 3 never ran" in verdict.not_verified
-    assert list(verdict.found.coverage.missing_lines)  # type: ignore[union-attr] == [3]
+    coverage = verdict.found.coverage
+    assert coverage is not None and list(coverage.missing_lines) == [3]
     assert verdict.metrics()["correct"] is False
 
 

@@ -9,6 +9,7 @@ import pytest
 from coderefine import settings
 from coderefine.cli import _build_parser
 from coderefine.code import kinds
+from coderefine.code.kind import CodeKind
 from coderefine.errors import UsageError
 from coderefine.taskfiles.builtin import builtin_tasks_dir, read_task_data
 
@@ -22,7 +23,7 @@ def test_commands_tasks_and_sarif_rules_are_each_one_kinds_own() -> None:
 
 
 @pytest.mark.parametrize("kind", kinds.KINDS, ids=lambda kind: kind.command)
-def test_each_kind_has_its_built_in_task_file_its_settings_and_its_command(kind: kinds.CodeKind) -> None:
+def test_each_kind_has_its_built_in_task_file_its_settings_and_its_command(kind: CodeKind) -> None:
     assert read_task_data(builtin_tasks_dir() / f"{kind.task}.toml")["kind"] == kind.task
     assert set(kind.settings) <= {field.name for field in dataclasses.fields(settings.Settings)}
     parsed = _build_parser().parse_args([kind.command, "f.py"])

@@ -11,6 +11,7 @@ import pytest
 
 from coderefine.cli import main
 from coderefine.code.optimize import optimize
+from coderefine.code.report import CodeReport
 from tests.scripted_llm import Reply, ScriptedLLM, prompt_text
 
 Start = Callable[..., ScriptedLLM]
@@ -64,7 +65,7 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-def run(server: ScriptedLLM, path: Path, name: str | None = "dedupe", **options: object):  # type: ignore[no-untyped-def]
+def run(server: ScriptedLLM, path: Path, name: str | None = "dedupe", **options: Any) -> CodeReport:
     options.setdefault("max_examples", 60)
     options.setdefault("analyzer_rules", ())  # these tests script the model's drafts; the analyzer's has its own
     return optimize(path, name, base_url=server.url, model="scripted-model", backoff=0.01, **options)

@@ -7,7 +7,7 @@ import importlib.resources
 import json
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]
 
 from coderefine.review import markdown, sarif
 

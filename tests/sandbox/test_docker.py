@@ -191,6 +191,7 @@ def test_stale_containers_of_a_dead_owner_are_removed() -> None:
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     label = f"{socket.gethostname()}:{dead.stdout.strip()}:1"
     image = client.images.list(filters={"label": "coderefine.sandbox=image"})[0]
+    assert image.id is not None
     stale = client.containers.create(image.id, ["sleep", "1"], labels={POOL_LABEL: "pool", "coderefine.owner": label})
     assert remove_stale_containers(client) >= 1
     with pytest.raises(docker.errors.NotFound):

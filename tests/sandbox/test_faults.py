@@ -145,7 +145,7 @@ class Killer:
         while self.left > 0 and not self.done.is_set():
             for container in self.client.containers.list(filters={"label": OWNER_LABEL}):
                 mine = container.labels.get(OWNER_LABEL, "").split(":")[1:2] == [str(os.getpid())]
-                if mine and container.id not in seen:
+                if mine and container.id is not None and container.id not in seen:
                     seen.add(container.id)
                     self.done.wait(1.0)
                     with contextlib.suppress(docker.errors.APIError):
