@@ -3,10 +3,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.scripted_llm import Script, ScriptedLLM
+
+if TYPE_CHECKING:
+    from docker import DockerClient
 
 
 @pytest.fixture(autouse=True)
@@ -36,3 +40,13 @@ def scripted() -> Iterator[Callable[..., ScriptedLLM]]:
     yield start
     for server in servers:
         server.__exit__(None, None, None)
+
+
+@pytest.fixture
+def docker_client() -> Iterator[DockerClient]:
+    """A client of the engine DOCKER_HOST names (as the sandbox makes its own), closed after the test."""
+    import docker
+
+    client = docker.from_env()
+    yield client
+    client.close()

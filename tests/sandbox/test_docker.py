@@ -6,6 +6,7 @@ which .ci/run does). They fail, never skip, when either is missing.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -37,7 +38,8 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DockerSandbox]
 
 
 def our_container_ids() -> set[str]:
-    return {c["Id"] for c in docker.from_env().api.containers(all=True, filters={"label": POOL_LABEL})}
+    with contextlib.closing(docker.from_env()) as client:
+        return {c["Id"] for c in client.api.containers(all=True, filters={"label": POOL_LABEL})}
 
 
 def assert_still_works(sandbox: DockerSandbox) -> None:
@@ -186,8 +188,8 @@ def test_background_processes_do_not_survive_the_run(sandbox: DockerSandbox) -> 
 
 
 @pytest.mark.docker
-def test_stale_containers_of_a_dead_owner_are_removed() -> None:
-    client = docker.from_env()
+def test_stale_containers_of_a_dead_owner_are_removed(docker_client: docker.DockerClient) -> None:
+    client = docker_client
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     label = f"{socket.gethostname()}:{dead.stdout.strip()}:1"
     image = client.images.list(filters={"label": "coderefine.sandbox=image"})[0]

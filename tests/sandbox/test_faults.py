@@ -63,6 +63,7 @@ class Forwarder:
         for end in self.open:
             with contextlib.suppress(OSError):
                 end.shutdown(socket.SHUT_RDWR)
+            end.close()
 
 
 def _pipe(source: socket.socket, target: socket.socket) -> None:
@@ -89,10 +90,10 @@ def engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[Forwarder]:
     monkeypatch.setenv("DOCKER_HOST", forwarder.address)
     yield forwarder
     forwarder.cut()
-    client = docker.DockerClient(base_url=f"unix://{LOCAL_SOCKET}")  # remove what the cut left behind
-    for container in client.containers.list(all=True, filters={"label": OWNER_LABEL}):
-        if container.labels.get(OWNER_LABEL, "").split(":")[1:2] == [str(os.getpid())]:
-            container.remove(force=True)
+    with contextlib.closing(docker.DockerClient(base_url=f"unix://{LOCAL_SOCKET}")) as client:  # what the cut left
+        for container in client.containers.list(all=True, filters={"label": OWNER_LABEL}):
+            if container.labels.get(OWNER_LABEL, "").split(":")[1:2] == [str(os.getpid())]:
+                container.remove(force=True)
 
 
 @pytest.mark.docker
@@ -141,6 +142,12 @@ class Killer:
         threading.Thread(target=self._watch, daemon=True).start()
 
     def _watch(self) -> None:
+        try:
+            self._kill_each()
+        finally:
+            self.client.close()
+
+    def _kill_each(self) -> None:
         seen: set[str] = set()
         while self.left > 0 and not self.done.is_set():
             for container in self.client.containers.list(filters={"label": OWNER_LABEL}):

@@ -75,8 +75,10 @@ def project(tmp_path: Path) -> Path:
 
 
 @pytest.mark.docker
-def test_the_project_is_copied_to_a_volume_not_bind_mounted(remote_engine: str, project: Path) -> None:
-    engine = docker.from_env()
+def test_the_project_is_copied_to_a_volume_not_bind_mounted(
+    remote_engine: str, project: Path, docker_client: docker.DockerClient
+) -> None:
+    engine = docker_client  # made after remote_engine set DOCKER_HOST: the remote engine's
     assert engine.api.base_url.startswith("http://127.0.0.1")
     with open_sandbox("docker", project=project) as box:
         code = "import os, socket, helpers\nprint(helpers.dedupe([2, 2, 1]), sorted(os.listdir('/project')))\n"
