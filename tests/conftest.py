@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,3 +50,29 @@ def docker_client() -> Iterator[DockerClient]:
     client = docker.from_env()
     yield client
     client.close()
+
+
+MakeProject = Callable[..., Path]
+
+
+@pytest.fixture
+def make_project(tmp_path: Path) -> MakeProject:
+    """A project as the tests need one: `proj/` with a pyproject.toml naming it and `files` (a path
+    in it -> text or bytes; folders made), the folder of `mode` (0o700: closed to others, as a CI
+    job's checkout often is, which the sandbox must work around; 0o755 by default)."""
+
+    def make(files: Mapping[str, str | bytes], mode: int = 0o755) -> Path:
+        root = tmp_path / "proj"
+        root.mkdir(mode=mode)
+        root.chmod(mode)
+        (root / "pyproject.toml").write_text("[project]\nname = 'proj'\n")
+        for relative, content in files.items():
+            path = root / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content)
+        return root
+
+    return make

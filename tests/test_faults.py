@@ -25,6 +25,7 @@ from coderefine.code.target import Target
 from coderefine.errors import BadResponse, EndpointUnavailable, UsageError
 from coderefine.llm.chat import Message
 from coderefine.llm.client import LLMOptions, OpenAIChat, RemoteEndpoint
+from tests.conftest import MakeProject
 from tests.scripted_llm import Reply, ScriptedLLM, prompt_text
 
 Start = Callable[..., ScriptedLLM]
@@ -184,13 +185,8 @@ ENDPOINT_FAULTS = {
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    root.mkdir(mode=0o755)
-    root.chmod(0o755)
-    (root / "pyproject.toml").write_text("[project]\nname = 'proj'\n")
-    (root / "slow.py").write_text(SLOW)
-    return root
+def project(make_project: MakeProject) -> Path:
+    return make_project({"slow.py": SLOW})
 
 
 def optimize_argv(server: ScriptedLLM, target: str, *extra: str) -> list[str]:

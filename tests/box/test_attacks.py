@@ -27,6 +27,7 @@ from coderefine.code.source import SourceFile
 from coderefine.sandbox import contract
 from coderefine.sandbox.base import Limits
 from coderefine.sandbox.docker import DockerSandbox
+from tests.conftest import MakeProject
 from tests.scripted_llm import ScriptedLLM, prompt_text
 
 pytestmark = pytest.mark.docker  # every test here runs checks in the Docker sandbox
@@ -133,17 +134,13 @@ def total(items: list[int]) -> int:
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    root.mkdir(mode=0o700)  # as a CI job's checkout often is: the sandbox works on a copy
-    (root / "pyproject.toml").write_text("[project]\nname = 'proj'\n")
-    (root / "sums.py").write_text(MODULE)
-    (root / ".env").write_text(f"API_KEY={SECRET}\n")
-    (root / "tests").mkdir()
-    (root / "tests" / "test_sums.py").write_text(
-        "from sums import total\n\n\ndef test_total():\n    assert total([1, 2, 3]) == 6\n"
-    )
-    return root
+def project(make_project: MakeProject) -> Path:
+    files = {
+        "sums.py": MODULE,
+        ".env": f"API_KEY={SECRET}\n",
+        "tests/test_sums.py": "from sums import total\n\n\ndef test_total():\n    assert total([1, 2, 3]) == 6\n",
+    }
+    return make_project(files, mode=0o700)  # as a CI job's checkout often is: the sandbox works on a copy
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ import pytest
 from coderefine.cli import main
 from coderefine.code.optimize import optimize
 from coderefine.code.report import CodeReport
+from tests.conftest import MakeProject
 from tests.scripted_llm import Reply, ScriptedLLM, prompt_text
 
 Start = Callable[..., ScriptedLLM]
@@ -56,13 +57,8 @@ DONE = "It is as fast as it gets. NOTHING LEFT TO GAIN"
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    root.mkdir(mode=0o755)
-    root.chmod(0o755)
-    (root / "pyproject.toml").write_text("[project]\nname = 'proj'\n")
-    (root / "slow.py").write_bytes(SLOW.replace("\n", "\r\n").encode())  # CRLF, to be kept
-    return root
+def project(make_project: MakeProject) -> Path:
+    return make_project({"slow.py": SLOW.replace("\n", "\r\n").encode()})  # CRLF, to be kept
 
 
 def run(server: ScriptedLLM, path: Path, name: str | None = "dedupe", **options: Any) -> CodeReport:

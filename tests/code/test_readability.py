@@ -15,6 +15,7 @@ from coderefine.code.report import CodeReport
 from coderefine.code.scores import measure
 from coderefine.review.reports import function_summary
 from coderefine.taskfiles.builtin import builtin_tasks_dir
+from tests.conftest import MakeProject
 from tests.scripted_llm import ScriptedLLM, prompt_text
 
 Start = Callable[..., ScriptedLLM]
@@ -85,13 +86,8 @@ def grade(score: int) -> str:
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    root.mkdir()
-    root.chmod(0o755)
-    (root / "pyproject.toml").write_text("[project]\nname = 'proj'\n")
-    (root / "grades.py").write_text(MESSY)
-    return root
+def project(make_project: MakeProject) -> Path:
+    return make_project({"grades.py": MESSY})
 
 
 # A clearer draft of `grade` runs about as fast as the original: with the default 10% tolerance,

@@ -19,6 +19,7 @@ from coderefine.code.source import SourceFile
 from coderefine.errors import EnvironmentProblem
 from coderefine.sandbox.base import OWNER_LABEL, Limits
 from coderefine.sandbox.docker import DockerSandbox
+from tests.conftest import MakeProject
 
 LOCAL_SOCKET = "/var/run/docker.sock"
 MODULE = (
@@ -76,12 +77,8 @@ def _pipe(source: socket.socket, target: socket.socket) -> None:
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    root.mkdir(mode=0o700)  # as a CI job's temporary checkout often is: root's, and closed to others
-    (root / "pyproject.toml").write_text("[project]\nname = 'proj'\n")
-    (root / "sums.py").write_text(MODULE)
-    return root
+def project(make_project: MakeProject) -> Path:
+    return make_project({"sums.py": MODULE}, mode=0o700)  # as a CI job's checkout often is: closed to others
 
 
 @pytest.fixture

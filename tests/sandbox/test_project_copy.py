@@ -18,6 +18,7 @@ import pytest
 from coderefine.code.optimize import optimize
 from coderefine.sandbox.base import OWNER_LABEL
 from coderefine.sandbox.open import open_sandbox
+from tests.conftest import MakeProject
 from tests.scripted_llm import ScriptedLLM
 
 LOCAL_SOCKET = "/var/run/docker.sock"
@@ -61,17 +62,13 @@ def remote_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    root.mkdir(mode=0o700)  # not readable by others: a bind mount would fail the draft user
-    (root / "pyproject.toml").write_text("[project]\nname = 'proj'\n")
-    (root / "helpers.py").write_text(
+def project(make_project: MakeProject) -> Path:
+    helpers = (
         "def dedupe(items: list[int]) -> list[int]:\n    result = []\n    for item in items:\n"
         "        if item not in result:\n            result.append(item)\n    return result\n"
     )
-    (root / ".git").mkdir()
-    (root / ".git" / "secret").write_text("not copied")
-    return root
+    # Not readable by others: a bind mount would fail the draft user.
+    return make_project({"helpers.py": helpers, ".git/secret": "not copied"}, mode=0o700)
 
 
 @pytest.mark.docker
