@@ -12,6 +12,7 @@ import pytest
 from coderefine.cli import main
 from coderefine.code.optimize import optimize
 from coderefine.code.report import CodeReport
+from coderefine.errors import UsageError
 from tests.conftest import MakeProject
 from tests.scripted_llm import Reply, ScriptedLLM, prompt_text
 
@@ -513,3 +514,9 @@ def test_functions_side_by_side_give_the_same_results_in_the_same_order(scripted
     }
     assert shown[1] == shown[3] == [("dedupe", True), ("total", False), ("largest", True)]
     assert all(report.results[0].improved for report in reports.values())
+
+
+def test_apply_to_source_text_is_refused_before_any_work() -> None:
+    # No endpoint answers at this address, and no sandbox is started: the refusal comes first.
+    with pytest.raises(UsageError, match="apply needs a file, not source text"):
+        optimize("def f(x: int) -> int:\n    return x\n", "f", apply=True, base_url="http://127.0.0.1:9/v1")
