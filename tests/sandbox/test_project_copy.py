@@ -42,6 +42,7 @@ def remote_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(16)
+    opened: list[socket.socket] = []
 
     def serve() -> None:
         while True:
@@ -51,6 +52,7 @@ def remote_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
                 return
             upstream = socket.socket(socket.AF_UNIX)
             upstream.connect(LOCAL_SOCKET)
+            opened.extend((client, upstream))
             for pair in ((client, upstream), (upstream, client)):
                 threading.Thread(target=_pipe, args=pair, daemon=True).start()
 
@@ -58,7 +60,11 @@ def remote_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     address = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
     monkeypatch.setenv("DOCKER_HOST", address)
     yield address
+    with contextlib.suppress(OSError):
+        listener.shutdown(socket.SHUT_RDWR)  # a close alone leaves accept() waiting
     listener.close()
+    for end in opened:  # the pipes shut them down; closing them is the fixture's
+        end.close()
 
 
 @pytest.fixture
