@@ -226,7 +226,10 @@ def test_ctrl_c_removes_the_containers(tmp_path: Path) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and not (our_container_ids() - before):
         time.sleep(0.2)
-    assert our_container_ids() - before, "the run never started a container"
+    if not (our_container_ids() - before):
+        process.kill()
+        _, err = process.communicate(timeout=30)
+        pytest.fail(f"the run never started a container (exit {process.returncode}): {err.strip()[-500:]}")
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=30)
     assert process.returncode == 130
