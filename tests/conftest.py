@@ -55,24 +55,28 @@ def docker_client() -> Iterator[DockerClient]:
 MakeProject = Callable[..., Path]
 
 
+def build_project(root: Path, files: Mapping[str, str | bytes], mode: int = 0o755) -> Path:
+    """A project as the tests need one: `root` (made, of `mode`: 0o700 is closed to others, as a CI
+    job's checkout often is, which the sandbox must work around) with a pyproject.toml naming it and
+    `files` (a path in it -> text or bytes; folders made)."""
+    root.mkdir(mode=mode)
+    root.chmod(mode)
+    (root / "pyproject.toml").write_text(f"[project]\nname = '{root.name}'\n")
+    for relative, content in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content)
+    return root
+
+
 @pytest.fixture
 def make_project(tmp_path: Path) -> MakeProject:
-    """A project as the tests need one: `proj/` with a pyproject.toml naming it and `files` (a path
-    in it -> text or bytes; folders made), the folder of `mode` (0o700: closed to others, as a CI
-    job's checkout often is, which the sandbox must work around; 0o755 by default)."""
+    """`build_project` at `proj/` in the test's folder."""
 
     def make(files: Mapping[str, str | bytes], mode: int = 0o755) -> Path:
-        root = tmp_path / "proj"
-        root.mkdir(mode=mode)
-        root.chmod(mode)
-        (root / "pyproject.toml").write_text("[project]\nname = 'proj'\n")
-        for relative, content in files.items():
-            path = root / relative
-            path.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(content, bytes):
-                path.write_bytes(content)
-            else:
-                path.write_text(content)
-        return root
+        return build_project(tmp_path / "proj", files, mode)
 
     return make

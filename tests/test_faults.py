@@ -26,6 +26,7 @@ from coderefine.errors import BadResponse, EndpointUnavailable, UsageError
 from coderefine.llm.chat import Message
 from coderefine.llm.client import LLMOptions, OpenAIChat, RemoteEndpoint
 from tests.conftest import MakeProject
+from tests.functions import SLOW_DEDUPE
 from tests.scripted_llm import Reply, ScriptedLLM, prompt_text
 
 Start = Callable[..., ScriptedLLM]
@@ -145,17 +146,7 @@ def test_a_text_draft_outlives_a_fault_in_its_feedback(scripted: Start, capsys: 
 
 # -- optimize: a verified winner outlives every endpoint fault ---------------------------------
 
-SLOW = '''\
-"""Helpers with a slow function."""
-
-
-def dedupe(items: list[int]) -> list[int]:
-    result = []
-    for item in items:
-        if item not in result:
-            result.append(item)
-    return result
-'''
+SLOW = '"""Helpers with a slow function."""\n\n\n' + SLOW_DEDUPE
 
 # A real docstring with a fenced example (not a doctest: a draft may not add those, see the guard's
 # keeps-doctests): the fence lines must not end the answer's code block.

@@ -28,6 +28,7 @@ from coderefine.sandbox import contract
 from coderefine.sandbox.base import Limits
 from coderefine.sandbox.docker import DockerSandbox
 from tests.conftest import MakeProject
+from tests.functions import TOTAL, fenced
 from tests.scripted_llm import ScriptedLLM, prompt_text
 
 pytestmark = pytest.mark.docker  # every test here runs checks in the Docker sandbox
@@ -40,7 +41,6 @@ def total(items: list[int]) -> int:
     return result
 """
 SECRET = "sk-this-must-never-leave-the-machine"
-FAST = "def total(items: list[int]) -> int:\n    return sum(items)\n"
 # A wrong answer: off by one whenever the list is not empty.
 WRONG_VALUE = "(sum(items) + 1 if items else 0)"
 
@@ -183,7 +183,7 @@ def test_the_sandbox_alone_refuses_each_attack(
     verdict = check(box, project, ATTACKS[attack], baseline, timing_lock=gate)
     assert not verdict.verified and not verdict.correct and not verdict.faster
     # The check after it is not disturbed: a correct, faster draft is still verified.
-    assert check(box, project, FAST, baseline, timing_lock=gate).verified
+    assert check(box, project, TOTAL, baseline, timing_lock=gate).verified
 
 
 def test_checks_side_by_side_take_turns_only_to_time(box: DockerSandbox, project: Path, baseline: Baseline) -> None:
@@ -193,13 +193,13 @@ def test_checks_side_by_side_take_turns_only_to_time(box: DockerSandbox, project
     gate = threading.Lock()
     gate.acquire()
     with ThreadPoolExecutor(2) as pool:
-        draft = pool.submit(check, box, project, FAST, baseline, options, None)
+        draft = pool.submit(check, box, project, TOTAL, baseline, options, None)
         own = pool.submit(
             verify,
             box,
             "sums",
             SourceFile.read(project / "sums.py").target("total"),
-            FAST,
+            TOTAL,
             options,
             baseline=baseline,
             timing_lock=gate,
@@ -257,10 +257,6 @@ def test_the_judge_runs_as_another_user_and_cannot_be_read(box: DockerSandbox) -
 # -- with the static guard: through optimize(), the scripted model playing the attacks ----------------
 
 
-def fenced(code: str) -> str:
-    return f"```python\n{code}```"
-
-
 GUARDED = {
     "system_call_in_production": """import os
 
@@ -284,7 +280,7 @@ def total(items: list[int]) -> int:
 def test_the_guard_refuses_and_the_next_correct_draft_wins(
     scripted: Callable[..., ScriptedLLM], project: Path, attack: str
 ) -> None:
-    server = scripted([fenced(GUARDED[attack]), "Try again.", fenced(FAST), "NOTHING LEFT TO GAIN"])
+    server = scripted([fenced(GUARDED[attack]), "Try again.", fenced(TOTAL), "NOTHING LEFT TO GAIN"])
     # No analyzer: its fix (`result += item`) would be one more draft before the scripted ones.
     report = optimize(
         project / "sums.py",

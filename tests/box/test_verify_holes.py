@@ -19,6 +19,7 @@ from coderefine.code.check import Verdict, VerifyOptions, verify
 from coderefine.code.source import SourceFile
 from coderefine.sandbox.base import Limits
 from coderefine.sandbox.docker import DockerSandbox
+from tests.conftest import build_project
 
 pytestmark = pytest.mark.docker  # every test here runs checks in the Docker sandbox
 
@@ -236,12 +237,7 @@ def test_kinds_seen_once():
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("holes")
-    (root / "pyproject.toml").write_text("[project]\nname = 'holes'\n")
-    (root / "holes.py").write_text(MODULE)
-    (root / "tests").mkdir()
-    (root / "tests" / "test_holes.py").write_text(TESTS)
-    return root
+    return build_project(tmp_path_factory.mktemp("holes") / "holes", {"holes.py": MODULE, "tests/test_holes.py": TESTS})
 
 
 @pytest.fixture(scope="module")

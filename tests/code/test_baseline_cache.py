@@ -16,6 +16,7 @@ from coderefine.code.kept_tests import MODULE, unit_hashes
 from coderefine.errors import EnvironmentProblem
 from coderefine.sandbox.base import Limits
 from coderefine.sandbox.open import open_sandbox
+from tests.conftest import MakeProject
 
 SHAPES = """\
 def area(width, height):
@@ -57,17 +58,9 @@ def test_shout():
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    (root / "tests").mkdir(parents=True)
-    (root / "pyproject.toml").write_text("[project]\nname = 'proj'\n")
-    (root / "shapes.py").write_text(SHAPES)
-    (root / "words.py").write_text(WORDS)
-    (root / "tests" / "test_shapes.py").write_text(TEST_SHAPES)
-    (root / "tests" / "test_words.py").write_text(TEST_WORDS)
-    for path in (root, *root.rglob("*")):
-        path.chmod(0o755 if path.is_dir() else 0o644)
-    return root
+def project(make_project: MakeProject) -> Path:
+    tests = {"tests/test_shapes.py": TEST_SHAPES, "tests/test_words.py": TEST_WORDS}
+    return make_project({"shapes.py": SHAPES, "words.py": WORDS, **tests})
 
 
 def review(

@@ -13,9 +13,13 @@ from coderefine.code.optimize import optimize
 from coderefine.code.source import SourceFile
 from coderefine.config import resolve
 from coderefine.errors import UsageError
+from tests.conftest import MakeProject
+from tests.functions import DEDUPE_HEADER as HEADER
+from tests.functions import FAST_BODY, SLOW_DEDUPE, fenced
 from tests.scripted_llm import ScriptedLLM, prompt_text
 
-MODULE = '''\
+MODULE = (
+    '''\
 """Helpers with a slow function."""
 import math
 from collections import OrderedDict
@@ -23,13 +27,9 @@ from collections import OrderedDict
 _cache: dict[tuple[int, ...], list[int]] = {}
 
 
-def dedupe(items: list[int]) -> list[int]:
-    result = []
-    for item in items:
-        if item not in result:
-            result.append(item)
-    return result
-
+'''
+    + SLOW_DEDUPE
+    + """
 
 def merge(a, b, /, key=None, *rest, reverse=False, **options) -> list:
     return sorted([*a, *b], key=key, reverse=reverse)
@@ -49,10 +49,8 @@ class Bag:
     @staticmethod
     def twice(items: list[int]) -> list[int]:
         return items + items
-'''
-
-HEADER = "def dedupe(items: list[int]) -> list[int]:\n"
-FAST_BODY = "    return list(dict.fromkeys(items))\n"
+"""
+)
 
 
 def guard_check(draft: str, name: str = "dedupe", module: str = MODULE, allow: tuple[str, ...] = ()) -> Refusal | None:
@@ -240,10 +238,7 @@ def test_module_state_and_monkeypatches_are_refused() -> None:
 
 
 def test_local_state_is_allowed() -> None:
-    allowed(
-        HEADER + "    result = []\n    for item in items:\n        if item not in result:\n"
-        "            result.append(item)\n    return result\n"
-    )
+    allowed(SLOW_DEDUPE)
     allowed(HEADER + "    seen = {}\n    for item in items:\n        seen[item] = True\n    return list(seen)\n")
     allowed(
         HEADER + "    seen = set()\n    out = []\n    for item in items:\n        if item not in seen:\n"
@@ -445,17 +440,13 @@ SLOW = MODULE.split("\n\n\ndef merge")[0] + "\n"
 
 @pytest.mark.docker
 def test_a_hostile_draft_is_refused_and_the_model_told_why(
-    scripted: Callable[..., ScriptedLLM], tmp_path: Path
+    scripted: Callable[..., ScriptedLLM], make_project: MakeProject
 ) -> None:
     # Real Docker sandbox, as in test_optimize.py.
-    project = tmp_path / "proj"
-    project.mkdir(mode=0o755)
-    project.chmod(0o755)
-    (project / "pyproject.toml").write_text("[project]\nname = 'proj'\n")
-    (project / "slow.py").write_text(SLOW)
-    fast = f"```python\n{HEADER}{FAST_BODY}```"
+    project = make_project({"slow.py": SLOW})
+    fast = fenced(HEADER + FAST_BODY)
     done = "It is as fast as it gets. NOTHING LEFT TO GAIN"
-    server = scripted([f"```python\n{PRODUCTION_BOMB}```", "feedback on the refusal", fast, done])
+    server = scripted([fenced(PRODUCTION_BOMB), "feedback on the refusal", fast, done])
     report = optimize(
         project / "slow.py",
         "dedupe",

@@ -13,30 +13,29 @@ from coderefine.cli import main
 from coderefine.code.optimize import optimize
 from coderefine.code.report import CodeReport
 from coderefine.errors import UsageError
-from tests.conftest import MakeProject
+from tests.conftest import MakeProject, build_project
+from tests.functions import FAST_BODY, FAST_DEDUPE, SLOW_BODY, SLOW_DEDUPE, fenced
 from tests.scripted_llm import Reply, ScriptedLLM, prompt_text
 
 Start = Callable[..., ScriptedLLM]
 
-SLOW = '''\
+SLOW = (
+    '''\
 """Helpers with a slow function."""
 import math  # unused, but the file's own
 
 
 # Keep the first occurrence of each item.
-def dedupe(items: list[int]) -> list[int]:
-    result = []
-    for item in items:
-        if item not in result:
-            result.append(item)
-    return result
-
+'''
+    + SLOW_DEDUPE
+    + """
 
 def untouched(x: int) -> int:
     return x + 1  # stays byte for byte
-'''
+"""
+)
 
-FAST = "```python\ndef dedupe(items: list[int]) -> list[int]:\n    return list(dict.fromkeys(items))\n```"
+FAST = fenced(FAST_DEDUPE)
 WRONG = "```python\ndef dedupe(items: list[int]) -> list[int]:\n    return sorted(set(items))\n```"
 MUTATES = (
     "```python\ndef dedupe(items: list[int]) -> list[int]:\n"
@@ -122,11 +121,7 @@ def test_apply_writes_only_a_verified_winner_keeping_every_other_byte(scripted: 
     assert report.applied
     written = path.read_bytes()
     assert written.count(b"\r\n") == written.count(b"\n")  # line endings kept
-    expected = SLOW.replace(
-        "    result = []\n    for item in items:\n        if item not in result:\n            result.append(item)\n"
-        "    return result\n",
-        "    return list(dict.fromkeys(items))\n",
-    ).replace("\n", "\r\n")
+    expected = SLOW.replace(SLOW_BODY, FAST_BODY).replace("\n", "\r\n")
     assert written.decode() == expected
 
 
@@ -462,14 +457,9 @@ def test_baseline_tests_select_what_the_original_check_runs(
     assert document["metrics"]["input_sources"].get("captured") == 1  # from test_quick.py, the one test run
 
 
-SIDE_BY_SIDE = """\
-def dedupe(items: list[int]) -> list[int]:
-    result = []
-    for item in items:
-        if item not in result:
-            result.append(item)
-    return result
-
+SIDE_BY_SIDE = (
+    SLOW_DEDUPE
+    + """
 
 def total(items: list[int]) -> int:
     result = 0
@@ -481,6 +471,7 @@ def total(items: list[int]) -> int:
 def largest(items: list[int]) -> int:
     return max(items) if items else 0
 """
+)
 SIDE_BY_SIDE_DRAFTS = {
     "dedupe": FAST,
     "total": "```python\ndef total(items: list[int]) -> int:\n    return sum(items) + 1\n```",  # wrong
@@ -501,10 +492,7 @@ def answer_by_function(request: dict[str, Any]) -> Reply:
 def test_functions_side_by_side_give_the_same_results_in_the_same_order(scripted: Start, tmp_path: Path) -> None:
     reports = {}
     for jobs in (1, 3):
-        root = tmp_path / f"jobs{jobs}"
-        root.mkdir(mode=0o755)
-        (root / "pyproject.toml").write_text("[project]\nname = 'proj'\n")
-        (root / "three.py").write_text(SIDE_BY_SIDE)
+        root = build_project(tmp_path / f"jobs{jobs}", {"three.py": SIDE_BY_SIDE})
         server = scripted(answer_by_function)
         reports[jobs] = run(server, root / "three.py", None, jobs=jobs, max_iterations=1)
     # The verdicts (timing aside: a speedup near the threshold may fall either way on a busy machine).

@@ -10,6 +10,7 @@ from coderefine.code.optimize import speed_job
 from coderefine.code.result_cache import facts_store
 from coderefine.code.run import RunRequest, result_keys
 from coderefine.code.source import SourceFile
+from tests.conftest import build_project
 
 CODE = """\
 from pkg.helpers import scale
@@ -34,16 +35,13 @@ def keys(project: Path, **settings: object) -> dict[str, str]:
     return result_keys(request, job, facts_of(SourceFile(path.read_bytes()), path), project)
 
 
-def make_project(root: Path) -> Path:
-    (root / "pkg").mkdir()
-    (root / "pkg" / "__init__.py").write_text("")
-    (root / "pkg" / "helpers.py").write_text("def scale(x: int, k: int) -> int:\n    return x * k\n")
-    (root / "pkg" / "main.py").write_text(CODE)
-    return root
+def project_in(root: Path) -> Path:
+    helpers = "def scale(x: int, k: int) -> int:\n    return x * k\n"
+    return build_project(root / "proj", {"pkg/__init__.py": "", "pkg/helpers.py": helpers, "pkg/main.py": CODE})
 
 
 def test_keys_follow_the_function_its_context_its_imports_and_the_settings(tmp_path: Path) -> None:
-    project = make_project(tmp_path)
+    project = project_in(tmp_path)
     before = keys(project)
     assert set(before) == {"double", "triple"}
     assert keys(project) == before  # stable
@@ -68,7 +66,7 @@ def test_keys_follow_the_function_its_context_its_imports_and_the_settings(tmp_p
 
 
 def test_file_facts_are_read_back_without_parsing(tmp_path: Path) -> None:
-    project = make_project(tmp_path)
+    project = project_in(tmp_path)
     store = facts_store(config.resolve({"cache_dir": tmp_path / "cache"}))
     path = project / "pkg" / "main.py"
     first = read_facts(path, store)

@@ -14,6 +14,7 @@ import pytest
 
 from coderefine.cli import main
 from coderefine.code.testfiles import TEST_FILE_REASON
+from tests.functions import FAST_DEDUPE, SLOW_DEDUPE
 from tests.scripted_llm import ScriptedLLM
 
 Start = Callable[..., ScriptedLLM]
@@ -51,14 +52,6 @@ def squares(xs: list[int]) -> list[int]:
         i += 1
     return result"""
 
-SLOW_DEDUPE = """\
-def dedupe(items: list[int]) -> list[int]:
-    result = []
-    for item in items:
-        if item not in result:
-            result.append(item)
-    return result"""
-
 SLOW_COUNT = """\
     def count_of(self, value: int) -> int:
         total = 0
@@ -69,7 +62,7 @@ SLOW_COUNT = """\
 
 FAST = {
     "squares": "def squares(xs: list[int]) -> list[int]:\n    return [x * x for x in xs]\n",
-    "dedupe": "def dedupe(items: list[int]) -> list[int]:\n    return list(dict.fromkeys(items))\n",
+    "dedupe": FAST_DEDUPE,
     "count_of": "def count_of(self, value: int) -> int:\n    return self.items.count(value)\n",
 }
 DONE = "Verified faster. NOTHING LEFT TO GAIN"
@@ -107,7 +100,7 @@ def repo(tmp_path: Path) -> Path:
     git(root, "checkout", "-qb", "feature")
     slow = (
         BEFORE.replace(FAST["squares"].rstrip("\n"), SLOW_SQUARES)
-        .replace(FAST["dedupe"].rstrip("\n"), SLOW_DEDUPE)
+        .replace(FAST_DEDUPE, SLOW_DEDUPE)
         .replace("    def count_of(self, value: int) -> int:\n        return self.items.count(value)", SLOW_COUNT)
     )
     assert slow.count("while") == 1 and "total = total + 1" in slow

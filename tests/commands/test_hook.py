@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from tests.functions import FAST_BODY, FAST_DEDUPE, SLOW_BODY, fenced
 from tests.scripted_llm import ScriptedLLM, prompt_text
 
 Start = Callable[..., ScriptedLLM]
@@ -31,14 +32,6 @@ Start = Callable[..., ScriptedLLM]
 CHECKOUT = Path(__file__).resolve().parents[2]  # the repository that holds .pre-commit-hooks.yaml
 SUGGEST, FIX = "coderefine", "coderefine-fix"
 
-FAST_BODY = "    return list(dict.fromkeys(items))\n"
-SLOW_BODY = """\
-    result = []
-    for item in items:
-        if item not in result:
-            result.append(item)
-    return result
-"""
 UNTOUCHED = '''\
 def untouched(values: list[int]) -> int:
     """Left alone by the commit: the hooks must not work on it."""
@@ -59,7 +52,7 @@ def dedupe(items: list[int]) -> list[int]:
 COMMITTED = MODULE.format(body=FAST_BODY.rstrip("\n"), untouched=UNTOUCHED)
 STAGED = MODULE.format(body=SLOW_BODY.rstrip("\n"), untouched=UNTOUCHED)
 
-FAST = f"```python\ndef dedupe(items: list[int]) -> list[int]:\n{FAST_BODY}```"
+FAST = fenced(FAST_DEDUPE)
 DONE = "Correct, and all the remaining time is one call to dict.fromkeys. NOTHING LEFT TO GAIN"
 CALL = "import slow; print(slow.dedupe([3, 1, 3, 2, 1, 5]), slow.untouched([1, 2, 3]))"
 

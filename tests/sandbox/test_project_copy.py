@@ -19,6 +19,7 @@ from coderefine.code.optimize import optimize
 from coderefine.sandbox.base import OWNER_LABEL
 from coderefine.sandbox.open import open_sandbox
 from tests.conftest import MakeProject
+from tests.functions import FAST_DEDUPE, SLOW_DEDUPE, fenced
 from tests.scripted_llm import ScriptedLLM
 
 LOCAL_SOCKET = "/var/run/docker.sock"
@@ -69,12 +70,8 @@ def remote_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 @pytest.fixture
 def project(make_project: MakeProject) -> Path:
-    helpers = (
-        "def dedupe(items: list[int]) -> list[int]:\n    result = []\n    for item in items:\n"
-        "        if item not in result:\n            result.append(item)\n    return result\n"
-    )
     # Not readable by others: a bind mount would fail the draft user.
-    return make_project({"helpers.py": helpers, ".git/secret": "not copied"}, mode=0o700)
+    return make_project({"helpers.py": SLOW_DEDUPE, ".git/secret": "not copied"}, mode=0o700)
 
 
 @pytest.mark.docker
@@ -101,8 +98,7 @@ def test_the_project_is_copied_to_a_volume_not_bind_mounted(
 def test_optimize_runs_its_drafts_on_the_remote_engine(
     remote_engine: str, project: Path, scripted: Callable[..., ScriptedLLM]
 ) -> None:
-    fast = "```python\ndef dedupe(items: list[int]) -> list[int]:\n    return list(dict.fromkeys(items))\n```"
-    server = scripted([fast, "Verified. NOTHING LEFT TO GAIN"])
+    server = scripted([fenced(FAST_DEDUPE), "Verified. NOTHING LEFT TO GAIN"])
     report = optimize(project / "helpers.py", "dedupe", base_url=server.url, model="scripted-model", max_examples=100)
     (result,) = report.results
     assert result.improved, result.refine
