@@ -15,10 +15,6 @@ SIZE_GROUP = 8  # inputs timed together for each end of TimingSpec.cost_by_size
 SIZE_CALL_LIMIT_S = 0.1  # inputs the original took longer on are left out of it
 LOOP_SHARE = 300  # one loop of the workload costs the original at most this share of TimingSpec.max_seconds
 WORKLOAD_SOURCES = frozenset({"captured", "doctest", "generated"})  # besides the user's examples
-# One call's time under this says more about the process than about the input (the first call of
-# each batch in a fresh child takes 60-90 us whatever its size; a call on 100 items took 16 us):
-# such inputs are ranked by their size, not by their time.
-NOISE_S = 0.0002
 
 
 def choose_workloads(passed: list[tuple[str, bytes, float]], spec: contract.TimingSpec) -> list[bytes]:
@@ -39,7 +35,7 @@ def choose_workloads(passed: list[tuple[str, bytes, float]], spec: contract.Timi
     spent = sum(seconds for source, _, seconds in passed if source == "example")
     # Where the original returned on no real input (strays alone), what it returned on.
     pool = [item for item in passed if item[0] in WORKLOAD_SOURCES] or [item for item in passed if item[0] != "example"]
-    for _, payload, seconds in sorted(pool, key=_busiest, reverse=True):
+    for _, payload, seconds in sorted(pool, key=lambda item: (item[2], len(item[1])), reverse=True):
         if len(chosen) == WORKLOADS:
             break
         if spent + seconds <= budget and payload not in chosen:
@@ -49,11 +45,6 @@ def choose_workloads(passed: list[tuple[str, bytes, float]], spec: contract.Timi
         quickest = [payload for _, payload, _ in sorted(pool, key=lambda item: item[2]) if payload not in chosen]
         chosen += quickest[: FEW_WORKLOADS - len(chosen)]
     return chosen
-
-
-def _busiest(item: tuple[str, bytes, float]) -> tuple[float, int]:
-    _, payload, seconds = item
-    return (seconds if seconds >= NOISE_S else 0.0, len(payload))
 
 
 def round_runner(original: Worker, candidate: Worker) -> Callable[[str, int], float]:

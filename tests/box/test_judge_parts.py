@@ -247,18 +247,6 @@ def test_tiny_examples_and_one_slow_call_leave_the_inputs_at_size_in_the_workloa
     assert measuring.choose_workloads([("stray", b"y", 0.001)], spec) == [b"y"]
 
 
-def test_a_cold_first_call_does_not_make_a_tiny_input_the_busiest() -> None:
-    """The first call of each batch in a fresh child is slow whatever its input: under the noise
-    floor, the largest inputs are the workload, not the ones that happened to be called first."""
-    cold = [("generated", b"t%d" % index, 80e-6) for index in range(12)]
-    large = [("generated", b"L" * (400 + index), 16e-6) for index in range(measuring.WORKLOADS)]
-    spec = contract.TimingSpec(min_round_s=0.02, max_seconds=30.0)
-    chosen = measuring.choose_workloads([*cold, *large], spec)
-    assert chosen == [payload for _, payload, _ in large[::-1]]
-    busy = [("generated", b"t", 0.002), *large]  # a call well over the floor still ranks by its time
-    assert measuring.choose_workloads(busy, spec)[0] == b"t"
-
-
 def test_where_the_original_fails_on_a_value_a_draft_returns_refuses_the_kind_or_fails_alike() -> None:
     alike = load("judge.check").fails_alike_or_not_at_all
 
