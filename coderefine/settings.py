@@ -169,11 +169,11 @@ class Settings:
         bounds=_POSITIVE,
     )
     symbolic_seconds: float = _setting(
-        20.0,
+        10.0,
         flag=_check(
             "code",
             "seconds of symbolic search (CrossHair) for a difference, for a draft that would be offered; "
-            "0 turns it off (default 20)",
+            "0 turns it off (default 10)",
             "SECONDS",
         ),
         bounds=Bounds(least=0, most=3600.0),

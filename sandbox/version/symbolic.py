@@ -45,10 +45,11 @@ def _search(version: Version, annotations: dict[str, str], seconds: float) -> di
         return {"unavailable": f"CrossHair is not installed where the checks run ({problem})"}
     started = time.monotonic()
     try:
-        # One ordering, the draft's decisions first: a wrong fast path is a branch of the draft's (a
+        # One order, the draft's decisions first: a wrong fast path is a branch of the draft's (a
         # size, a threshold), which this order reaches soonest. CrossHair's own diff runs both orders
-        # with half the time each; on the drafts above the original-first order found nothing the
-        # other did not, and the right drafts were searched for 2.3 s on average instead of 4.3 s.
+        # with half the time each. On the drafts above, this order alone with 10 s found all 8 wrong
+        # ones (the original's first found none it missed) and searched the right ones for 2.3 s on
+        # average, against 4.3 s for both orders with 20 s.
         draft, signature = FunctionInfo.from_fn(_annotated(version.function, annotations)).callable()
         original, _ = FunctionInfo.from_fn(_annotated(version.original, annotations)).callable()
         options = DEFAULT_OPTIONS.overlay(
