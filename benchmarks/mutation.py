@@ -32,12 +32,12 @@ Sources:
 - suite: benchmarks/slow_functions; the correct version is the known-good draft in fast.py;
 - untyped: the same with every type hint stripped from both (inputs then come from the
   project's tests, the examples and what is widened from them);
-- toolz, boltons, funcy, fnc, more_itertools: real libraries (pinned below, see LIBRARIES), each
-  downloaded as an sdist with its own tests. Their functions are untyped, several return iterators, lists or dicts,
-  some have sentinel defaults; the correct version is the library's own source. There
-  "verified" means correct (speed does not matter). Generator functions are refused by
-  coderefine as ineligible: their mutants are listed, not checked.
-- library: the five libraries in that order; all: the suite, untyped and the five libraries.
+- toolz, boltons, funcy, fnc, more_itertools, flatten_dict: real libraries (pinned below, see
+  LIBRARIES), each downloaded as an sdist with its own tests. Their functions are untyped, several
+  return iterators, lists or dicts, some have sentinel defaults; the correct version is the
+  library's own source. There "verified" means correct (speed does not matter). Generator
+  functions are refused by coderefine as ineligible: their mutants are listed, not checked.
+- library: the six libraries in that order; all: the suite, untyped and the six libraries.
 
 Nothing in the repository is changed: every run works on copies. Before funcy and fnc, `all` took
 about 20 minutes on 2 cores (the suite 4, untyped 5, toolz 7, boltons 4; each library's sdist is
@@ -97,6 +97,10 @@ class Library:
     # (name, version, file): a pure-Python module its tests import, taken from that pinned sdist
     # and put at the project's root (where pytest's rootdir insertion finds it, in the box too)
     test_modules: tuple[tuple[str, str, str], ...] = ()
+    # whether the sdist's PKG-INFO is put under source_root as the metadata of an installed copy:
+    # for a package that reads its own version with importlib.metadata when it is imported (the
+    # sdist is unpacked, never installed, here and in the box)
+    metadata: bool = False
 
 
 # toolz: untyped functions with at least 3 mutation sites: returning iterators
@@ -211,6 +215,29 @@ MORE_ITERTOOLS_FUNCTIONS = (
     ("more_itertools/more.py", "is_sorted"),
     ("more_itertools/more.py", "all_unique"),
 )
+# flatten-dict (a src layout; flatten_dict.py, reducers.py, splitters.py): untyped functions, none
+# a generator, over nested mappings (flatten: any Mapping, read with items(), and the types of
+# enumerate_types, read with enumerate(): lists, tuples, one-shot iterators) with keyword options
+# (flatten: reducer by name or as a function of two or three arguments, inverse,
+# max_flatten_depth, enumerate_types as any iterable of types, keep_empty_types; unflatten:
+# splitter, inverse), results that are plain dicts keyed by tuples or strings (flatten, unflatten:
+# a ValueError on a duplicated key) or tuples (the splitters), a function that changes its
+# argument in place and returns None (nested_set_dict, recursive, one level per key), and the
+# small key functions (the reducers: None as the first key, path_reducer through os.path.join;
+# the splitters: str.split() made a tuple). coderefine refuses nested_set_dict (it returns no
+# value): its mutants and drafts are listed, not checked. tuple_splitter and path_splitter (no
+# mutation site, no draft), make_reducer and make_splitter (they return a closure) are left out.
+FLATTEN_DICT_FUNCTIONS = (
+    ("src/flatten_dict/flatten_dict.py", "flatten"),
+    ("src/flatten_dict/flatten_dict.py", "unflatten"),
+    ("src/flatten_dict/flatten_dict.py", "nested_set_dict"),
+    ("src/flatten_dict/reducers.py", "tuple_reducer"),
+    ("src/flatten_dict/reducers.py", "path_reducer"),
+    ("src/flatten_dict/reducers.py", "dot_reducer"),
+    ("src/flatten_dict/reducers.py", "underscore_reducer"),
+    ("src/flatten_dict/splitters.py", "dot_splitter"),
+    ("src/flatten_dict/splitters.py", "underscore_splitter"),
+)
 # boltons' conftest.py takes the `path` argument, which pytest 9 no longer passes; it only skips
 # test files named for another Python major version, so `collection_path` keeps its meaning.
 _BOLTONS_CONFTEST = (
@@ -272,6 +299,18 @@ LIBRARIES = {
         ),
         "tests",
         MORE_ITERTOOLS_FUNCTIONS,
+    ),
+    # its one test file sits in the package, in a folder with no __init__.py, and imports
+    # flatten_dict from src/ (the box puts src/ on the path, pytest here is told to); the package's
+    # __init__ reads its version from the installed metadata, which `metadata` gives it
+    "flatten_dict": Library(
+        "flatten_dict",
+        "0.5.0",
+        ("-o", "pythonpath=src", "src/flatten_dict/tests/flatten_dict_test.py"),
+        "src/flatten_dict/tests",
+        FLATTEN_DICT_FUNCTIONS,
+        source_root="src",
+        metadata=True,
     ),
 }
 SOURCES = ("suite", "untyped", *LIBRARIES)
@@ -821,6 +860,10 @@ def library_project(library: Library) -> Iterator[Path]:
         if not (project / library.tests_dir).is_dir():
             raise EnvironmentProblem(f"the sdist of {spec} has no tests")
         patch(project, library.patches, spec)
+        if library.metadata:
+            installed = project / library.source_root / f"{library.name}-{library.version}.dist-info"
+            installed.mkdir()
+            (installed / "METADATA").write_bytes((project / "PKG-INFO").read_bytes())
         with tempfile.TemporaryDirectory(prefix="coderefine-mutation-test-modules-") as extra:
             for name, version, file in library.test_modules:
                 module = sdist(name, version, Path(extra)) / file

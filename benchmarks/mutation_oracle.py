@@ -1043,6 +1043,144 @@ def _mi_all_unique(rng: random.Random) -> Arguments:
     return (_mi_iterable(rng, items),), optional(rng, "key", (None, abs, _mod3, str))
 
 
+# flatten-dict's inputs: what its own tests pass (dicts keyed by strings, nested, with lists,
+# tuples, one-shot iterators and empty dicts inside; reducers and splitters by name or as
+# functions, a reducer of three arguments among them; enumerate_types and keep_empty_types as
+# tuples of types; flat dicts keyed by tuples or joined strings), mappings that are no dict, and
+# wide dicts (more than 64 keys; unflatten: past 1000 keys, now and then).
+
+_FD_NAMES = ("a", "b", "c", 0, 1)
+_FD_REDUCERS = ("tuple", "path", "dot", "underscore")
+_FD_SPLITTERS = ("tuple", "path", "dot", "underscore")
+_FD_SEPARATORS = {"path": "/", "dot": ".", "underscore": "_"}
+
+
+def _fd_bracket(parent: Any, key: Any, parent_obj: Any) -> Any:
+    """The tests' reducer of three arguments: `a[0].b` (a list's items in brackets)."""
+    if parent is None:
+        return key
+    return f"{parent}[{key}]" if isinstance(parent_obj, (list, tuple)) else f"{parent}.{key}"
+
+
+def _fd_reversed(parent: Any, key: Any) -> Any:
+    return (key,) if parent is None else (key, *parent)
+
+
+def _fd_colon(flat_key: Any) -> Any:
+    return tuple(str(flat_key).split(":"))
+
+
+def _fd_leaf(rng: random.Random, unique: list[int] | None) -> Any:
+    if unique is not None:  # inverse: leaves become keys, mostly distinct and hashable
+        unique.append(len(unique) if rng.random() < 0.95 else 0)
+        return unique[-1]
+    return rng.choice((rng.randint(-3, 3), "s", None, "", (1, 2)))
+
+
+def _fd_nested(rng: random.Random, depth: int, unique: list[int] | None = None, lazy: bool = True) -> Any:
+    """A value: a leaf, or (above depth 0) a dict, an empty dict, a list, a tuple or (if `lazy`) an
+    iterator."""
+    roll = rng.random()
+    if depth == 0 or roll < 0.3:
+        return _fd_leaf(rng, unique)
+    if roll < 0.35:
+        return {}
+    if roll < 0.55:
+        items = [_fd_nested(rng, depth - 1, unique, lazy) for _ in range(rng.randint(0, 3))]
+        return rng.choice((list, list, tuple, Stream) if lazy else (list, tuple))(items)
+    keys = rng.sample(_FD_NAMES, rng.randint(1, len(_FD_NAMES)))
+    return {key: _fd_nested(rng, depth - 1, unique, lazy) for key in keys}
+
+
+def _fd_flatten(rng: random.Random) -> Arguments:
+    kwargs = {
+        **optional(rng, "reducer", (*_FD_REDUCERS, _fd_bracket, _fd_reversed)),
+        **optional(rng, "inverse", (False, True)),
+        **optional(rng, "max_flatten_depth", (None, 1, 2, 3, 0)),
+        **optional(rng, "enumerate_types", ((), (list,), (list, tuple), (Stream,), (list, Stream), [list], (dict,))),
+        **optional(rng, "keep_empty_types", ((), (dict,), (list,), (dict, list), (Stream,), (tuple, Stream))),
+    }
+    unique: list[int] | None = [] if kwargs.get("inverse") else None
+    roll = rng.random()
+    if roll < 0.15:  # wide: past a fast path's threshold, with dicts inside or with none
+        keys = range(rng.randint(60, 120))
+        dicts = rng.random() < 0.5
+        d: Any = {}
+        for key in keys:
+            value = _fd_nested(rng, 1, unique, unique is None) if rng.random() < 0.2 else _fd_leaf(rng, unique)
+            d[key] = value if dicts or not isinstance(value, dict) else _fd_leaf(rng, unique)
+    elif roll < 0.2:  # flattened only as an enumerate type
+        d = [_fd_nested(rng, 2, unique, unique is None) for _ in range(rng.randint(0, 3))]
+    elif roll < 0.22:
+        d = rng.choice((3, "ab", None))  # not flattenable: ValueError
+    else:
+        # a Mapping that is no dict now and then, with no iterator inside (nor with inverse, where a
+        # value becomes a key): the oracle compares such a mapping, and a key, by equality, and an
+        # iterator is equal to itself only
+        plain = rng.random() < 0.8
+        lazy = plain and unique is None
+        d = {key: _fd_nested(rng, 3, unique, lazy) for key in rng.sample(_FD_NAMES, rng.randint(0, len(_FD_NAMES)))}
+        if not plain:
+            kind = (collections.OrderedDict, collections.ChainMap, types.MappingProxyType, collections.UserDict)
+            d = rng.choice(kind)(d)
+    return (d,), kwargs
+
+
+def _fd_flat_key(rng: random.Random, splitter: Any) -> Any:
+    parts = [rng.choice(_FD_NAMES) for _ in range(rng.randint(1, 3))]
+    if splitter == "tuple":
+        roll = rng.random()
+        return tuple(parts) if roll < 0.9 else "ab" if roll < 0.95 else ()  # a string is split by position
+    words = [str(part) for part in parts]
+    if splitter == _fd_colon:
+        return ":".join(words)
+    separator = _FD_SEPARATORS[splitter]
+    if rng.random() < 0.15:  # an empty part: `a..b`, `/a`, `a/`
+        words.insert(rng.randint(0, len(words)), "")
+    return separator.join(words)
+
+
+def _fd_unflatten(rng: random.Random) -> Arguments:
+    splitter = rng.choice((*_FD_SPLITTERS, _fd_colon))
+    number = rng.randint(0, 6) if rng.random() < 0.9 else rng.randint(7, 60) if rng.random() < 0.9 else 1010
+    pairs = []
+    for index in range(number):
+        if number <= 60:
+            pairs.append((_fd_flat_key(rng, splitter), index if rng.random() < 0.9 else rng.randint(0, 2)))
+        else:  # wide: distinct one-part keys and values, but for a rare repeated key
+            part = str(index) if rng.random() < 0.998 else "0"
+            pairs.append(((part,) if splitter == "tuple" else part, index))
+    inverse = rng.random() < 0.3
+    # inverse: the flat keys are the values, where one may repeat
+    d: Any = {value: key for key, value in pairs} if inverse else dict(pairs)
+    if rng.random() < 0.1:
+        d = rng.choice((collections.OrderedDict, collections.ChainMap, types.MappingProxyType))(d)
+    kwargs: dict[str, Any] = {} if splitter == "tuple" and rng.random() < 0.5 else {"splitter": splitter}
+    return (d,), {**kwargs, **({"inverse": True} if inverse else optional(rng, "inverse", (False,)))}
+
+
+def _fd_nested_set_dict(rng: random.Random) -> Arguments:
+    length = rng.randint(17, 20) if rng.random() < 0.15 else rng.randint(1, 4) if rng.random() < 0.95 else 0
+    keys: list[Any] = [rng.choice(_FD_NAMES) for _ in range(length)]
+    d: Any = {key: _fd_nested(rng, 2) for key in rng.sample(_FD_NAMES, rng.randint(0, 3))}
+    if keys and rng.random() < 0.5:  # the path there already, its last key holding a value (None at times)
+        node = d
+        for key in keys[:-1]:
+            node = node.setdefault(key, {}) if isinstance(node.get(key, {}), dict) else {}
+        node[keys[-1]] = rng.choice((None, 0, 1, "x", {}))
+    value: Any = rng.choice((rng.randint(-3, 3), None, "v", {}))
+    return (d, keys if rng.random() < 0.5 else tuple(keys), value), {}
+
+
+def _fd_reducer(rng: random.Random, first: Sequence[Any], second: Sequence[Any]) -> Arguments:
+    return (None if rng.random() < 0.4 else rng.choice(first), rng.choice(second)), {}
+
+
+def _fd_joined(rng: random.Random, separator: str) -> Any:
+    words = [rng.choice(("a", "b", "ab", "0", "", "c d")) for _ in range(rng.randint(0, 4))]
+    return separator.join(words) if rng.random() < 0.95 else rng.choice((None, 3))
+
+
 LIBRARY_INPUTS: dict[str, Maker] = {
     "merge_sorted": _merge_sorted,
     "update_in": _update_in,
@@ -1122,4 +1260,14 @@ LIBRARY_INPUTS: dict[str, Maker] = {
     "more_itertools.all_equal": _mi_all_equal,
     "more_itertools.is_sorted": _mi_is_sorted,
     "more_itertools.all_unique": _mi_all_unique,
+    # flatten-dict
+    "flatten_dict.flatten": _fd_flatten,
+    "flatten_dict.unflatten": _fd_unflatten,
+    "flatten_dict.nested_set_dict": _fd_nested_set_dict,
+    "flatten_dict.tuple_reducer": lambda rng: _fd_reducer(rng, ((), ("a",), ("a", 0), ["a"], "a"), _FD_NAMES),
+    "flatten_dict.path_reducer": lambda rng: _fd_reducer(rng, ("a", "a/b", "", "a/", "/x", 0), ("b", "", "/c", 1)),
+    "flatten_dict.dot_reducer": lambda rng: _fd_reducer(rng, ("a", "a.b", "", 0, ("a",)), ("b", "", 1, None)),
+    "flatten_dict.underscore_reducer": lambda rng: _fd_reducer(rng, ("a", "a_b", "", 0), ("b", "", 1, None)),
+    "flatten_dict.dot_splitter": lambda rng: ((_fd_joined(rng, "."),), {}),
+    "flatten_dict.underscore_splitter": lambda rng: ((_fd_joined(rng, "_"),), {}),
 }

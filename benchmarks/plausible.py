@@ -1601,9 +1601,520 @@ MORE_ITERTOOLS: dict[str, tuple[Draft, ...]] = {
     ),
 }
 
+
+# -- flatten-dict 0.5.0 ---------------------------------------------------------------------
+# flatten_dict/flatten_dict.py imports inspect and Mapping, and defines REDUCER_DICT,
+# SPLITTER_DICT (the reducers and splitters by name) and nested_set_dict beside flatten and
+# unflatten; flatten_dict/splitters.py imports nothing at its top.
+
+FLATTEN_DICT: dict[str, tuple[Draft, ...]] = {
+    "flatten": (
+        draft(
+            "mapping-as-iterable",
+            "a dict's items(), anything else enumerated: a Mapping that is no dict is read by position",
+            '''
+            def flatten(
+                d, reducer="tuple", inverse=False, max_flatten_depth=None, enumerate_types=(), keep_empty_types=()
+            ):
+                """Flatten `Mapping` object."""
+                enumerate_types = tuple(enumerate_types)
+                flattenable_types = (Mapping,) + enumerate_types
+                if not isinstance(d, flattenable_types):
+                    raise ValueError(
+                        "argument type %s is not in the flattenalbe types %s" % (type(d), flattenable_types)
+                    )
+                if max_flatten_depth is not None and max_flatten_depth < 1:
+                    raise ValueError("max_flatten_depth should not be less than 1.")
+                if isinstance(reducer, str):
+                    reducer = REDUCER_DICT[reducer]
+                reducer_accepts_parent_obj = len(inspect.signature(reducer).parameters) == 3
+                flat_dict = {}
+
+                def _flatten(_d, depth, parent=None):
+                    # dicts are nearly all of it: one exact type test, then their items() directly
+                    key_value_iterable = _d.items() if isinstance(_d, dict) else enumerate(_d)
+                    has_item = False
+                    for key, value in key_value_iterable:
+                        has_item = True
+                        if reducer_accepts_parent_obj:
+                            flat_key = reducer(parent, key, _d)
+                        else:
+                            flat_key = reducer(parent, key)
+                        if isinstance(value, flattenable_types) and (
+                            max_flatten_depth is None or depth < max_flatten_depth
+                        ):
+                            has_child = _flatten(value, depth=depth + 1, parent=flat_key)
+                            if has_child or not isinstance(value, keep_empty_types):
+                                continue
+                        if inverse:
+                            flat_key, value = value, flat_key
+                        if flat_key in flat_dict:
+                            raise ValueError("duplicated key '{}'".format(flat_key))
+                        flat_dict[flat_key] = value
+                    return has_item
+
+                _flatten(d, depth=1)
+                return flat_dict
+            ''',
+            Witness("flatten(collections.ChainMap({'a': 1}))", "{('a',): 1}", "{(0,): 'a'}"),
+        ),
+        draft(
+            "option-ignored",
+            "inspect.signature() dropped as slow: a reducer of three arguments (the parent object) is given two",
+            '''
+            def flatten(
+                d, reducer="tuple", inverse=False, max_flatten_depth=None, enumerate_types=(), keep_empty_types=()
+            ):
+                """Flatten `Mapping` object."""
+                enumerate_types = tuple(enumerate_types)
+                flattenable_types = (Mapping,) + enumerate_types
+                if not isinstance(d, flattenable_types):
+                    raise ValueError(
+                        "argument type %s is not in the flattenalbe types %s" % (type(d), flattenable_types)
+                    )
+                if max_flatten_depth is not None and max_flatten_depth < 1:
+                    raise ValueError("max_flatten_depth should not be less than 1.")
+                if isinstance(reducer, str):
+                    reducer = REDUCER_DICT[reducer]
+                flat_dict = {}
+
+                def _flatten(_d, depth, parent=None):
+                    key_value_iterable = enumerate(_d) if isinstance(_d, enumerate_types) else _d.items()
+                    has_item = False
+                    for key, value in key_value_iterable:
+                        has_item = True
+                        flat_key = reducer(parent, key)
+                        if isinstance(value, flattenable_types) and (
+                            max_flatten_depth is None or depth < max_flatten_depth
+                        ):
+                            has_child = _flatten(value, depth=depth + 1, parent=flat_key)
+                            if has_child or not isinstance(value, keep_empty_types):
+                                continue
+                        if inverse:
+                            flat_key, value = value, flat_key
+                        if flat_key in flat_dict:
+                            raise ValueError("duplicated key '{}'".format(flat_key))
+                        flat_dict[flat_key] = value
+                    return has_item
+
+                _flatten(d, depth=1)
+                return flat_dict
+            ''',
+            Witness("flatten({'a': 1}, reducer=lambda parent, key, parent_obj: key)", "{'a': 1}", "raises TypeError"),
+        ),
+        draft(
+            "option-ignored",
+            "emptiness read from truth: an empty iterator (always true) is dropped, whatever keep_empty_types says",
+            '''
+            def flatten(
+                d, reducer="tuple", inverse=False, max_flatten_depth=None, enumerate_types=(), keep_empty_types=()
+            ):
+                """Flatten `Mapping` object."""
+                enumerate_types = tuple(enumerate_types)
+                flattenable_types = (Mapping,) + enumerate_types
+                if not isinstance(d, flattenable_types):
+                    raise ValueError(
+                        "argument type %s is not in the flattenalbe types %s" % (type(d), flattenable_types)
+                    )
+                if max_flatten_depth is not None and max_flatten_depth < 1:
+                    raise ValueError("max_flatten_depth should not be less than 1.")
+                if isinstance(reducer, str):
+                    reducer = REDUCER_DICT[reducer]
+                reducer_accepts_parent_obj = len(inspect.signature(reducer).parameters) == 3
+                flat_dict = {}
+
+                def _flatten(_d, depth, parent):
+                    items = enumerate(_d) if isinstance(_d, enumerate_types) else _d.items()
+                    for key, value in items:
+                        flat_key = reducer(parent, key, _d) if reducer_accepts_parent_obj else reducer(parent, key)
+                        if isinstance(value, flattenable_types) and (
+                            max_flatten_depth is None or depth < max_flatten_depth
+                        ):
+                            # items to flatten, or an empty value that is not kept: no entry of its own
+                            if value or not isinstance(value, keep_empty_types):
+                                _flatten(value, depth + 1, flat_key)
+                                continue
+                        if inverse:
+                            flat_key, value = value, flat_key
+                        if flat_key in flat_dict:
+                            raise ValueError("duplicated key '{}'".format(flat_key))
+                        flat_dict[flat_key] = value
+
+                _flatten(d, 1, None)
+                return flat_dict
+            ''',
+            Witness(
+                "flatten({'a': iter(())}, enumerate_types=(type(iter(())),), keep_empty_types=(type(iter(())),))",
+                "{('a',): iter(())}",
+                "{}",
+            ),
+        ),
+        draft(
+            "size-fast-path",
+            "past 64 keys a dict with no Mapping inside is copied in one pass: lists of enumerate_types stay lists",
+            '''
+            def flatten(
+                d, reducer="tuple", inverse=False, max_flatten_depth=None, enumerate_types=(), keep_empty_types=()
+            ):
+                """Flatten `Mapping` object."""
+                enumerate_types = tuple(enumerate_types)
+                flattenable_types = (Mapping,) + enumerate_types
+                if not isinstance(d, flattenable_types):
+                    raise ValueError(
+                        "argument type %s is not in the flattenalbe types %s" % (type(d), flattenable_types)
+                    )
+                if max_flatten_depth is not None and max_flatten_depth < 1:
+                    raise ValueError("max_flatten_depth should not be less than 1.")
+                if isinstance(reducer, str):
+                    reducer = REDUCER_DICT[reducer]
+                reducer_accepts_parent_obj = len(inspect.signature(reducer).parameters) == 3
+                flat_dict = {}
+                if type(d) is dict and len(d) > 64 and not any(isinstance(value, Mapping) for value in d.values()):
+                    # a wide dict that is flat already: one pass, no recursion
+                    for key, value in d.items():
+                        flat_key = reducer(None, key, d) if reducer_accepts_parent_obj else reducer(None, key)
+                        if inverse:
+                            flat_key, value = value, flat_key
+                        if flat_key in flat_dict:
+                            raise ValueError("duplicated key '{}'".format(flat_key))
+                        flat_dict[flat_key] = value
+                    return flat_dict
+
+                def _flatten(_d, depth, parent=None):
+                    key_value_iterable = enumerate(_d) if isinstance(_d, enumerate_types) else _d.items()
+                    has_item = False
+                    for key, value in key_value_iterable:
+                        has_item = True
+                        if reducer_accepts_parent_obj:
+                            flat_key = reducer(parent, key, _d)
+                        else:
+                            flat_key = reducer(parent, key)
+                        if isinstance(value, flattenable_types) and (
+                            max_flatten_depth is None or depth < max_flatten_depth
+                        ):
+                            has_child = _flatten(value, depth=depth + 1, parent=flat_key)
+                            if has_child or not isinstance(value, keep_empty_types):
+                                continue
+                        if inverse:
+                            flat_key, value = value, flat_key
+                        if flat_key in flat_dict:
+                            raise ValueError("duplicated key '{}'".format(flat_key))
+                        flat_dict[flat_key] = value
+                    return has_item
+
+                _flatten(d, depth=1)
+                return flat_dict
+            ''',
+            Witness(
+                "flatten(dict.fromkeys(range(65), [0]), enumerate_types=(list,))",
+                "{(i, 0): 0 for i in range(65)}",
+                "{(i,): [0] for i in range(65)}",
+            ),
+        ),
+        draft(
+            "shared-iterator",
+            "a value tested with any() before the recursive call: an iterator gives its first item to the test",
+            '''
+            def flatten(
+                d, reducer="tuple", inverse=False, max_flatten_depth=None, enumerate_types=(), keep_empty_types=()
+            ):
+                """Flatten `Mapping` object."""
+                enumerate_types = tuple(enumerate_types)
+                flattenable_types = (Mapping,) + enumerate_types
+                if not isinstance(d, flattenable_types):
+                    raise ValueError(
+                        "argument type %s is not in the flattenalbe types %s" % (type(d), flattenable_types)
+                    )
+                if max_flatten_depth is not None and max_flatten_depth < 1:
+                    raise ValueError("max_flatten_depth should not be less than 1.")
+                if isinstance(reducer, str):
+                    reducer = REDUCER_DICT[reducer]
+                reducer_accepts_parent_obj = len(inspect.signature(reducer).parameters) == 3
+                flat_dict = {}
+
+                def _flatten(_d, depth, parent):
+                    items = enumerate(_d) if isinstance(_d, enumerate_types) else _d.items()
+                    for key, value in items:
+                        flat_key = reducer(parent, key, _d) if reducer_accepts_parent_obj else reducer(parent, key)
+                        if isinstance(value, flattenable_types) and (
+                            max_flatten_depth is None or depth < max_flatten_depth
+                        ):
+                            # only a value with items needs the recursive call
+                            if any(True for _ in value):
+                                _flatten(value, depth + 1, flat_key)
+                                continue
+                            if not isinstance(value, keep_empty_types):
+                                continue
+                        if inverse:
+                            flat_key, value = value, flat_key
+                        if flat_key in flat_dict:
+                            raise ValueError("duplicated key '{}'".format(flat_key))
+                        flat_dict[flat_key] = value
+
+                _flatten(d, 1, None)
+                return flat_dict
+            ''',
+            Witness(
+                "flatten({'a': iter('xy')}, enumerate_types=(type(iter('')),))",
+                "{('a', 0): 'x', ('a', 1): 'y'}",
+                "{('a', 0): 'y'}",
+            ),
+        ),
+        draft(
+            "one-too-many",
+            "an iterator value peeked at for emptiness before the depth test: kept past max_flatten_depth, "
+            "it lacks its first item",
+            '''
+            from itertools import chain
+
+            def flatten(
+                d, reducer="tuple", inverse=False, max_flatten_depth=None, enumerate_types=(), keep_empty_types=()
+            ):
+                """Flatten `Mapping` object."""
+                enumerate_types = tuple(enumerate_types)
+                flattenable_types = (Mapping,) + enumerate_types
+                if not isinstance(d, flattenable_types):
+                    raise ValueError(
+                        "argument type %s is not in the flattenalbe types %s" % (type(d), flattenable_types)
+                    )
+                if max_flatten_depth is not None and max_flatten_depth < 1:
+                    raise ValueError("max_flatten_depth should not be less than 1.")
+                if isinstance(reducer, str):
+                    reducer = REDUCER_DICT[reducer]
+                reducer_accepts_parent_obj = len(inspect.signature(reducer).parameters) == 3
+                flat_dict = {}
+
+                def _pairs(obj):
+                    return enumerate(obj) if isinstance(obj, enumerate_types) else iter(obj.items())
+
+                def _flatten(pairs, obj, depth, parent):
+                    for key, value in pairs:
+                        flat_key = reducer(parent, key, obj) if reducer_accepts_parent_obj else reducer(parent, key)
+                        if isinstance(value, flattenable_types):
+                            # peek at the first item: an empty value needs no recursive call
+                            value_pairs = _pairs(value)
+                            first = next(value_pairs, None)
+                            if max_flatten_depth is None or depth < max_flatten_depth:
+                                if first is not None:
+                                    _flatten(chain([first], value_pairs), value, depth + 1, flat_key)
+                                    continue
+                                if not isinstance(value, keep_empty_types):
+                                    continue
+                        if inverse:
+                            flat_key, value = value, flat_key
+                        if flat_key in flat_dict:
+                            raise ValueError("duplicated key '{}'".format(flat_key))
+                        flat_dict[flat_key] = value
+
+                _flatten(_pairs(d), d, 1, None)
+                return flat_dict
+            ''',
+            Witness(
+                "flatten({'a': iter('xy')}, enumerate_types=(type(iter('')),), max_flatten_depth=1)",
+                "{('a',): iter('xy')}",
+                "{('a',): iter('y')}",
+            ),
+        ),
+        draft(
+            "kind-lost",
+            "an empty value that is kept written as {}, as the docs show: an empty list or OrderedDict becomes a dict",
+            '''
+            def flatten(
+                d, reducer="tuple", inverse=False, max_flatten_depth=None, enumerate_types=(), keep_empty_types=()
+            ):
+                """Flatten `Mapping` object."""
+                enumerate_types = tuple(enumerate_types)
+                flattenable_types = (Mapping,) + enumerate_types
+                if not isinstance(d, flattenable_types):
+                    raise ValueError(
+                        "argument type %s is not in the flattenalbe types %s" % (type(d), flattenable_types)
+                    )
+                if max_flatten_depth is not None and max_flatten_depth < 1:
+                    raise ValueError("max_flatten_depth should not be less than 1.")
+                if isinstance(reducer, str):
+                    reducer = REDUCER_DICT[reducer]
+                reducer_accepts_parent_obj = len(inspect.signature(reducer).parameters) == 3
+                flat_dict = {}
+
+                def _flatten(_d, depth, parent):
+                    items = enumerate(_d) if isinstance(_d, enumerate_types) else _d.items()
+                    has_item = False
+                    for key, value in items:
+                        has_item = True
+                        flat_key = reducer(parent, key, _d) if reducer_accepts_parent_obj else reducer(parent, key)
+                        if isinstance(value, flattenable_types) and (
+                            max_flatten_depth is None or depth < max_flatten_depth
+                        ):
+                            if _flatten(value, depth + 1, flat_key) or not isinstance(value, keep_empty_types):
+                                continue
+                            value = {}  # an empty value kept: {(key,): {}}
+                        if inverse:
+                            flat_key, value = value, flat_key
+                        if flat_key in flat_dict:
+                            raise ValueError("duplicated key '{}'".format(flat_key))
+                        flat_dict[flat_key] = value
+                    return has_item
+
+                _flatten(d, 1, None)
+                return flat_dict
+            ''',
+            Witness(
+                "flatten({'a': []}, enumerate_types=(list,), keep_empty_types=(list,))",
+                "{('a',): []}",
+                "{('a',): {}}",
+            ),
+        ),
+    ),
+    "unflatten": (
+        draft(
+            "option-ignored",
+            "tuple keys nested as they are, no splitter call: inverse is ignored with the default splitter",
+            '''
+            def unflatten(d, splitter="tuple", inverse=False):
+                """Unflatten dict-like object."""
+                unflattened_dict = {}
+                if splitter == "tuple":
+                    # tuple keys are split already: no splitter call per key
+                    for flat_key, value in d.items():
+                        nested_set_dict(unflattened_dict, flat_key, value)
+                    return unflattened_dict
+                if isinstance(splitter, str):
+                    splitter = SPLITTER_DICT[splitter]
+                for flat_key, value in d.items():
+                    if inverse:
+                        flat_key, value = value, flat_key
+                    nested_set_dict(unflattened_dict, splitter(flat_key), value)
+                return unflattened_dict
+            ''',
+            Witness("unflatten({1: ('a',)}, inverse=True)", "{'a': 1}", "raises TypeError"),
+        ),
+        draft(
+            "size-fast-path",
+            "past 1000 keys the nesting inlined with setdefault(): a duplicated key overwrites instead of raising",
+            '''
+            def unflatten(d, splitter="tuple", inverse=False):
+                """Unflatten dict-like object."""
+                if isinstance(splitter, str):
+                    splitter = SPLITTER_DICT[splitter]
+                unflattened_dict = {}
+                if len(d) > 1000:
+                    # many keys: one setdefault() per level instead of a recursive call
+                    for flat_key, value in d.items():
+                        if inverse:
+                            flat_key, value = value, flat_key
+                        *parents, last = splitter(flat_key)
+                        node = unflattened_dict
+                        for key in parents:
+                            node = node.setdefault(key, {})
+                        node[last] = value
+                    return unflattened_dict
+                for flat_key, value in d.items():
+                    if inverse:
+                        flat_key, value = value, flat_key
+                    key_tuple = splitter(flat_key)
+                    nested_set_dict(unflattened_dict, key_tuple, value)
+                return unflattened_dict
+            ''',
+            Witness("unflatten({i: ('a',) for i in range(1001)}, inverse=True)", "raises ValueError", "{'a': 1000}"),
+        ),
+        draft(
+            "mapping-as-iterable",
+            "a dict's items(), anything else taken as pairs: a Mapping that is no dict is read as its keys",
+            '''
+            def unflatten(d, splitter="tuple", inverse=False):
+                """Unflatten dict-like object."""
+                if isinstance(splitter, str):
+                    splitter = SPLITTER_DICT[splitter]
+                unflattened_dict = {}
+                # a dict's items() directly; any other input is taken as (key, value) pairs
+                for flat_key, value in d.items() if isinstance(d, dict) else d:
+                    if inverse:
+                        flat_key, value = value, flat_key
+                    nested_set_dict(unflattened_dict, splitter(flat_key), value)
+                return unflattened_dict
+            ''',
+            Witness("unflatten(collections.ChainMap({('a', 'b'): 1}))", "{'a': {'b': 1}}", "{'a': 'b'}"),
+        ),
+    ),
+    "nested_set_dict": (
+        draft(
+            "size-fast-path",
+            "past 16 keys a loop instead of the recursion: the duplicated-key check is gone",
+            '''
+            def nested_set_dict(d, keys, value):
+                """Set a value to a sequence of nested keys."""
+                assert keys
+                if len(keys) > 16:
+                    # a deep path: one loop instead of a recursive call per level
+                    for key in keys[:-1]:
+                        d = d.setdefault(key, {})
+                    d[keys[-1]] = value
+                    return
+                key = keys[0]
+                if len(keys) == 1:
+                    if key in d:
+                        raise ValueError("duplicated key '{}'".format(key))
+                    d[key] = value
+                    return
+                d = d.setdefault(key, {})
+                nested_set_dict(d, keys[1:], value)
+            ''',
+            Witness(
+                "(lambda d: (nested_set_dict(d, tuple(range(17)), 1), nested_set_dict(d, tuple(range(17)), 2)))({})",
+                "raises ValueError",
+                "(None, None)",
+            ),
+        ),
+        draft(
+            "mapping-as-iterable",
+            "the duplicate test reads the key's value with get(): a key holding None is overwritten silently",
+            '''
+            def nested_set_dict(d, keys, value):
+                """Set a value to a sequence of nested keys."""
+                assert keys
+                key = keys[0]
+                if len(keys) == 1:
+                    # one lookup instead of `in` and then the store
+                    if d.get(key) is not None:
+                        raise ValueError("duplicated key '{}'".format(key))
+                    d[key] = value
+                    return
+                d = d.setdefault(key, {})
+                nested_set_dict(d, keys[1:], value)
+            ''',
+            Witness(
+                "(lambda d: (nested_set_dict(d, ['a'], 1), d))({'a': None})", "raises ValueError", "(None, {'a': 1})"
+            ),
+        ),
+    ),
+    "dot_splitter": (
+        draft(
+            "kind-lost",
+            "the tuple() around str.split() dropped: a list of the parts where the original gives a tuple",
+            """
+            def dot_splitter(flat_key):
+                return flat_key.split(".")
+            """,
+            Witness("dot_splitter('a.b')", "('a', 'b')", "['a', 'b']"),
+        ),
+    ),
+    "underscore_splitter": (
+        draft(
+            "kind-lost",
+            "the tuple() around str.split() dropped: a list of the parts where the original gives a tuple",
+            """
+            def underscore_splitter(flat_key):
+                return flat_key.split("_")
+            """,
+            Witness("underscore_splitter('a_b')", "('a', 'b')", "['a', 'b']"),
+        ),
+    ),
+}
+
 DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "funcy": FUNCY,
     "fnc": FNC,
     "boltons": BOLTONS,
     "more_itertools": MORE_ITERTOOLS,
+    "flatten_dict": FLATTEN_DICT,
 }
