@@ -2,11 +2,11 @@
 
 The original and the new version each run in a process of their own (see
 version/executor.py), started before anything is checked, under another user where
-the sandbox allows it (in Docker: the judge and the versions have different
-uids) and never dumpable, so that a version can neither read, trace nor write
-the judge, nor its verdict channel. The judge draws the inputs, sends them to
-both, compares the JSON answers, and writes the verdict (contract.Verdict) on a
-channel only the runner reads. Nothing a version prints is ever parsed.
+the sandbox allows it (in Docker: the judge, the original and the new version
+each have a uid of their own) and never dumpable, so that a version can neither
+read, trace nor write the judge, nor its verdict channel, nor signal the other.
+The judge draws the inputs, sends them to both, compares the JSON answers, and
+writes the verdict (contract.Verdict) on a channel only the runner reads. Nothing a version prints is ever parsed.
 
 A check, each step only if the one before succeeded:
 1. inputs: the user's examples, the docstring's examples, the calls captured
@@ -75,19 +75,22 @@ def main(job_data: Any, verdict_fd: int, uids: dict[str, int] | None, gate_ends:
         return capture.capture_project(contract.capture_job_from_data(job_data), verdict_fd, uids)
     job = contract.job_from_data(job_data)
     draft_uid = uids.get("draft") if uids else None
+    original_uid = uids.get("original", draft_uid) if uids else None
     cpus = Cpus.of_this_process(side_by_side=gate_ends is not None)
     gate = Gate(gate_ends) if gate_ends is not None else None
     if gate is not None:
         cpus.move_here(cpus.work)  # the judge too: its clock times the rounds
-    workers = [Worker(job.target, None, job.project, draft_uid, cpus)]
-    # The baseline checks the original against a second copy of itself: a function that does not
-    # agree with itself (randomness, time, global state) cannot be verified against anything.
+    # Each version under a user of its own: a draft's process cannot signal the original's (stop it
+    # while it is timed). The baseline checks the original against a second copy of itself, under
+    # the drafts' user: a function that does not agree with itself (randomness, time, global state,
+    # the user it runs as) cannot be verified against anything.
+    workers = [Worker(job.target, None, job.project, original_uid, cpus)]
     workers.append(Worker(job.target, job.candidate, job.project, draft_uid, cpus))
     if job.timing is not None and job.candidate is not None:
         # A second pair for the timing's confirmation, forked now (the judge cannot fork as the
         # versions' user once it has become its own): a bias of one pair of processes (their
         # memory layout) cannot confirm itself.
-        workers += [Worker(job.target, None, job.project, draft_uid, cpus)]
+        workers += [Worker(job.target, None, job.project, original_uid, cpus)]
         workers += [Worker(job.target, job.candidate, job.project, draft_uid, cpus)]
     become(uids.get("judge") if uids else None)
     with contextlib.suppress(OSError):

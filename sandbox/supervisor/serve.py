@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 RUNNER_VERSION = 3
 DRAFT_UID = 10001  # what runs code under test, where the runner may choose (it is root in the container)
 JUDGE_UID = 10002  # the judge of a check: another user, so code under test cannot signal or read it
+ORIGINAL_UID = 10003  # the original a draft is checked against: a draft cannot stop it while it is timed
 
 
 def main(argv: list[str]) -> int:
@@ -76,7 +77,7 @@ def serve_one(request_line: str) -> Request:
 def run(request: Request) -> Request:
     """A program (`code`, run as `python main.py`), or a check (`job`, judged by judge/check.py)."""
     if os.geteuid() == 0 and not request.get("local"):
-        request["uids"] = {"draft": DRAFT_UID, "judge": JUDGE_UID}
+        request["uids"] = {"draft": DRAFT_UID, "original": ORIGINAL_UID, "judge": JUDGE_UID}
     try:
         return supervise(request)
     finally:
@@ -102,7 +103,7 @@ def _clean_scratch(request: Request) -> None:
     if not uids:
         remove_tree(request["workdir"])
         return
-    for uid in (uids["draft"], uids["judge"]):
+    for uid in sorted(set(uids.values())):
         pid = os.fork()
         if pid == 0:
             try:

@@ -254,6 +254,57 @@ def test_the_judge_runs_as_another_user_and_cannot_be_read(box: DockerSandbox) -
     assert "open" not in lines and "signal" not in lines  # neither the runner nor anything else is reachable
 
 
+# Right, and no faster than the original; but a process it leaves behind stops every process it
+# may signal that is not one of the draft's own (they note their pids), a few milliseconds at a
+# time: the original, when timed, would run at a quarter of its speed.
+FORGER = """import os, signal, time
+end = time.monotonic() + 120
+while time.monotonic() < end:
+    with open("/tmp/.drafts") as drafts:
+        own = {int(pid) for pid in drafts.read().split()} | {os.getpid()}
+    stopped = []
+    for pid in [int(entry) for entry in os.listdir("/proc") if entry.isdigit()]:
+        if pid not in own:
+            try:
+                os.kill(pid, signal.SIGSTOP)
+                stopped.append(pid)
+            except OSError:
+                pass
+    time.sleep(0.003)
+    for pid in stopped:
+        try:
+            os.kill(pid, signal.SIGCONT)
+        except OSError:
+            pass
+    time.sleep(0.001)
+"""
+STOPS_THE_ORIGINAL = f"""import os
+import subprocess
+import sys
+
+
+def total(items: list[int]) -> int:
+    if not getattr(total, "noted", False):  # once per process: as fast as the original's loop after
+        with open("/tmp/.drafts", "a") as drafts:
+            drafts.write("%d %d " % (os.getpid(), os.getppid()))
+        total.noted = True
+        quiet = subprocess.DEVNULL
+        started = os.path.exists("/tmp/.forger") or open("/tmp/.forger", "w").close()
+        started or subprocess.Popen([sys.executable, "-c", {FORGER!r}], stdin=quiet, stdout=quiet, stderr=quiet)
+    result = 0
+    for item in items:
+        result = result + item
+    return result
+"""
+
+
+def test_a_draft_cannot_stop_the_original_while_timed(box: DockerSandbox, project: Path, baseline: Baseline) -> None:
+    """The original runs as a user of its own: the draft's processes may not signal it."""
+    verdict = check(box, project, STOPS_THE_ORIGINAL, baseline)
+    assert verdict.correct, verdict.mismatch
+    assert not verdict.faster and verdict.speedup is not None and verdict.speedup < 1.5, verdict.speedup
+
+
 # -- with the static guard: through optimize(), the scripted model playing the attacks ----------------
 
 
