@@ -2,7 +2,8 @@
 across the protocols they satisfy (a list's: a tuple, an iterator, a generator, a deque, a range, a
 string of its one-character items, a dict of its items as keys or of its pairs; a dict's: an
 OrderedDict, a defaultdict, a Counter, a read-only mapping, its views; a set's: a frozenset), and for
-a parameter with a default, values other than the default. Each is a labelled strategy of that
+a parameter with a default, values other than the default (classes where it is a class or a tuple
+of them). Each is a labelled strategy of that
 parameter's values; the judge compares the versions on them wherever the original accepts them
 (see judge/check.py), whatever the calls seen held.
 
@@ -13,6 +14,7 @@ not for it."""
 from __future__ import annotations
 
 import collections
+import collections.abc
 import functools
 import operator
 import typing
@@ -52,6 +54,21 @@ OTHER_FUNCTIONS: tuple[Any, ...] = (
 )
 # Builtins callers pass as callbacks where None is a default: results that do not depend on the process.
 CALLBACKS = (len, str, abs, bool, repr, int)
+# Classes callers pass where a default is a class or a tuple of them (`enumerate_types=()`,
+# `dict_class=dict`): the ones a function tests its values against, abstract ones included (an
+# option that names Iterator reaches a branch for iterators no concrete class reaches).
+CLASSES: tuple[type, ...] = (
+    list,
+    tuple,
+    dict,
+    set,
+    str,
+    int,
+    collections.OrderedDict,
+    collections.abc.Iterator,
+    collections.abc.Mapping,
+    collections.abc.Sequence,
+)
 
 
 @dataclass(frozen=True)
@@ -67,7 +84,7 @@ class Kind:
 
 
 # The kinds made of a few functions, by name.
-_FINITE = {"another function": OTHER_FUNCTIONS, "callable": CALLBACKS}
+_FINITE = {"another function": OTHER_FUNCTIONS, "callable": CALLBACKS, "class": CLASSES}
 
 
 def explored_kinds(known: Parameter, context: Context, kin: Element | None) -> list[Kind]:
@@ -202,15 +219,22 @@ def _other_than_default(
     default = known.parameter.default
     if type(default) is bool:
         return [("bool", st.just(not default))]
+    if isinstance(default, type):
+        return [("class", st.sampled_from([kind for kind in CLASSES if kind is not default]))]
+    made: list[tuple[str, SearchStrategy[Any]]] = []
+    if type(default) is tuple and all(isinstance(item, type) for item in default):
+        # Classes to test values against: one to three of them, never the default itself.
+        classes = st.lists(st.sampled_from(CLASSES), min_size=1, max_size=3, unique=True).map(tuple)
+        made.append(("classes", classes.filter(lambda value: value != default)))
     if type(default) in (int, float, str, bytes, list, tuple, set, frozenset, dict):
         typed = from_hint(type(default), context)
-        if typed is None:
-            return []
-        return [(type(default).__name__, typed.strategy.filter(lambda value: value != default))]
+        if typed is not None:
+            made.append((type(default).__name__, typed.strategy.filter(lambda value: value != default)))
+        return made
     if known.hint is not None:
         return []  # a hint already says what else to pass
     # None or a sentinel: the usual non-iterable kinds, callbacks, and what the others were seen holding.
-    made: list[tuple[str, SearchStrategy[Any]]] = [
+    made = [
         ("int", ints(context).strategy),
         ("float", floats(-1e3, 1e3).strategy),
         ("str", plain_text(context.inner()).strategy),

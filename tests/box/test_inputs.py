@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections.abc
 import inspect
 import itertools  # noqa: F401 - a doctest below uses it
 import os
@@ -635,6 +636,23 @@ def test_each_kind_of_a_parameter_is_drawn_beside_the_others_options_sizes_and_s
     assert iterators.strayed is not None
     preds = {bound(split, call)["pred"] for call in draws(iterators.strayed, 60)}
     assert preds & {len, str, bool, abs} and preds & {None, 0, -1, 2, 1.5, "", "a", "0"}
+
+
+def test_an_option_whose_default_is_a_class_or_a_tuple_of_them_is_given_classes() -> None:
+    flat = define(
+        """
+        def flat(data, enumerate_types=(), dict_class=dict):
+            return dict_class((k, v) for k, v in data.items() if not isinstance(v, enumerate_types))
+        """
+    )
+    plan = inputs.plan_inputs(flat, captured=[Call(({"a": [1]},), {})])
+    explored = {(found.parameter, found.kind): found for found in plan.explored}
+    options = explored[("enumerate_types", "option: classes")]
+    tuples = {bound(flat, call).get("enumerate_types") for call in draws(options.usual, 60)}
+    drawn = {kind for value in tuples if isinstance(value, tuple) for kind in value}
+    assert {list, collections.abc.Iterator} <= drawn and drawn <= set(kinds.CLASSES)
+    classes = explored[("dict_class", "option: class")].large  # each meets the largest inputs on its own
+    assert [bound(flat, draws(strategy, 1)[0])["dict_class"] for strategy in classes] == list(kinds.CLASSES)
 
 
 def test_integers_have_a_pass_of_their_own_with_structure() -> None:

@@ -136,6 +136,10 @@ def rotate(seq, n):
     return seq[n:] + seq[:n]
 
 
+def compact(items, keep_types=()):
+    return [item for item in items if item or isinstance(item, keep_types)]
+
+
 def neighbours(items):
     first, second = itertools.tee(items)
     next(second, None)
@@ -172,8 +176,8 @@ def nth(n, seq):
 '''
 TESTS = """\
 from holes import (
-    apply_all, as_pairs, by_key, count_positive, drain, evens, first, flatten, has_key, head, labels, neighbours, nth,
-    only, rotate, scale, sums_to, window_sums,
+    apply_all, as_pairs, by_key, compact, count_positive, drain, evens, first, flatten, has_key, head, labels,
+    neighbours, nth, only, rotate, scale, sums_to, window_sums,
 )
 
 
@@ -229,6 +233,7 @@ def test_kinds_seen_once():
     assert by_key([3, 1, 2]) == [1, 2, 3]
     assert as_pairs([("a", 1)]) == [("a", 1)]
     assert rotate(["a", "b", "c"], 1) == ["b", "c", "a"]
+    assert compact([0, 1, "", "a", None]) == [1, "a"]
     assert neighbours([1, 2, 3]) == [(1, 2), (2, 3)]
     assert has_key("a", {"a": 1, "b": 2})
     assert nth(1, [5, 6]) == 6 and nth(3, [5, 6]) is None
@@ -479,6 +484,13 @@ KIND_HOLES = {
     ),
     # A keyword option ignored: the tests only ever called it with its default.
     "by_key": ("def by_key(items, key=None):\n    return sorted(items)\n", None),
+    # An option of classes ignored: the tests never passed one, and a tuple of anything but classes
+    # is a kind the original refuses.
+    "compact": (
+        "def compact(items, keep_types=()):\n    return [item for item in items if item]\n",
+        "def compact(items, keep_types=()):\n"
+        "    return [item for item in items if item or isinstance(item, keep_types)]\n",
+    ),
     # A mapping read as an iterable: the tests only ever passed pairs.
     "as_pairs": ("def as_pairs(data):\n    return list(data)\n", None),
     # A list where the original keeps the caller's kind (a string, a tuple).
