@@ -3,9 +3,8 @@ across the protocols they satisfy (a list's: a tuple, an iterator, a generator, 
 string of its one-character items, a dict of its items as keys or of its pairs; a dict's: an
 OrderedDict, a defaultdict, a Counter, a read-only mapping, its views; a set's: a frozenset), and for
 a parameter with a default, values other than the default (classes where it is a class or a tuple
-of them). Each is a labelled strategy of that
-parameter's values; the judge compares the versions on them wherever the original accepts them
-(see judge/check.py), whatever the calls seen held.
+of them). Each is a labelled strategy of that parameter's values; the judge compares the versions on
+them wherever the original accepts them (see judge/check.py), whatever the calls seen held.
 
 An untyped parameter takes the siblings of every kind seen; a hinted one only within its hint's
 protocol (`Iterable`, `Sequence`, `Mapping`, `Set`): a concrete hint (`list[int]`) says the rest is

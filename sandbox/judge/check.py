@@ -6,7 +6,8 @@ the sandbox allows it (in Docker: the judge, the original and the new version
 each have a uid of their own) and never dumpable, so that a version can neither
 read, trace nor write the judge, nor its verdict channel, nor signal the other.
 The judge draws the inputs, sends them to both, compares the JSON answers, and
-writes the verdict (contract.Verdict) on a channel only the runner reads. Nothing a version prints is ever parsed.
+writes the verdict (contract.Verdict) on a channel only the runner reads.
+Nothing a version prints is ever parsed.
 
 A check, each step only if the one before succeeded:
 1. inputs: the user's examples, the docstring's examples, the calls captured
