@@ -1,11 +1,13 @@
 """The literals of the source texts (the original's and the new version's): integers with their
-neighbours, and short strings, docstrings left out."""
+neighbours (an expression of integer literals counts as its value), and short strings, docstrings
+left out."""
 
 from __future__ import annotations
 
 import ast
+import operator
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 LITERAL_LIMIT = 10**6
 MAX_WORD = 40
@@ -19,17 +21,46 @@ def _trees(sources: Iterable[str | None]) -> list[ast.AST]:
             continue
         try:
             trees.append(ast.parse(textwrap.dedent(source)))
-        except (SyntaxError, ValueError):
-            continue
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue  # a text CPython's own parser gives up on has no literals worth drawing
     return trees
 
 
-def _int_constant(node: ast.AST) -> int | None:
+# Operators of integer constants a threshold is written with (`2 ** 12`, `60 * 60`, `1 << 10`).
+_FOLDED: dict[type[ast.operator], Callable[[int, int], int]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+    ast.Pow: operator.pow,
+    ast.LShift: operator.lshift,
+    ast.RShift: operator.rshift,
+}
+MAX_SHIFT = 64  # an exponent or a shift past this makes no size, only a number too long to draw
+
+
+MAX_DEPTH = 8  # operators in one threshold; a longer chain (a draft's `1 + 1 + ...`) is not one
+
+
+def _int_constant(node: ast.AST, depth: int = 0) -> int | None:
+    """An integer literal, or an expression of them a draft may write a threshold as."""
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value
+    if depth > MAX_DEPTH:
+        return None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        value = _int_constant(node.operand)
+        value = _int_constant(node.operand, depth + 1)
         return None if value is None else -value
+    if isinstance(node, ast.BinOp) and type(node.op) in _FOLDED:
+        left, right = _int_constant(node.left, depth + 1), _int_constant(node.right, depth + 1)
+        if left is None or right is None:
+            return None
+        if isinstance(node.op, (ast.Pow, ast.LShift, ast.RShift)) and not 0 <= right <= MAX_SHIFT:
+            return None
+        if isinstance(node.op, (ast.FloorDiv, ast.Mod)) and right == 0:
+            return None
+        return _FOLDED[type(node.op)](left, right)
     return None
 
 

@@ -373,6 +373,16 @@ def test_integers_near_the_literals_of_either_version() -> None:
     assert literals.int_literals("x >= 9000", None, "y = -3") == [-4, -3, -2, 2, 3, 4, 8999, 9000, 9001]
 
 
+def test_a_threshold_written_as_an_expression_of_literals_counts_as_its_value() -> None:
+    draft = "def f(xs):\n    if len(xs) > 2 ** 12:\n        return xs[:10]\n    return xs\n"
+    assert {4095, 4096, 4097, 60 * 60} <= set(literals.int_literals(draft, "SECONDS = 60 * 60"))
+    assert max(literals.int_literals("x = 2 ** 1000 + 1 // 0")) == 1001  # the operands only, no crash
+    assert max(literals.int_literals("x = " + " + ".join(["1"] * 300))) < 20  # a chain, not a threshold (300)
+    assert literals.int_literals("x = " + " + ".join(["1"] * 5000)) == []  # too deep to parse: no crash
+    plan = inputs.plan_inputs(define(draft), sources=[draft])
+    assert {4096, 4097} <= set(plan.sizes)
+
+
 def test_strings_contain_literals_of_the_source() -> None:
     source = 'def f(s):\n    """A docstring is not a literal."""\n    return s.startswith("ab") or "zq" in s\n'
     function = define(source)
