@@ -1,5 +1,5 @@
 """The functions the tests share, written once: the slow `dedupe` (a loop that keeps the first of each
-item, quadratic), its fast draft, a right `total`, and a model's answer around a draft."""
+item, quadratic), its fast draft, a fast and right `total`, and a model's answer around a draft."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ FAST_BODY = "    return list(dict.fromkeys(items))\n"
 SLOW_DEDUPE = DEDUPE_HEADER + SLOW_BODY
 FAST_DEDUPE = DEDUPE_HEADER + FAST_BODY
 
-TOTAL = "def total(items: list[int]) -> int:\n    return sum(items)\n"
+FAST_TOTAL = "def total(items: list[int]) -> int:\n    return sum(items)\n"
 
 
 def fenced(code: str) -> str:

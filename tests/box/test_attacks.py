@@ -28,7 +28,7 @@ from coderefine.sandbox import contract
 from coderefine.sandbox.base import Limits
 from coderefine.sandbox.docker import DockerSandbox
 from tests.conftest import MakeProject
-from tests.functions import TOTAL, fenced
+from tests.functions import FAST_TOTAL, fenced
 from tests.scripted_llm import ScriptedLLM, prompt_text
 
 pytestmark = pytest.mark.docker  # every test here runs checks in the Docker sandbox
@@ -183,7 +183,7 @@ def test_the_sandbox_alone_refuses_each_attack(
     verdict = check(box, project, ATTACKS[attack], baseline, timing_lock=gate)
     assert not verdict.verified and not verdict.correct and not verdict.faster
     # The check after it is not disturbed: a correct, faster draft is still verified.
-    assert check(box, project, TOTAL, baseline, timing_lock=gate).verified
+    assert check(box, project, FAST_TOTAL, baseline, timing_lock=gate).verified
 
 
 def test_checks_side_by_side_take_turns_only_to_time(box: DockerSandbox, project: Path, baseline: Baseline) -> None:
@@ -193,13 +193,13 @@ def test_checks_side_by_side_take_turns_only_to_time(box: DockerSandbox, project
     gate = threading.Lock()
     gate.acquire()
     with ThreadPoolExecutor(2) as pool:
-        draft = pool.submit(check, box, project, TOTAL, baseline, options, None)
+        draft = pool.submit(check, box, project, FAST_TOTAL, baseline, options, None)
         own = pool.submit(
             verify,
             box,
             "sums",
             SourceFile.read(project / "sums.py").target("total"),
-            TOTAL,
+            FAST_TOTAL,
             options,
             baseline=baseline,
             timing_lock=gate,
@@ -331,7 +331,7 @@ def total(items: list[int]) -> int:
 def test_the_guard_refuses_and_the_next_correct_draft_wins(
     scripted: Callable[..., ScriptedLLM], project: Path, attack: str
 ) -> None:
-    server = scripted([fenced(GUARDED[attack]), "Try again.", fenced(TOTAL), "NOTHING LEFT TO GAIN"])
+    server = scripted([fenced(GUARDED[attack]), "Try again.", fenced(FAST_TOTAL), "NOTHING LEFT TO GAIN"])
     # No analyzer: its fix (`result += item`) would be one more draft before the scripted ones.
     report = optimize(
         project / "sums.py",

@@ -20,7 +20,7 @@ from coderefine.errors import EnvironmentProblem
 from coderefine.sandbox.base import OWNER_LABEL, Limits
 from coderefine.sandbox.docker import DockerSandbox
 from tests.conftest import MakeProject
-from tests.functions import TOTAL
+from tests.functions import FAST_TOTAL
 
 LOCAL_SOCKET = "/var/run/docker.sock"
 MODULE = (
@@ -101,7 +101,7 @@ def test_the_engine_going_away_is_an_environment_problem_and_closing_is_quiet(en
     assert baseline.verified
     engine.cut()
     with pytest.raises(EnvironmentProblem) as caught:
-        verify(box, "sums", target, TOTAL, OPTIONS, baseline=baseline.baseline)
+        verify(box, "sums", target, FAST_TOTAL, OPTIONS, baseline=baseline.baseline)
     assert caught.value.exit_code == 3 and "\n" not in str(caught.value)
     box.close()  # no traceback from the clean-up: the engine is gone, and that was already said
 
@@ -123,7 +123,7 @@ def test_a_draft_that_fills_the_scratch_space_harms_no_later_check(project: Path
     with DockerSandbox(project=project, limits=Limits(timeout=300, memory_mb=1024)) as box:
         baseline = verify(box, "sums", target, None, OPTIONS)
         assert not verify(box, "sums", target, filler, OPTIONS, baseline=baseline.baseline).correct
-        after = verify(box, "sums", target, TOTAL, OPTIONS, baseline=baseline.baseline)
+        after = verify(box, "sums", target, FAST_TOTAL, OPTIONS, baseline=baseline.baseline)
         assert after.verified and after.faster
         listing = box.run("import os\nprint(sorted(os.listdir('/tmp')), sorted(os.listdir('/scratch')))", timeout=30)
         assert "filler" not in listing.stdout
