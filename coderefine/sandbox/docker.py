@@ -189,27 +189,23 @@ class DockerSandbox(Closing):
         self._pool_size = pool_size
         self._client = _connect()
         self.image = image or default_image()
-        try:
-            _require_image(self._client, self.image)
-            if self.project is not None and image is None:
-                self.image = project_image(self._client, self.project, self.image)
-            remove_stale_containers(self._client)
-        except BaseException:
-            self._client.close()
-            raise
         self._idle: list[_WarmRunner] = []
         self._lock = threading.Lock()
         self._owner = _owner_label()
         self.remote = remote_engine()
         self._volume: Volume | None = None
-        if self.project is not None:
-            # Always a copy, never the folder itself: files that hold secrets stay out, and the
-            # sandbox's users can read the copy whoever owns the checkout (see project_tar).
-            try:
+        try:
+            _require_image(self._client, self.image)
+            if self.project is not None and image is None:
+                self.image = project_image(self._client, self.project, self.image)
+            remove_stale_containers(self._client)
+            if self.project is not None:
+                # Always a copy, never the folder itself: files that hold secrets stay out, and the
+                # sandbox's users can read the copy whoever owns the checkout (see project_tar).
                 self._volume = project_volume(self._client, self.image, self.project, self._owner, exclude)
-            except BaseException:
-                self._client.close()
-                raise
+        except BaseException:
+            self._client.close()  # a sandbox that never started leaves no connection to the engine
+            raise
         self._env = runner_env(project_path_for(self.project, "/project"), "/opt/venv/bin:/usr/local/bin:/usr/bin:/bin")
         atexit.register(self.close)
 
