@@ -9,6 +9,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from tests.scripted_llm import Reply
+
 
 @contextmanager
 def project_copy(source: Path, names: Sequence[str]) -> Iterator[Path]:
@@ -24,17 +26,18 @@ def project_copy(source: Path, names: Sequence[str]) -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def known_good(code: str, stop: str) -> Callable[[dict[str, Any]], str]:
+def known_good(code: str, stop: str, latency: float = 0.0) -> Callable[[dict[str, Any]], Reply]:
     """A scripted model by the prompt's role: every draft it writes is `code`; its feedback asks
     for another until it has written it, then says `stop`. A draft of the analyzer's (ruff's
-    fixes) comes first and is critiqued like any other."""
+    fixes) comes first and is critiqued like any other. Each answer takes `latency` seconds, as a
+    remote model's would (0: at once)."""
     written = [False]
 
-    def reply(request: dict[str, Any]) -> str:
+    def reply(request: dict[str, Any]) -> Reply:
         messages = request.get("messages", [])
         if messages and str(messages[0].get("content", "")).startswith("You review"):
-            return stop if written[0] else "Not there yet: rewrite it as the task asks."
+            return Reply(stop if written[0] else "Not there yet: rewrite it as the task asks.", delay=latency)
         written[0] = True
-        return f"```python\n{code.strip()}\n```"
+        return Reply(f"```python\n{code.strip()}\n```", delay=latency)
 
     return reply

@@ -1,6 +1,7 @@
 """The optimization benchmark: 22 slow functions (benchmarks/slow_functions), three runs.
 
     python benchmarks/optimize_suite.py scripted      # a scripted model answers known-good drafts
+    python benchmarks/optimize_suite.py scripted --latency 3   # ...each answer after 3 s, as a remote model's
     python benchmarks/optimize_suite.py embedded      # the embedded model (slow: minutes per function)
     python benchmarks/optimize_suite.py aa            # A/A: the original timed against itself, under load
 
@@ -43,14 +44,14 @@ def project_copy() -> AbstractContextManager[Path]:
     return bench_project.project_copy(ROOT / "slow_functions", ("slow.py", "test_slow.py"))
 
 
-def run_suite(mode: str, names: Sequence[str], max_iterations: int) -> None:
+def run_suite(mode: str, names: Sequence[str], max_iterations: int, latency: float = 0.0) -> None:
     rows = []
     with project_copy() as project, tempfile.TemporaryDirectory() as cache:
         for name in names:
             started = time.monotonic()
             options: dict[str, object] = {"max_iterations": max_iterations, "cache_dir": cache, "cache": False}
             if mode == "scripted":
-                server = ScriptedLLM(bench_project.known_good(FAST[name], "NOTHING LEFT TO GAIN")).__enter__()
+                server = ScriptedLLM(bench_project.known_good(FAST[name], "NOTHING LEFT TO GAIN", latency)).__enter__()
                 options.update(base_url=server.url, model="scripted-model")
             try:
                 report = optimize(
@@ -165,6 +166,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("mode", choices=("scripted", "embedded", "aa"))
     parser.add_argument("--only", help="comma-separated function names")
     parser.add_argument("--max-iterations", type=int, default=4)
+    parser.add_argument(
+        "--latency", type=float, default=0.0, help="scripted: seconds each answer takes, as a remote model's would"
+    )
     parser.add_argument("--trials", type=int, default=110, help="aa: 5 per function by default")
     parser.add_argument("--load", type=int, default=1, help="aa: busy processes running beside it")
     args = parser.parse_args(argv)
@@ -172,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.mode == "aa":
         run_aa(names, args.trials, args.load)
     else:
-        run_suite(args.mode, names, args.max_iterations)
+        run_suite(args.mode, names, args.max_iterations, args.latency)
     return 0
 
 

@@ -64,6 +64,9 @@ class CheckJob:
     symbolic_seconds: float = 0.0  # a symbolic search for a difference, for a draft that would be offered; 0: none
     # A draft no faster than this is not searched: a faster one, searched already, is offered before it.
     symbolic_above: float = 0.0
+    # The verdict so far goes to the host before the symbolic search (see wire.send_early_json), so
+    # that the host's other work (the model's next call) runs while the box searches.
+    early: bool = False
     version: int = CONTRACT_VERSION
 
     @property

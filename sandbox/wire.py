@@ -16,6 +16,9 @@ import time
 from typing import Any
 
 HEADER = struct.Struct(">I")
+# The first byte of a judge's frame that is its verdict so far, not its last word: the runner hands
+# it to the host at once (supervisor/streams.forward_early); a frame of JSON starts with `{`.
+EARLY = b"E"
 MAX_ANSWER = 64 << 20  # bytes: a bigger answer is a failed version, not a bigger buffer
 
 
@@ -36,6 +39,10 @@ def send_pickle(fd: int, value: Any) -> None:
 
 def send_json(fd: int, value: Any) -> None:
     send(fd, json.dumps(value, separators=(",", ":"), allow_nan=False).encode("utf-8"))
+
+
+def send_early_json(fd: int, value: Any) -> None:
+    send(fd, EARLY + json.dumps(value, separators=(",", ":"), allow_nan=False).encode("utf-8"))
 
 
 def receive(fd: int, deadline: float | None = None, limit: int = MAX_ANSWER) -> bytes:

@@ -9,8 +9,10 @@ writes its job and reads its verdict, both in the shape of sandbox/contract.py.
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -219,6 +221,7 @@ def verify(
     baseline: Baseline | None = None,
     timing: bool = True,
     timing_lock: threading.Lock | None = None,
+    on_early: Callable[[Verdict], None] | None = None,
 ) -> Verdict:
     """Check `candidate` (source: imports and the function) against the original.
 
@@ -226,7 +229,8 @@ def verify(
     run. `baseline` holds what the project's tests showed (see baseline_cache):
     the arguments the function was called with join the inputs, and in a
     draft's check the tests that call it must pass. With `timing_lock`, checks may run side
-    by side and only their timings take turns (see Sandbox.check).
+    by side and only their timings take turns (see Sandbox.check). `on_early` is given the
+    verdict before the symbolic search, while the search runs (see start_verify).
     """
     job = contract.CheckJob(
         target=contract.TargetSpec(
@@ -258,8 +262,10 @@ def verify(
         original_unreached=baseline.unreached if baseline else None,
         symbolic_seconds=options.symbolic_seconds,
         symbolic_above=options.symbolic_above,
+        early=on_early is not None,
     )
-    run = sandbox.check(contract.to_data(job), timeout=options.timeout, timing_lock=timing_lock)
+    early = None if on_early is None else lambda text: _tell_early(text, on_early)
+    run = sandbox.check(contract.to_data(job), timeout=options.timeout, timing_lock=timing_lock, on_early=early)
     if candidate is None and run.killed_by == "timeout":
         # No draft exists yet: the original's own inputs need more time.
         raise EnvironmentProblem(
@@ -269,7 +275,7 @@ def verify(
     if run.killed_by == "runner_killed":
         # The container went away (killed, the engine restarted): not the draft's doing, since
         # code under test cannot reach the runner. Once more, then it is the environment's problem.
-        run = sandbox.check(contract.to_data(job), timeout=options.timeout, timing_lock=timing_lock)
+        run = sandbox.check(contract.to_data(job), timeout=options.timeout, timing_lock=timing_lock, on_early=early)
         if run.killed_by == "runner_killed":
             raise EnvironmentProblem(f"the sandbox stopped during the check, twice: {run.stderr.strip()[-200:]}")
     verdict = _verdict(run, options, draft=candidate is not None)
@@ -279,6 +285,53 @@ def verify(
     if failure is not None and failure.by == "original":
         raise UsageError(f"cannot check {target.name}: {failure.reason}")
     return verdict
+
+
+@dataclass(frozen=True)
+class Checking:
+    """A check under way: `early` is its verdict up to the symbolic search (the whole verdict when
+    no search runs), `final()` waits for the search and gives the last word. Until then nothing may
+    be offered: a search that finds a difference makes a verified draft a wrong one."""
+
+    early: Verdict
+    final: Callable[[], Verdict]
+
+
+def start_verify(run: Callable[[Callable[[Verdict], None]], Verdict]) -> Checking:
+    """`run(on_early)` (a `verify` call) in a thread of its own, returned as soon as its verdict before
+    the symbolic search is known, so that the caller's next work (the model's next call) runs beside
+    the search. A check that raises raises here, or from `final()` when it raised after its early verdict."""
+    told: list[Verdict] = []
+    ready = threading.Event()
+    outcome: Future[Verdict] = Future()
+
+    def tell(verdict: Verdict) -> None:
+        told.append(verdict)
+        ready.set()
+
+    def work() -> None:
+        try:
+            outcome.set_result(run(tell))
+        except BaseException as problem:  # handed to whoever waits, Ctrl-C's cleanup included
+            outcome.set_exception(problem)
+        finally:
+            ready.set()
+
+    # A daemon: an interrupted run does not wait for a search nobody will read.
+    threading.Thread(target=work, name="coderefine-check", daemon=True).start()
+    ready.wait()
+    if outcome.done() or not told:
+        whole = outcome.result()
+        return Checking(whole, lambda: whole)
+    return Checking(told[0], outcome.result)
+
+
+def _tell_early(text: str, on_early: Callable[[Verdict], None]) -> None:
+    """The sandbox's early verdict to `on_early`; one that cannot be read is left for the last word."""
+    import json
+
+    with contextlib.suppress(ValueError, TypeError):
+        on_early(Verdict(contract.verdict_from_data(json.loads(text))))
 
 
 def _verdict(run: RunResult, options: VerifyOptions, *, draft: bool) -> Verdict:

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from coderefine.code.check import EVIDENCE_METRICS, Verdict, VerifyOptions, checks, unoffered_metrics
+from coderefine.code.checker import Checker
 from coderefine.code.kind import CodeKind
 from coderefine.code.report import CodeReport
-from coderefine.code.run import Check
 from coderefine.code.source import SourceFile
 from coderefine.code.target import Target
 from coderefine.code.task import CodeTaskSpec, OptimizationTask, load_code_task
@@ -34,7 +34,7 @@ class SpeedJob:
     metric_keys: tuple[str, ...] = ("speedup", "speedup_ci", "correct", *EVIDENCE_METRICS)
     rules: tuple[str, ...] = ()  # ruff's (see coderefine.code.analyzer)
 
-    def task_for(self, source: SourceFile, target: Target, check: Check, baseline: Verdict) -> Task:
+    def task_for(self, source: SourceFile, target: Target, check: Checker, baseline: Verdict) -> Task:
         return OptimizationTask(
             spec=self.spec,
             target=target,

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from coderefine.code.check import EVIDENCE_METRICS, Verdict, VerifyOptions, checks, unoffered_metrics
+from coderefine.code.checker import Checker
 from coderefine.code.kind import CodeKind
 from coderefine.code.report import CodeReport
-from coderefine.code.run import Check
 from coderefine.code.scores import Measures, file_score, measure
 from coderefine.code.slowdown import SlowdownRule
 from coderefine.code.source import SourceFile
@@ -52,7 +52,7 @@ class ReadabilityJob:
     # One run measures its file once, not once per function (radon over a whole file for each).
     _measured: dict[bytes, dict[str, Measures]] = field(default_factory=dict, compare=False, repr=False)
 
-    def task_for(self, source: SourceFile, target: Target, check: Check, baseline: Verdict) -> Task:
+    def task_for(self, source: SourceFile, target: Target, check: Checker, baseline: Verdict) -> Task:
         if source.data not in self._measured:
             self._measured[source.data] = file_measures(source)
         in_file = self._measured[source.data]

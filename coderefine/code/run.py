@@ -27,7 +27,8 @@ from typing import Any, Protocol
 from coderefine import engine
 from coderefine.code import result_cache
 from coderefine.code.candidate import parse_candidate
-from coderefine.code.check import Baseline, Verdict, VerifyOptions, module_name, verify
+from coderefine.code.check import Verdict, VerifyOptions, module_name
+from coderefine.code.checker import Checker
 from coderefine.code.file_facts import FileFacts, facts_of
 from coderefine.code.files import check_writable, project_of, write_atomically
 from coderefine.code.guard import Guard
@@ -42,9 +43,7 @@ from coderefine.errors import EnvironmentProblem, UsageError
 from coderefine.sandbox.image import default_image, sandbox_digest
 from coderefine.settings import Settings
 
-Check = Callable[[str | None], Verdict]
 FunctionCallback = Callable[[Target], None]
-DRAFT_LIMIT_FACTOR = 2.0  # a draft's check may take this many times as long as the original's
 
 
 class CodeJob(Protocol):
@@ -61,7 +60,7 @@ class CodeJob(Protocol):
     @property
     def metric_keys(self) -> tuple[str, ...]: ...
 
-    def task_for(self, source: SourceFile, target: Target, check: Check, baseline: Verdict) -> Task: ...
+    def task_for(self, source: SourceFile, target: Target, check: Checker, baseline: Verdict) -> Task: ...
 
     def unchanged_metrics(self, target: Target, baseline: Verdict) -> dict[str, Any]: ...
 
@@ -215,7 +214,7 @@ class _FileRun:
             return FunctionResult(target.name, target.source, None, NOT_STARTED, tests_seconds=spent, tests_note=note)
         baseline = tests.baseline_for(module, target.name)
         guard = Guard.for_target(self.source, target, self.request.settings.guard_allow_imports)
-        check = _checker(self.resources, self.project, module, target, self.request.verify_options, guard, baseline)
+        check = Checker(self.resources, self.project, module, target, self.request.verify_options, guard, baseline)
         result = _refine_one(self.job, self.source, target, check, self.resources, self.request)
         if not tests.ran:  # read back, no test run: hashing the project's files counts as the original's check
             return replace(result, baseline_seconds=result.baseline_seconds + spent, tests_note=baseline.note)
@@ -235,66 +234,8 @@ def result_keys(request: RunRequest, job: CodeJob, facts: FileFacts, project: Pa
     return {t.name: result_cache.result_key(base, t, facts.contexts[t.name]) for t in facts.targets if t.eligible}
 
 
-def _checker(
-    resources: Resources,
-    project: Path,
-    module: str,
-    target: Target,
-    options: VerifyOptions,
-    guard: Guard,
-    tests: Baseline,
-) -> Check:
-    """Verification of candidates for one target, each distinct source checked once; checks of
-    functions side by side overlap, their timings take turns.
-
-    The first check must be the baseline (candidate None). `tests` (what the project's tests
-    showed: captured arguments, the tests that call the target) joins every check.
-    A draft the static guard refuses never reaches the sandbox.
-    """
-    verdicts: dict[str | None, Verdict] = {}
-    draft_options = options
-    sandbox = resources.sandbox(project)
-
-    def check(candidate: str | None) -> Verdict:
-        nonlocal draft_options
-        # A model often repeats a draft: its verdict is already known.
-        if candidate not in verdicts:
-            refusal = guard.check(candidate) if candidate is not None else None
-            if refusal is not None:
-                verdicts[candidate] = Verdict.failed("draft", refusal.message, rule=refusal.rule)
-                return verdicts[candidate]
-            if candidate is None:
-                started = time.monotonic()
-                verdicts[None] = verify(
-                    sandbox, module, target, None, options, baseline=tests, timing_lock=resources.timing_lock
-                )
-                # A project whose check took long gets that long again per draft, however its limit was set.
-                draft_options = replace(
-                    options, timeout=max(options.timeout, DRAFT_LIMIT_FACTOR * (time.monotonic() - started))
-                )
-            else:
-                baseline = verdicts[None].baseline if None in verdicts else tests
-                verdict = verdicts[candidate] = verify(
-                    sandbox,
-                    module,
-                    target,
-                    candidate,
-                    draft_options,
-                    baseline=baseline,
-                    timing_lock=resources.timing_lock,
-                )
-                if verdict.verified and verdict.faster and verdict.speedup:
-                    # The search costs seconds: a later draft is searched only where it would be offered
-                    # before this one (the best speedup wins).
-                    above = max(draft_options.symbolic_above, verdict.speedup)
-                    draft_options = replace(draft_options, symbolic_above=above)
-        return verdicts[candidate]
-
-    return check
-
-
 def _refine_one(
-    job: CodeJob, source: SourceFile, target: Target, check: Check, resources: Resources, request: RunRequest
+    job: CodeJob, source: SourceFile, target: Target, check: Checker, resources: Resources, request: RunRequest
 ) -> FunctionResult:
     started = time.monotonic()
     try:

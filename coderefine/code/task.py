@@ -10,8 +10,8 @@ findings (see coderefine.code.analyzer) join the original's facts and each draft
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from typing import Any
 from coderefine.code import analyzer
 from coderefine.code.candidate import parse_candidate
 from coderefine.code.check import Verdict
+from coderefine.code.checker import Checker
 from coderefine.code.scores import Measures, measure
 from coderefine.code.slowdown import Cost, SlowdownRule
 from coderefine.code.target import Target
@@ -53,9 +54,6 @@ def code_task_from_data(data: Mapping[str, Any], origin: str) -> CodeTaskSpec:
     )
 
 
-Check = Callable[[str], Verdict]
-
-
 @dataclass(frozen=True)
 class _CodeTask:
     """What both code tasks share: one target function, its context, the task file's prompts."""
@@ -64,7 +62,7 @@ class _CodeTask:
     target: Target
     context: str
     baseline: str  # measured facts about the original, for the first prompt
-    check: Check  # runs a candidate's source in the sandbox
+    check: Checker  # runs a candidate's source in the sandbox
     rules: tuple[str, ...]  # ruff's, for the static analysis facts (empty: none)
 
     _score_key = "speedup"  # the metric an accepted draft is scored by (a class constant, not a field)
@@ -127,7 +125,13 @@ class OptimizationTask(_CodeTask):
     threshold: float
 
     def evaluate(self, x: str, output: str) -> Facts:
-        verdict = self.check(output)
+        checking = self.check.start(output)
+        facts = self._facts(output, checking.early)
+        if not facts.acceptable:
+            return facts  # no search runs for a draft that would not be offered
+        return replace(facts, rest=lambda: self._facts(output, checking.final()))
+
+    def _facts(self, output: str, verdict: Verdict) -> Facts:
         return Facts(
             metrics=verdict.metrics(),
             summary=verdict.summary(self.threshold) + self.analysis(output),

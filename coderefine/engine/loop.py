@@ -2,7 +2,7 @@
 
     y0      = LLM(init prompt, x)
     facts_t = task.evaluate(x, y_t)                     # measured, not asked
-    fb_t    = LLM(feedback prompt, x, y_t, facts_t)
+    fb_t    = LLM(feedback prompt, x, y_t, facts_t)      # while the rest of facts_t is measured
     stop?     stop signal | target score | plateau | max iterations | budget
     y_t+1   = LLM(refine prompt, x, y_0, facts_0, fb_0, ..., y_t, facts_t, fb_t)
 
@@ -197,6 +197,9 @@ class _Run:
             except EnvironmentProblem as problem:
                 # The draft is measured already: a verified one must outlive the failed critique.
                 failed, feedback = problem, ""
+            if facts.rest is not None:
+                # Measured beside the critique (a symbolic search): the last word before any judgement.
+                facts = facts.rest()
             judgement = self.task.judge(feedback, facts)
         iteration = Iteration(
             index=index,

@@ -3,7 +3,7 @@ draft, its judgement, the history it is handed, its stop rule, and the Task prot
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -35,6 +35,9 @@ class Facts:
     metrics: Mapping[str, Any] = field(default_factory=dict)
     summary: str = ""
     acceptable: bool = True
+    # Facts still being measured (a code draft's symbolic search): the loop asks for the critique
+    # with these, then calls `rest()` for the last word before it judges or keeps the draft.
+    rest: Callable[[], Facts] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import TracebackType
@@ -76,11 +76,20 @@ class Sandbox(Protocol):
         args: Sequence[str] = (),
     ) -> RunResult: ...
 
-    def check(self, job: Mapping[str, Any], *, timeout: float, timing_lock: threading.Lock | None = None) -> RunResult:
+    def check(
+        self,
+        job: Mapping[str, Any],
+        *,
+        timeout: float,
+        timing_lock: threading.Lock | None = None,
+        on_early: Callable[[str], None] | None = None,
+    ) -> RunResult:
         """Run one check (sandbox/judge.py) on a job of the contract; its verdict is in `verdict`.
 
         With `timing_lock`, checks may run side by side: the check holds the lock while it
-        times, and the time it waits for it does not count against `timeout`.
+        times, and the time it waits for it does not count against `timeout`. A job that asks
+        for it (`early`) gives its verdict so far, as JSON text, to `on_early` before its symbolic
+        search, where the sandbox can (a sandbox that cannot just gives the whole verdict at the end).
         """
         ...
 

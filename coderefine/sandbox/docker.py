@@ -73,11 +73,18 @@ class _WarmRunner:
         self._socket = raw
         self._pending = b""
 
-    def ask(self, request: str, timeout: float, on_gate: Callable[[str], None] | None = None) -> tuple[bytes, bytes]:
+    def ask(
+        self,
+        request: str,
+        timeout: float,
+        on_gate: Callable[[str], None] | None = None,
+        on_early: Callable[[str], None] | None = None,
+    ) -> tuple[bytes, bytes]:
         """Send one request (a JSON line); return (the result line, the runner's stderr), or (b"", ...) if it died.
 
         The runner's gate lines come before the result: each goes to `on_gate` (which may wait;
-        its time is not the request's), and a "timing" one is answered `go`.
+        its time is not the request's), and a "timing" one is answered `go`. A check's verdict
+        so far (before its symbolic search) goes to `on_early`.
         """
         deadline = time.monotonic() + timeout
         self._socket.sendall(request.encode() + b"\n")
@@ -90,6 +97,12 @@ class _WarmRunner:
                 stream, data = frame
                 (stdout if stream == 1 else stderr).extend(data)
             line, _, rest = bytes(stdout).partition(b"\n")
+            early = _early_line(line)
+            if early is not None:
+                stdout = bytearray(rest)
+                if on_early is not None:
+                    on_early(early)
+                continue
             gate = _gate_line(line) if on_gate is not None else None
             if gate is None or on_gate is None:
                 return bytes(stdout), bytes(stderr)
@@ -147,6 +160,17 @@ def _gate_line(line: bytes) -> str | None:
         said = json.loads(line)
         if isinstance(said, dict) and said.get("gate") in ("timing", "done"):
             return str(said["gate"])
+    return None
+
+
+def _early_line(line: bytes) -> str | None:
+    """The verdict's text in one of the runner's early lines (see streams.forward_early), else None."""
+    if not line.startswith(b'{"early"'):
+        return None
+    with contextlib.suppress(ValueError):
+        said = json.loads(line)
+        if isinstance(said, dict) and isinstance(said.get("early"), str):
+            return str(said["early"])
     return None
 
 
@@ -219,23 +243,35 @@ class DockerSandbox(Closing):
     ) -> RunResult:
         return self._ask(runner_request(code, f"/scratch/{uuid.uuid4().hex}", self.limits, timeout, files, args))
 
-    def check(self, job: Mapping[str, Any], *, timeout: float, timing_lock: threading.Lock | None = None) -> RunResult:
+    def check(
+        self,
+        job: Mapping[str, Any],
+        *,
+        timeout: float,
+        timing_lock: threading.Lock | None = None,
+        on_early: Callable[[str], None] | None = None,
+    ) -> RunResult:
         request = runner_request("", f"/scratch/{uuid.uuid4().hex}", self.limits, timeout, None, ())
         request["job"] = dict(job)
         if timing_lock is None:
-            return self._ask(request)
+            return self._ask(request, on_early=on_early)
         request["gate"] = True
         keeper = _GateKeeper(timing_lock)
         try:
-            return self._ask(request, keeper)
+            return self._ask(request, keeper, on_early)
         finally:
             keeper.release()
 
-    def _ask(self, request: dict[str, Any], on_gate: Callable[[str], None] | None = None) -> RunResult:
+    def _ask(
+        self,
+        request: dict[str, Any],
+        on_gate: Callable[[str], None] | None = None,
+        on_early: Callable[[str], None] | None = None,
+    ) -> RunResult:
         runner = self._take()
         try:
             # The runner enforces the run's timeout; this one only catches a runner that hangs.
-            stdout, stderr = runner.ask(json.dumps(request), float(request["timeout"]) + 30, on_gate)
+            stdout, stderr = runner.ask(json.dumps(request), float(request["timeout"]) + 30, on_gate, on_early)
         except BaseException:
             runner.remove()
             raise

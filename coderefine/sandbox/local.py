@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -51,8 +51,17 @@ class LocalSandbox(Closing):
     ) -> RunResult:
         return self._ask(code, timeout, files, args, None)
 
-    def check(self, job: Mapping[str, Any], *, timeout: float, timing_lock: threading.Lock | None = None) -> RunResult:
+    def check(
+        self,
+        job: Mapping[str, Any],
+        *,
+        timeout: float,
+        timing_lock: threading.Lock | None = None,
+        on_early: Callable[[str], None] | None = None,
+    ) -> RunResult:
         # On the host, nothing keeps a check off the timing CPU: checks with a lock run one at a time.
+        # The whole verdict comes at the end (the runner's output is read when it exits): `on_early`
+        # is never called.
         with timing_lock or contextlib.nullcontext():
             return self._ask("", timeout, None, (), job)
 

@@ -28,7 +28,7 @@ import contextlib
 import os
 import statistics
 import time
-from typing import Any
+from typing import Any, Callable
 
 from .. import contract, wire
 from ..privileges import become
@@ -98,7 +98,10 @@ def main(job_data: Any, verdict_fd: int, uids: dict[str, int] | None, gate_ends:
         os.chdir(scratch_dir())
     try:
         spares = (workers[2], workers[3]) if len(workers) == 4 else None
-        verdict = Check(job, workers[0], workers[1], cpus, gate, spares).run()
+        check = Check(job, workers[0], workers[1], cpus, gate, spares)
+        if job.early:
+            check.tell_early = lambda early: wire.send_early_json(verdict_fd, contract.to_data(early))
+        verdict = check.run()
     except SetupError as problem:
         verdict = contract.Verdict(failure=contract.Failure("original", str(problem)))
     finally:
@@ -130,6 +133,7 @@ class Check:
         self.passed: list[tuple[str, bytes, float]] = []  # inputs the original returned on, its seconds: for timing
         self.kinds: dict[str, dict[str, bool]] = {}  # per parameter, each explored kind: whether the original took it
         self.mutates = False
+        self.tell_early: Callable[[contract.Verdict], None] | None = None  # the verdict before the search
 
     def run(self) -> contract.Verdict:
         from . import calls
@@ -359,6 +363,8 @@ class Check:
             above = self.job.symbolic_above
             if verdict.timing is not None and verdict.timing.speedup <= above:
                 return _replace(verdict, symbolic=f"no symbolic search: a faster draft ({above:.2f}x) was searched")
+            if self.tell_early is not None:
+                self.tell_early(verdict)
             try:
                 return self._symbolic(verdict)
             except Mismatch as mismatch:

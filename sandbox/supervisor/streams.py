@@ -75,6 +75,21 @@ class Gate:
                 os.close(fd)
 
 
+def forward_early(verdict: bytearray) -> None:
+    """Hand the host each complete frame at the start of `verdict` that is the judge's verdict so
+    far (wire.EARLY), as a line `{"early": "<the verdict's JSON>"}`, and drop it: what stays is the
+    last word, which the run's result carries."""
+    from ..wire import EARLY, HEADER  # here: a run that is not a check never needs it
+
+    while len(verdict) > HEADER.size and verdict[HEADER.size : HEADER.size + 1] == EARLY:
+        end = HEADER.size + HEADER.unpack_from(verdict)[0]
+        if len(verdict) < end:
+            return  # the rest of this frame is still on its way
+        sys.stdout.write(json.dumps({"early": verdict[HEADER.size + 1 : end].decode("utf-8", "replace")}) + "\n")
+        sys.stdout.flush()
+        del verdict[:end]
+
+
 def collect(
     child: Child, deadline: float, limit: int, gate: Gate | None = None
 ) -> tuple[bytes, bytes, bytes, str | None]:
@@ -134,6 +149,7 @@ def collect(
             if key.fd == child.verdict:
                 if len(captured[child.verdict]) < VERDICT_LIMIT:
                     captured[child.verdict] += chunk
+                    forward_early(captured[child.verdict])
                 continue
             room = max(0, limit - total)
             captured[key.fd] += chunk[:room]

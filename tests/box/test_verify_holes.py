@@ -8,6 +8,7 @@ one still is.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from coderefine.code.baseline_cache import BaselineCache
-from coderefine.code.check import Verdict, VerifyOptions, verify
+from coderefine.code.check import Checking, Verdict, VerifyOptions, start_verify, verify
 from coderefine.code.source import SourceFile
 from coderefine.sandbox.base import Limits
 from coderefine.sandbox.docker import DockerSandbox
@@ -158,6 +159,10 @@ def scaled(x: int, y: int) -> int:
     return x * y + 0 * sum(range(200))
 
 
+def running_totals(numbers: list[int]) -> list[int]:
+    return [sum(numbers[: i + 1]) for i in range(len(numbers))]
+
+
 def tier(score: int) -> str:
     if score > 10 ** 9:
         return "huge"
@@ -262,14 +267,21 @@ class Checker:
         self.tests, _ = cache.tests_of(project, box)
 
     def __call__(self, name: str, candidate: str | None = None, symbolic: float = 0.0, above: float = 0.0) -> Verdict:
+        return self.start(name, candidate, symbolic, above).final()
+
+    def start(self, name: str, candidate: str | None = None, symbolic: float = 0.0, above: float = 0.0) -> Checking:
         target = self.source.target(name)
         if name not in self.baselines:
             found = self.tests.baseline_for("holes", name)
             self.baselines[name] = verify(self.box, "holes", target, None, OPTIONS, baseline=found)
         if candidate is None:
-            return self.baselines[name]
+            baseline = self.baselines[name]
+            return Checking(baseline, lambda: baseline)
         options = replace(OPTIONS, symbolic_seconds=symbolic, symbolic_above=above)
-        return verify(self.box, "holes", target, candidate, options, baseline=self.baselines[name].baseline)
+        tests = self.baselines[name].baseline
+        return start_verify(
+            lambda on_early: verify(self.box, "holes", target, candidate, options, baseline=tests, on_early=on_early)
+        )
 
 
 @pytest.fixture(scope="module")
@@ -528,6 +540,28 @@ def test_a_draft_wrong_only_on_a_kind_never_seen_is_refused(check: Checker, name
     assert not verdict.correct and not verdict.verified, verdict.found.explored
     if right is not None:
         assert check(name, right).verified
+
+
+def test_the_verdict_before_the_search_comes_while_the_search_runs(check: Checker) -> None:
+    wrong = "def scaled(x: int, y: int) -> int:\n    return 0 if x * 7919 == y + 13 and x > 5000 else x * y\n"
+    checking = check.start("scaled", wrong, symbolic=30)
+    assert checking.early.verified and checking.early.faster and checking.early.found.symbolic is None
+    assert not checking.final().verified and checking.final().counterexample is not None
+    # A right draft whose search takes its time: a loop over a list.
+    right = (
+        "def running_totals(numbers: list[int]) -> list[int]:\n    totals, total = [], 0\n"
+        "    for number in numbers:\n        total += number\n        totals.append(total)\n    return totals\n"
+    )
+    checking = check.start("running_totals", right, symbolic=4)
+    told = time.monotonic()
+    final = checking.final()
+    waited = time.monotonic() - told
+    assert checking.early.found.symbolic is None and final.found.symbolic_s is not None
+    # The search ran after the early verdict was told, not before it.
+    assert final.found.symbolic_s >= 0.5 and waited >= 0.9 * final.found.symbolic_s
+    # Without a search there is nothing to wait for: the early verdict is the last word.
+    checking = check.start("running_totals", right, symbolic=0)
+    assert checking.final() is checking.early
 
 
 def test_the_kinds_each_parameter_was_given_are_said(check: Checker) -> None:

@@ -101,6 +101,31 @@ def test_only_a_draft_that_would_be_offered_first_is_searched_symbolically(scrip
     assert seen_set.facts.metrics["symbolic_spent_s"] is None
 
 
+SCALED = "def scaled(x: int, y: int) -> int:\n    return x * y + 0 * sum(range(200))\n"
+# Wrong only where x * 7919 == y + 13 with x > 5000: no drawn input reaches it, the search does.
+WRONG_SCALED = fenced(
+    "def scaled(x: int, y: int) -> int:\n    return 0 if x * 7919 == y + 13 and x > 5000 else x * y\n"
+)
+RIGHT_SCALED = fenced("def scaled(x: int, y: int) -> int:\n    return x * y\n")
+
+
+@pytest.mark.docker
+def test_the_critique_is_asked_while_the_symbolic_search_runs_and_its_find_counts(
+    scripted: Start, make_project: MakeProject
+) -> None:
+    project = make_project({"scaled.py": SCALED})
+    server = scripted([WRONG_SCALED, "Verified and faster: keep it.", RIGHT_SCALED, DONE])
+    report = run(server, project / "scaled.py", "scaled", max_iterations=2, plateau_patience=10, symbolic_seconds=30)
+    wrong, right = report.results[0].refine.iterations  # type: ignore[union-attr]
+    # The critique was asked with the verdict before the search, so while the search ran...
+    assert "symbolic search" not in prompt_text(server.requests[1]).lower()
+    # ...and the search's find is the draft's last word: wrong, and said so in the next prompt.
+    assert not wrong.accepted and wrong.facts.metrics["counterexample"].startswith("scaled(")
+    assert wrong.facts.metrics["counterexample"] in prompt_text(server.requests[2])
+    assert right.accepted and right.facts.metrics["symbolic"].startswith("no difference found by a symbolic search")
+    assert report.results[0].improved and report.results[0].refine.best_iteration == 1  # type: ignore[union-attr]
+
+
 @pytest.mark.docker
 def test_unparseable_and_hanging_drafts_are_failed_drafts(scripted: Start, project: Path) -> None:
     server = scripted([BROKEN, HANGS, "it hangs"])
