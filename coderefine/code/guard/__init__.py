@@ -8,27 +8,34 @@ a draft may do too. The rules, each with the id a refusal names:
 - `same-signature`: parameter names, kinds, order and default values (as
   syntax trees), decorators, async-ness, generator-ness (a `yield` appears or
   disappears) and whether there is a return annotation stay the original's.
-- `no-system-imports`: no import of a system or introspection module
-  (`SYSTEM_MODULES`, with their submodules; `import os.path` binds `os`
-  itself, so it counts as importing `os`), at the top or in the body, unless
-  the original's module imports it or the setting `guard_allow_imports`
-  lists it; no reaching such a module through another one's attribute
-  (`random._os`, `typing.sys`, `from random import _os`). Relative imports
-  (project modules) count only when they name such a module.
-- `no-dangerous-calls`: no use of `DANGEROUS_BUILTINS` (eval, exec, open...),
-  called or passed on; no `x.open(...)`; getattr, setattr, delattr and hasattr
+- `allowed-imports`: every module a draft imports (at the top or in the body) or
+  reads by a name its module binds is on the allow-list of pure standard-library
+  modules (`allowlist.PURE_MODULES`), or is used by the original function itself,
+  or is imported by the original's module and is not the system, the clock or
+  randomness, or is listed by the setting `guard_allow_imports` (`import os.path`
+  binds `os` itself, so it counts as importing `os`). A module reached as another's
+  attribute (`statistics.random`, `typing.sys`, `random._os`) is held to the same
+  list. Relative imports (project modules) count like any other.
+- `no-caches`: no functools cache (`lru_cache`, `cache`, `cached_property`) unless
+  the original has one: timing repeats arguments, so a cache fakes speed.
+- `no-dangerous-calls`: no use of `DANGEROUS_BUILTINS` (eval, exec, open, id,
+  dir...), called or passed on; no `x.open(...)`; nothing that resolves names or
+  runs code from strings (`STRING_RESOLVERS`: locate, import_module,
+  get_type_hints...), from any module; getattr, setattr, delattr and hasattr
   (and operator.attrgetter, methodcaller) only with string-literal names.
 - `no-dunder-access`: no dunder attribute (`x.__class__`), name
   (`__builtins__`) or string (`getattr(f, "__globals__")`,
   `"{0.__globals__}".format(f)`) unless the original uses that same dunder.
 - `no-introspection`: no frame or code objects: `sys._getframe`, `f_back`,
-  `f_globals`, `gi_frame`, `tb_frame`... (`INTROSPECTION_ATTRIBUTES`).
+  `f_globals`, `gi_frame`, `tb_frame`... (`INTROSPECTION_ATTRIBUTES`), as
+  attributes or named in strings.
 - `no-global-state`: no `global` or `nonlocal`; no attributes set on the
   function itself (`f.calls = 0`); no assignment, augmented assignment, `del`
-  or mutating method call (`append`, `update`, `setdefault`...) on an
-  attribute or item of a name that is not local to the call (`math.pi = 3`,
-  `_cache[key] = value`, `_seen.add(x)`), directly or through a local alias
-  of it (`cache = _cache`).
+  or mutating method or function call (`append`, `update`, `operator.setitem`,
+  `dict.update(d, ...)`...) on an attribute or item of a name that is not local
+  to the call (`math.pi = 3`, `_cache[key] = value`, `_seen.add(x)`), directly
+  or through a local alias of it (`cache = _cache`, `getattr(math, "tau")`); a
+  module imported inside the function is not local to it.
 - `no-mutable-defaults`: no default value that is a list, dict or set
   display, a comprehension, or a call other than of an immutable type
   (`list()`, `collections.deque()`, `itertools.count()`), in nested functions

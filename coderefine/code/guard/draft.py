@@ -7,16 +7,17 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
+from coderefine.code.guard import allowlist
 from coderefine.code.guard.findings import Finding, Function
 from coderefine.code.guard.reach import (
+    SYSTEM_MODULES,
     attribute_findings,
-    covered,
+    binding_paths,
     dangerous_calls,
     dunder_strings,
+    free_names,
     import_bindings,
-    import_detail,
     imports,
-    system,
 )
 from coderefine.code.guard.signature import doctest_difference, doctests, signature_difference
 from coderefine.code.guard.state import mutable_defaults, state_findings
@@ -76,21 +77,51 @@ class Guard:
         return top_level_names(self.module_imports)
 
     @cached_property
-    def _module(self) -> tuple[frozenset[str], frozenset[str]]:
+    def _module(self) -> tuple[frozenset[str], frozenset[str], dict[str, str]]:
+        """The module's import paths, the names they bind, and each of those names' path."""
         try:
             tree = ast.parse(self.module_imports)
-        except (SyntaxError, ValueError):
-            return frozenset(), frozenset()
-        return frozenset(path for path, _ in imports(tree)), frozenset(import_bindings(tree))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return frozenset(), frozenset(), {}
+        bound = {name: path for name, path in binding_paths(tree).items() if name in _top_level_imports(tree)}
+        return frozenset(path for path, _ in imports(tree)), frozenset(import_bindings(tree)), bound
 
     @cached_property
     def _original(self) -> tuple[Function, set[tuple[str, str]], frozenset[str]] | Refusal:
+        """The original function, what it does that a rule would refuse, and the modules it uses
+        (its own imports, and those its module binds to the names it reads)."""
         parsed = _parse(self.original, self.function_name, frozenset())
         if isinstance(parsed, Refusal):
             return Refusal("parses", f"the original cannot be read: {parsed.detail}")
         tree, function, _ = parsed
         findings = {(f.rule, f.key) for f in self._findings(tree, function, [])}
-        return function, findings, frozenset(path for path, _ in imports(tree))
+        for finding in allowlist.caches(tree):
+            findings.add((finding.rule, finding.key))
+        module_names = self._module[2]
+        uses = {path for path, _ in imports(tree)} | {
+            module_names[name] for name, _ in free_names(tree) if name in module_names
+        }
+        return function, findings, frozenset(uses)
+
+    def _import_refusal(self, path: str, uses: frozenset[str]) -> str | None:
+        """Why the draft may not import `path` (see allowlist), or None."""
+        may = uses | self.allow_imports
+        side = allowlist.side_modules(SYSTEM_MODULES)
+        if allowlist.covered(path, may):
+            return None
+        if allowlist.pure(path):
+            other = allowlist.module_of_attribute(path)
+            if other is None or allowlist.pure(other) or allowlist.covered(other, may):
+                return None
+            return f"it reaches the module {other} through {path}, which {_ALLOWED}"
+        if allowlist.covered(path, self._module[0]) and allowlist.top(path) not in side:
+            return None
+        if allowlist.covered(path, self._module[0]):
+            return (
+                f"it uses {path}, which the module imports but the original does not use: the system, "
+                "the clock and randomness are a draft's only where the original uses them"
+            )
+        return f"it imports {path}, which {_ALLOWED}"
 
     def check(self, draft: str) -> Refusal | None:
         """Why `draft` must not run, or None."""
@@ -115,16 +146,31 @@ class Guard:
                     "runs: examples belong in the function's own docstring",
                     helper.lineno,
                 )
-        imported = self._module[0] | original[2] | self.allow_imports
-        for path, line in imports(tree):
-            if system(path) and not covered(path, imported):
-                return Refusal("no-system-imports", import_detail(path), line)
+        for path, line in self._reached(tree):
+            why = self._import_refusal(path, original[2])
+            if why is not None:
+                return Refusal("allowed-imports", why, line)
         known = original[1]
-        found = self._findings(tree, function, helpers)
+        found = [*self._findings(tree, function, helpers), *allowlist.caches(tree)]
         for finding in sorted(found, key=lambda f: (_ORDER.index(f.rule), f.line)):
             if (finding.rule, finding.key) not in known:
                 return Refusal(finding.rule, finding.detail, finding.line)
         return None
+
+    def _reached(self, tree: ast.Module) -> Iterator[tuple[str, int]]:
+        """The module paths a draft reaches: its imports, the module's imports it reads by name
+        (`time.time()` where the module imports time), and pure modules' attributes (`statistics.random`)."""
+        yield from imports(tree)
+        module_names = self._module[2]
+        bound = binding_paths(tree)
+        for name, line in free_names(tree):
+            if name in module_names:
+                yield module_names[name], line
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                path = bound.get(node.value.id) or module_names.get(node.value.id)
+                if path is not None and allowlist.pure(path):
+                    yield f"{path}.{node.attr}", node.lineno
 
     def _findings(self, tree: ast.Module, function: Function, helpers: list[ast.FunctionDef]) -> Iterator[Finding]:
         modules = self._module[1] | frozenset(import_bindings(tree))
@@ -137,8 +183,26 @@ class Guard:
         yield from mutable_defaults(tree)
 
 
+_ALLOWED = (
+    "is not on the allow-list of pure standard-library modules (coderefine.code.guard.allowlist), "
+    "and which the original neither uses nor, for a module that is not the system, the clock or "
+    "randomness, has its module import (the project's guard_allow_imports can allow it)"
+)
+
+
+def _top_level_imports(tree: ast.Module) -> set[str]:
+    """The names the module's own top-level imports bind (not those of its functions)."""
+    return {
+        alias.asname or alias.name.split(".")[0]
+        for statement in tree.body
+        if isinstance(statement, (ast.Import, ast.ImportFrom))
+        for alias in statement.names
+    }
+
+
 _ORDER = (
-    "no-system-imports",
+    "allowed-imports",
+    "no-caches",
     "no-dangerous-calls",
     "no-dunder-access",
     "no-introspection",

@@ -1,11 +1,11 @@
-"""The rules on what a draft may reach: no-system-imports, no-dangerous-calls, no-dunder-access,
+"""The rules on what a draft may reach: allowed-imports, no-dangerous-calls, no-dunder-access,
 no-introspection."""
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 from coderefine.code.guard.findings import Finding, called_name, literal_text
 
@@ -118,6 +118,26 @@ DANGEROUS_BUILTINS = frozenset(
         "input",
         "exit",
         "quit",
+        # Reflective: names and identities (an identity-keyed cache), pydoc (`help`), files (`license`).
+        "dir",
+        "id",
+        "help",
+        "license",
+        "credits",
+        "copyright",
+    }
+)
+# Functions that resolve names or run code given as strings, whatever module they are reached from.
+STRING_RESOLVERS = frozenset(
+    {
+        "locate",
+        "import_module",
+        "get_type_hints",
+        "ForwardRef",
+        "_eval_type",
+        "evaluate_forward_ref",
+        "run_path",
+        "run_module",
     }
 )
 INTROSPECTION_ATTRIBUTES = frozenset(
@@ -148,6 +168,7 @@ INTROSPECTION_ATTRIBUTES = frozenset(
 _NAMED_ACCESS = frozenset({"getattr", "setattr", "delattr", "hasattr"})
 _NAME_GETTERS = frozenset({"attrgetter", "methodcaller"})
 _DUNDER = re.compile(r"__[A-Za-z0-9]\w*?__")
+_ATTRIBUTE_IN_TEXT = re.compile(r"\.(" + "|".join(sorted(INTROSPECTION_ATTRIBUTES)) + r")\b")
 
 
 def imports(tree: ast.AST) -> Iterator[tuple[str, int]]:
@@ -173,22 +194,36 @@ def import_bindings(tree: ast.AST) -> Iterator[str]:
                 yield alias.asname or alias.name.split(".")[0]
 
 
-def system(path: str) -> bool:
-    parts = path.lstrip(".").split(".")
-    if path.startswith("."):  # a project module: only what it hands on from the system counts
-        return any(part.lstrip("_") in _REACH for part in parts)
-    return parts[0] in SYSTEM_MODULES or any(part.lstrip("_") in _REACH for part in parts[1:])
+def binding_paths(tree: ast.AST) -> dict[str, str]:
+    """Each name an import binds, and the module path it is bound to (`import a.b` binds `a`)."""
+    bound: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                first = alias.name.split(".")[0]
+                bound[alias.asname or first] = alias.name if alias.asname else first
+        elif isinstance(node, ast.ImportFrom):
+            module = "." * node.level + (node.module or "")
+            for alias in node.names:
+                if alias.name != "*":
+                    joined = f"{module}.{alias.name}" if node.module else f"{module}{alias.name}"
+                    bound[alias.asname or alias.name] = joined
+    return bound
 
 
-def covered(path: str, allowed: Iterable[str]) -> bool:
-    return any(path == name or path.startswith(name + ".") for name in allowed)
-
-
-def import_detail(path: str) -> str:
-    return (
-        f"it imports {path}, which the original does not (system and introspection modules are refused "
-        "unless the original's module imports them or the project's guard_allow_imports lists them)"
-    )
+def free_names(tree: ast.AST) -> Iterator[tuple[str, int]]:
+    """Names read and bound nowhere in `tree`: the module's, or builtins."""
+    bound = set(binding_paths(tree))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound.add(node.id)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler)) and node.name:
+            bound.add(node.name)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in bound:
+            yield node.id, node.lineno
 
 
 # -- no-dangerous-calls, no-dunder-access, no-introspection -------------------------------------
@@ -245,22 +280,29 @@ def attribute_findings(tree: ast.Module) -> Iterator[Finding]:
 def _name_findings(name: str, line: int, bare: bool) -> Iterator[Finding]:
     if _DUNDER.fullmatch(name):
         yield Finding("no-dunder-access", name, f"it uses {name}", line)
+    elif name in STRING_RESOLVERS:
+        detail = f"it uses {name}, which resolves names or runs code from strings"
+        yield Finding("no-dangerous-calls", name, detail, line)
     elif not bare and name in INTROSPECTION_ATTRIBUTES:
         yield Finding("no-introspection", name, f"it reaches frames or code objects through .{name}", line)
     elif not bare and name.lstrip("_") in _REACH:
         detail = f"it reaches the {name.lstrip('_')} module through another object's attribute .{name}"
-        yield Finding("no-system-imports", f"attribute {name}", detail, line)
+        yield Finding("allowed-imports", f"attribute {name}", detail, line)
 
 
 def dunder_strings(tree: ast.Module) -> Iterator[Finding]:
-    """Dunders in string literals (format fields, getattr names); docstrings aside."""
+    """Dunders and frame attributes in string literals (format fields, getattr names, a name a
+    resolver looks up: `"{0.gi_frame.f_back}"`, `"sys._getframe"`); docstrings aside."""
     docstrings = {id(docstring) for docstring in map(_docstring, ast.walk(tree)) if docstring is not None}
     for node in ast.walk(tree):
         text = literal_text(node) if isinstance(node, ast.expr) else None
         if text is None or id(node) in docstrings:
             continue
+        line = getattr(node, "lineno", 0)
         for dunder in sorted(set(_DUNDER.findall(text))):
-            yield Finding("no-dunder-access", dunder, f"it names {dunder} in a string", getattr(node, "lineno", 0))
+            yield Finding("no-dunder-access", dunder, f"it names {dunder} in a string", line)
+        for name in sorted(set(_ATTRIBUTE_IN_TEXT.findall(text))):
+            yield Finding("no-introspection", name, f"it names .{name} in a string", line)
 
 
 def _docstring(node: ast.AST) -> ast.expr | None:

@@ -32,6 +32,36 @@ _MUTATORS = frozenset(
         "symmetric_difference_update",
     }
 )
+# Functions that change their first argument in place.
+_MUTATING_FUNCTIONS = frozenset(
+    {
+        "setitem",
+        "delitem",
+        "iadd",
+        "iand",
+        "iconcat",
+        "ifloordiv",
+        "ilshift",
+        "imatmul",
+        "imod",
+        "imul",
+        "ior",
+        "ipow",
+        "irshift",
+        "isub",
+        "itruediv",
+        "ixor",
+        "heappush",
+        "heappop",
+        "heapify",
+        "heapreplace",
+        "heappushpop",
+        "insort",
+        "insort_left",
+        "insort_right",
+        "shuffle",
+    }
+)
 _IMMUTABLE_CALLS = frozenset(
     {"tuple", "frozenset", "int", "float", "complex", "str", "bytes", "bool", "range", "object"}
 )
@@ -131,15 +161,14 @@ def _function_attribute(target: ast.expr, function_name: str, class_name: str | 
 
 
 def _local_names(function: Function) -> set[str]:
-    """Every name the function binds, its nested scopes included: parameters, assignments, imports..."""
+    """Every name the function binds, its nested scopes included: parameters, assignments...; not
+    imports, whose modules outlive the call wherever the import statement stands."""
     names: set[str] = set()
     for node in ast.walk(function):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             names.add(node.id)
         elif isinstance(node, ast.arg):
             names.add(node.arg)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, BINDERS) and node is not function and node.name:
             names.add(node.name)
     return names
@@ -158,6 +187,8 @@ def _aliases(function: Function, local: set[str]) -> set[str]:
             elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
                 pairs = [(node.target, node.iter)]
             for target, value in pairs:
+                if isinstance(value, ast.Call) and called_name(value) == "getattr" and value.args:
+                    value = value.args[0]  # `getattr(math, "tau")` is an attribute of math, named in a string
                 root = _root(value)
                 if _is_chain(value) and root is not None and (root not in local or root in shared):
                     shared.update(n.id for n in _unpacked(target) if isinstance(n, ast.Name))
@@ -168,20 +199,35 @@ def _mutating_calls(
     function: Function, local: set[str], shared: set[str], modules: frozenset[str]
 ) -> Iterator[Finding]:
     for node in ast.walk(function):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS):
+        if not isinstance(node, ast.Call):
             continue
-        owner = node.func.value
-        root = _root(owner)
+        owner = _changed_by_call(node, local, modules)
+        root = _root(owner) if owner is not None else None
         if root is None:
             continue
-        if isinstance(owner, ast.Name) and root not in local and (root in modules or root in _BUILTIN_NAMES):
-            continue  # a module's function (`np.sort`) or a type's (`list.append`), not shared state
         if root not in local or root in shared:
             detail = (
                 f"it calls {ast.unparse(node.func)}(), changing an object that outlives the call "
                 f"({_outside(root, shared)})"
             )
             yield Finding("no-global-state", f"changes {root}", detail, node.lineno)
+
+
+def _changed_by_call(node: ast.Call, local: set[str], modules: frozenset[str]) -> ast.expr | None:
+    """What a call changes in place, or None: the object of a mutating method (`x.append(1)`), the
+    first argument of a type's (`dict.update(d, e)`) or of a mutating function (`operator.setitem(d,
+    k, v)`, `heapq.heappush(h, x)`)."""
+    if called_name(node) in _MUTATING_FUNCTIONS:
+        return node.args[0] if node.args else None
+    if not (isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS):
+        return None
+    owner = node.func.value
+    if isinstance(owner, ast.Name) and owner.id not in local:
+        if owner.id in modules:
+            return None  # a module's function (`np.sort`), not shared state
+        if owner.id in _BUILTIN_NAMES:
+            return node.args[0] if node.args else None
+    return owner
 
 
 def mutable_defaults(tree: ast.Module) -> Iterator[Finding]:
