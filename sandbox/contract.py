@@ -126,10 +126,18 @@ class Coverage:
     branches_run: int = 0
     missing_lines: tuple[int, ...] = ()  # line numbers in the version's own source text
     missing_branches: tuple[tuple[int, int], ...] = ()  # (from line, to line); a negative line is the exit
+    # Outcomes of conditions inside lines (`a if c else b`, `c and x`, a comprehension's filter).
+    conditions: int = 0
+    conditions_run: int = 0
+    missing_conditions: tuple[tuple[int, str], ...] = ()  # (line, the outcome never seen: "true", "None"...)
 
     @property
     def complete(self) -> bool:
-        return self.lines_run == self.lines and self.branches_run == self.branches
+        return (
+            self.lines_run == self.lines
+            and self.branches_run == self.branches
+            and self.conditions_run == self.conditions
+        )
 
 
 @dataclass(frozen=True)
@@ -300,6 +308,7 @@ def _coverage(data: Any) -> Coverage:
         built,
         missing_lines=tuple(int(n) for n in built.missing_lines),
         missing_branches=tuple((int(a), int(b)) for a, b in built.missing_branches),
+        missing_conditions=tuple((int(line), str(word)) for line, word in built.missing_conditions),
     )
 
 

@@ -60,6 +60,11 @@ def batch_answers(worker: Worker, count: int, limit: float) -> list[dict[str, An
     return answers
 
 
+def conditions_of(answer: dict[str, Any]) -> set[str]:
+    """The outcomes of conditions inside lines a call ran (version/conditions.py)."""
+    return {item for item in answer.get("conditions") or [] if isinstance(item, str) and len(item) < 200}
+
+
 def arcs_of(answer: dict[str, Any], cut: bool = False) -> set[tuple[int, int]]:
     """The arcs a call ran; with `cut`, also those of a traced run cut short (its result was not
     compared: they tell which lines the original reaches, never that a new version agreed there)."""

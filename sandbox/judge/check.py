@@ -34,9 +34,9 @@ from .. import contract, wire
 from ..privileges import become
 from ..version import checked_call
 from . import capture
-from .answers import arcs_of, batch_answers, differs
+from .answers import arcs_of, batch_answers, conditions_of, differs
 from .errors import Mismatch, SetupError
-from .measuring import SIZE_CALL_LIMIT_S, SIZE_GROUP, choose_workloads, measure_both, round_runner
+from .measuring import SIZE_CALL_LIMIT_S, SIZE_GROUP, TimedMismatch, choose_workloads, measure_both, round_runner
 from .workers import Cpus, Worker, scratch_dir
 
 BATCH = 32  # inputs per child of a version's process
@@ -128,11 +128,12 @@ class Check:
         self.arcs: set[tuple[int, int]] = set()
         self.original_arcs: set[tuple[int, int]] = set()
         self.usual_arcs: set[tuple[int, int]] = set()  # the original's, on every input but the strays
+        self.conditions: set[str] = set()  # outcomes of conditions inside lines (version/conditions.py)
+        self.original_conditions: set[str] = set()
         self.checked: set[bytes] = set()
         self.sources: dict[str, int] = {}
         self.passed: list[tuple[str, bytes, float]] = []  # inputs the original returned on, its seconds: for timing
         self.kinds: dict[str, dict[str, bool]] = {}  # per parameter, each explored kind: whether the original took it
-        self.mutates = False
         self.tell_early: Callable[[contract.Verdict], None] | None = None  # the verdict before the search
 
     def run(self) -> contract.Verdict:
@@ -322,19 +323,21 @@ class Check:
         self.sources[source] = self.sources.get(source, 0) + 1
         ran = reached if self.job.is_baseline else arcs_of(actual or {})
         (self.original_arcs if self.job.is_baseline else self.arcs).update(ran)
+        went = conditions_of(expected if self.job.is_baseline else actual or {})
+        (self.original_conditions if self.job.is_baseline else self.conditions).update(went)
         if expected.get("raised") is None and len(self.passed) < 400 and source != "explored":
             seconds = float(expected.get("seconds") or 0.0)
             if self._trace_original() and "cut_arcs" not in expected:
                 seconds /= checked_call.TRACED_SLOWDOWN  # it ran traced: only the workloads' choice reads this
             self.passed.append((source, payload, seconds))
-        self.mutates = self.mutates or bool(expected.get("mutated"))
 
     def _evidence(self, baseline: dict[str, Any]) -> contract.Verdict:
         from . import covered
 
         source, name, offset = self.plan.version_source(self.job.is_baseline)
         arcs = self.original_arcs if self.job.is_baseline else self.arcs
-        coverage = covered.coverage_of(source, name, arcs, offset) if source else None
+        went = self.original_conditions if self.job.is_baseline else self.conditions
+        coverage = covered.coverage_of(source, name, arcs, offset, went) if source else None
         why = self._not_verified(coverage)
         verdict = contract.Verdict(
             correct=True,
@@ -436,6 +439,8 @@ class Check:
                     raise wire.ChannelClosed("it failed while its inputs were loaded")
             except wire.ChannelClosed as problem:
                 return self._failed(verdict, f"it failed while being timed: {problem}")
+            except TimedMismatch as mismatch:
+                return self._failed(verdict, str(mismatch))
             verdict = _replace(verdict, timing=result)
             faster = self.candidate if result.speedup >= 1 else self.original
         if self.job.profile:
@@ -506,7 +511,7 @@ class Check:
         being timed."""
         if self.spares is None:
             return self.original, self.candidate
-        request = {"kind": "workload", "payloads": self.payloads, "mutates": self.mutates}
+        request = {"kind": "workload", "payloads": self.payloads}
         for worker in self.spares:
             if "calls" not in worker.ask(request, 600.0):
                 raise wire.ChannelClosed("the second pair of processes failed before its timing")
@@ -514,7 +519,7 @@ class Check:
 
     def _load(self, payloads: list[bytes]) -> bool:
         """Both versions take `payloads` as the inputs their rounds run."""
-        request = {"kind": "workload", "payloads": payloads, "mutates": self.mutates}
+        request = {"kind": "workload", "payloads": payloads}
         return all("calls" in worker.ask(request, 600.0) for worker in (self.original, self.candidate))
 
     def _workloads(self, spec: contract.TimingSpec) -> list[bytes]:

@@ -42,10 +42,12 @@ def _body_span(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
     return first.lineno, node.end_lineno or first.lineno
 
 
-def coverage_of(source: str, name: str, executed: Iterable[Arc], offset: int = 0) -> Coverage:
+def coverage_of(source: str, name: str, executed: Iterable[Arc], offset: int = 0, went: Iterable[str] = ()) -> Coverage:
     """Coverage of `name`'s body in `source` (with its helpers'); `executed` arcs are in file lines,
-    `offset` lines before `source`."""
+    `offset` lines before `source`; `went`, the outcomes of conditions inside lines that happened."""
     from coverage.parser import PythonParser
+
+    from ..version import conditions
 
     spans = body_spans(source, name)
     if not spans:
@@ -65,6 +67,17 @@ def coverage_of(source: str, name: str, executed: Iterable[Arc], offset: int = 0
     possible = {arc for arc in parser.arcs() if arc[0] in branch_lines}
     missing_branches = sorted(possible - ran_arcs)
     missing_lines = sorted(statements - ran_lines)
+    # A line that never ran is said already: its conditions count only on lines that did.
+    outcomes = {
+        key: (line, word)
+        for key, (line, word) in conditions.possible(textwrap.dedent(source), offset).items()
+        if inside(line - offset) and line - offset not in missing_lines
+    }
+    missing_outcomes = sorted({outcomes[key] for key in set(outcomes) - set(went)})
+    for line in conditions.chosen_by_index(textwrap.dedent(source)):
+        if inside(line) and line not in missing_lines:
+            outcomes[f"index:{line}"] = (line + offset, INDEXED)
+            missing_outcomes.append((line + offset, INDEXED))
     return Coverage(
         lines=len(statements),
         lines_run=len(statements) - len(missing_lines),
@@ -72,6 +85,9 @@ def coverage_of(source: str, name: str, executed: Iterable[Arc], offset: int = 0
         branches_run=len(possible) - len(missing_branches),
         missing_lines=tuple(line + offset for line in missing_lines),
         missing_branches=tuple((_shift(a, offset), _shift(b, offset)) for a, b in missing_branches),
+        conditions=len(outcomes),
+        conditions_run=len(outcomes) - len(set(outcomes) - set(went)),
+        missing_conditions=tuple(missing_outcomes),
     )
 
 
@@ -90,4 +106,19 @@ def describe_missing(coverage: Coverage, source_lines: set[int] | None = None) -
         parts.append(
             "never taken: " + ", ".join(f"line {a} to {'the exit' if b < 0 else f'line {b}'}" for a, b in branches)
         )
+    if coverage.missing_conditions:
+        # Inside one line: a conditional expression, `and`/`or`, a comprehension's filter.
+        said = [f"on line {line} never {_came_out(word)}" for line, word in coverage.missing_conditions[:5]]
+        parts.append("a condition " + ", one ".join(said))
     return "; ".join(parts)
+
+
+INDEXED = "a choice by indexing with a condition"
+
+
+def _came_out(word: str) -> str:
+    if word == "another item":
+        return "had an item to go through"
+    if word == INDEXED:
+        return "could be seen either way: it indexes a display with a condition (write `a if c else b`)"
+    return f"came out {word}"

@@ -15,6 +15,7 @@ SIZE_GROUP = 8  # inputs timed together for each end of TimingSpec.cost_by_size
 SIZE_CALL_LIMIT_S = 0.1  # inputs the original took longer on are left out of it
 LOOP_SHARE = 300  # one loop of the workload costs the original at most this share of TimingSpec.max_seconds
 WORKLOAD_SOURCES = frozenset({"captured", "doctest", "generated"})  # besides the user's examples
+SAMPLE_EVERY = 8  # rounds between compared results, after the first two
 
 
 def choose_workloads(passed: list[tuple[str, bytes, float]], spec: contract.TimingSpec) -> list[bytes]:
@@ -47,9 +48,23 @@ def choose_workloads(passed: list[tuple[str, bytes, float]], spec: contract.Timi
     return chosen
 
 
+class TimedMismatch(Exception):
+    """The new version's results while timed differ from the original's on the same inputs."""
+
+
+def sampled(round_number: int) -> bool:
+    """Whether a round's results are compared: the first two (a draft that remembers differs from
+    the second call on) and every eighth; each costs one encoding of the loop's results, untimed."""
+    return round_number <= 2 or round_number % SAMPLE_EVERY == 0
+
+
 def round_runner(original: Worker, candidate: Worker) -> Callable[[str, int], float]:
-    """One timed round of either version, by the judge's own clock."""
+    """One timed round of either version, by the judge's own clock; in sampled rounds, the results of
+    the round's last loop are compared with the other version's (TimedMismatch): a draft right on the
+    checked calls but not on the timed ones (state, a cache) is wrong, not fast."""
     workers = {"original": original, "candidate": candidate}
+    rounds = {"original": 0, "candidate": 0}
+    samples: dict[str, list[Any]] = {}
 
     def run(which: str, loops: int) -> float:
         worker = workers[which]
@@ -62,9 +77,32 @@ def round_runner(original: Worker, candidate: Worker) -> Callable[[str, int], fl
         elapsed = time.perf_counter() - started
         if "seconds" not in answer:
             raise wire.ChannelClosed(f"the {which} failed while being timed")
+        rounds[which] += 1
+        if sampled(rounds[which]):
+            results = worker.ask({"kind": "sample"}, 600.0).get("results")
+            if not isinstance(results, list):
+                raise wire.ChannelClosed(f"the {which} gave no results of its timed calls")
+            samples[which] = results
+            if len(samples) == 2:
+                _compare_samples(samples.pop("original"), samples.pop("candidate"))
         return elapsed
 
     return run
+
+
+def _compare_samples(expected: list[Any], actual: list[Any]) -> None:
+    from ..values.comparison import compare
+
+    if len(expected) != len(actual):
+        raise TimedMismatch("its timed calls gave another number of results than the original's")
+    for index, (want, got) in enumerate(zip(expected, actual)):
+        if want is None or got is None:
+            continue  # a result neither could encode is compared nowhere else either
+        difference = compare(want, got)
+        if difference is not None:
+            raise TimedMismatch(
+                f"its result on timed input {index + 1} differs from the original's after repeated calls: {difference}"
+            )
 
 
 def measure_both(

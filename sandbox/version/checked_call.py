@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from .. import wire
 from ..values import comparison, encoding
+from . import conditions
 from .versions import Version, is_plain, loads_with_refs
 
 MESSAGE_LIMIT = 300
@@ -24,11 +25,14 @@ class CallTimeout(BaseException):
 
 
 class ArcTracer:
-    """Which (line, next line) arcs of one file ran: coverage.py's arc convention, negative = the exit."""
+    """Which (line, next line) arcs of one file ran: coverage.py's arc convention, negative = the exit;
+    and on the lines where an expression branches (`hot`), which way each condition went
+    (conditions.py): opcode events there only, so other lines cost what line tracing costs."""
 
-    def __init__(self, filename: str) -> None:
-        self.filename = filename
+    def __init__(self, filename: str, hot: frozenset[int] = frozenset()) -> None:
+        self.filename, self.hot = filename, hot
         self.arcs: set[tuple[int, int]] = set()
+        self.outcomes: set[str] = set()
 
     def __enter__(self) -> ArcTracer:
         sys.settrace(self._call)
@@ -40,14 +44,29 @@ class ArcTracer:
     def _call(self, frame: Any, event: str, arg: Any) -> Any:
         if event != "call" or frame.f_code.co_filename != self.filename:
             return None
-        first = frame.f_code.co_firstlineno
+        code = frame.f_code
+        first = code.co_firstlineno
         last = [-first]
-        arcs = self.arcs
+        pending: list[int | None] = [None]  # the offset of a conditional jump just run
+        arcs, outcomes, hot = self.arcs, self.outcomes, self.hot
+        jumps = conditions.jumps(code) if hot else frozenset()
+
+        def went(frame: Any, watching: bool) -> None:
+            if pending[0] is not None:
+                outcomes.add(conditions.outcome(code, pending[0], frame.f_lasti))
+            pending[0] = frame.f_lasti if watching and frame.f_lasti in jumps else None
 
         def local(frame: Any, event: str, arg: Any) -> Any:
-            if event == "line":
+            if event == "opcode":
+                went(frame, True)
+            elif event == "line":
                 arcs.add((last[0], frame.f_lineno))
                 last[0] = frame.f_lineno
+                if jumps:
+                    # The line's first instruction gets its opcode event only where the line is hot.
+                    frame.f_trace_opcodes = frame.f_lineno in hot
+                    if not frame.f_trace_opcodes:
+                        went(frame, False)
             elif event == "return":
                 arcs.add((last[0], -first))
             return local
@@ -81,17 +100,14 @@ def run_call(version: Version, payload: bytes, limit: float, trace: bool) -> dic
 def _run_call(version: Version, payload: bytes, limit: float, trace: bool) -> dict[str, Any]:
     args, kwargs = loads_with_refs(payload, version)
     refs = version.refs()
-    result_refs = dict(refs)
-    for index, value in enumerate(args):
-        if not is_plain(value):
-            result_refs.setdefault(id(value), f"arg:{index}")
+    result_refs = results_refs(refs, args)
     # Iterators among the arguments are left unread: reading them would leave the call nothing. A call
     # given one may use it up, so such inputs count as changed (timing then gives every loop a fresh copy).
     before = encoding.encode((args, kwargs), refs=refs, consume=False)
     takes_iterators = _has_iterator((*args, *kwargs.values()))
     printed = io.StringIO()
     outcome: dict[str, Any] = {"raised": None}
-    tracer = ArcTracer(version.filename) if trace else contextlib.nullcontext()
+    tracer = ArcTracer(version.filename, version.hot) if trace else contextlib.nullcontext()
     signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, limit)
     started = time.perf_counter()
@@ -118,7 +134,18 @@ def _run_call(version: Version, payload: bytes, limit: float, trace: bool) -> di
         outcome["printed"] = printed.getvalue()[-10000:]
     if trace:
         outcome["arcs"] = sorted(tracer.arcs)  # type: ignore[union-attr]
+        outcome["conditions"] = sorted(tracer.outcomes)  # type: ignore[union-attr]
     return outcome
+
+
+def results_refs(refs: dict[int, str], args: tuple[Any, ...]) -> dict[int, str]:
+    """The references a result is encoded with: module-level objects, and the call's own arguments
+    (a function that returns its argument returns that object, not an equal one)."""
+    found = dict(refs)
+    for index, value in enumerate(args):
+        if not is_plain(value):
+            found.setdefault(id(value), f"arg:{index}")
+    return found
 
 
 def _raised_by_own_code(error: BaseException, filename: str) -> bool:

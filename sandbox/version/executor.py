@@ -21,31 +21,57 @@ import functools
 import io
 import os
 import pickle
+import random
 import sys
 import time
 import traceback
 from typing import Any, Callable
 
 from .. import wire
+from ..values import encoding
 from . import symbolic
-from .checked_call import call_in_child, calls_in_child, short
+from .checked_call import call_in_child, calls_in_child, results_refs, short
 from .versions import Version, loads_with_refs
 
 # -- timing and profile ----------------------------------------------------------------------
 
 
 class Workload:
-    """Inputs to time with, unpickled once; fresh copies per loop when the function mutates them."""
+    """Inputs to time with: a fresh copy of every input for every call, made before the round (as
+    every checked call gets its own), so that no call meets an argument object an earlier one saw:
+    a cache keyed by identity cannot fake speed, and a draft that changes what it was given cannot
+    hand the next call something else. The last loop's calls and results stay for the judge's sample."""
 
-    def __init__(self, version: Version, payloads: list[bytes], mutates: bool) -> None:
-        self.mutates = mutates
+    def __init__(self, version: Version, payloads: list[bytes]) -> None:
+        self.version = version
         self.copies = [_copier(payload, version) for payload in payloads]
-        self.calls = [copy() for copy in self.copies]
+        self.sample: list[tuple[tuple[Any, ...], Any]] = []  # (args, result) of the last loop
+        chance = random.Random(os.urandom(16))  # its own: the code under test may seed the module's
+        self._shuffle, self._draw = chance.shuffle, chance.randrange
 
     def batches(self, loops: int) -> list[list[Any]]:
-        if not self.mutates:
-            return [self.calls] * loops
-        return [[copy() for copy in self.copies] for _ in range(loops)]
+        # Made in an order drawn anew each round: the memory an earlier round's argument had goes to
+        # another input now, so a cache keyed by an object's address answers for the wrong one.
+        count = len(self.copies)
+        made: list[list[Any]] = [[None] * count for _ in range(loops)]
+        order = list(range(loops))
+        self._shuffle(order)
+        for loop in order:
+            start = self._draw(count)
+            for index in (*range(start, count), *range(start)):
+                made[loop][index] = self.copies[index]()
+        return made
+
+    def encoded_sample(self) -> list[Any]:
+        """The last loop's results, encoded as checked calls' are (None where one cannot be)."""
+        refs = self.version.refs()
+        encoded = []
+        for args, value in self.sample:
+            try:
+                encoded.append(encoding.encode(value, refs=results_refs(refs, args)))
+            except Exception:
+                encoded.append(None)
+        return encoded
 
 
 def _copier(payload: bytes, version: Version) -> Callable[[], Any]:
@@ -59,8 +85,9 @@ def _copier(payload: bytes, version: Version) -> Callable[[], Any]:
 
 
 def _timed_round(version: Version, workload: Workload, loops: int, requests: int, answers: int) -> dict[str, Any]:
-    """Copies are made first; then the judge says go and times the round with its own clock."""
-    batches = workload.batches(loops)
+    """Copies are made first; then the judge says go and times the round with its own clock. The
+    last loop's results are kept for the judge's sample (see Workload)."""
+    *batches, last = workload.batches(loops)
     function = version.function
     wire.send_json(answers, {"prepared": True})
     wire.receive(requests)
@@ -69,6 +96,7 @@ def _timed_round(version: Version, workload: Workload, loops: int, requests: int
         for batch in batches:
             for args, kwargs in batch:
                 function(*args, **kwargs)
+        workload.sample = [(args, function(*args, **kwargs)) for args, kwargs in last]
         return {"seconds": time.perf_counter() - started}
 
 
@@ -133,10 +161,12 @@ def serve(
         elif kind == "calls":
             answer = {"answers": calls_in_child(version, request["payloads"], request["limit"], request["trace"])}
         elif kind == "workload":
-            workload = Workload(version, request["payloads"], request["mutates"])
-            answer = {"calls": len(workload.calls)}
+            workload = Workload(version, request["payloads"])
+            answer = {"calls": len(workload.copies)}
         elif kind == "round":
             answer = _timed_round(version, workload, request["loops"], requests, answers)  # type: ignore[arg-type]
+        elif kind == "sample":
+            answer = {"results": workload.encoded_sample()}  # type: ignore[union-attr]
         elif kind == "profile":
             answer = {"profile": profile_rows(version, workload)}  # type: ignore[arg-type]
         elif kind == "symbolic":

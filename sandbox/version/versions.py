@@ -10,6 +10,7 @@ import pickle
 from typing import Any, Callable
 
 from ..values import rebuilt
+from . import conditions
 
 NEW_VERSION_FILE = "<new version>"  # the file name the new version's code objects carry
 
@@ -28,6 +29,7 @@ class Version:
         self.original = original
         self.function = original if candidate is None else self._define(candidate, target.function_name)
         self.filename = self.function.__code__.co_filename
+        self.hot = conditions.hot_lines(candidate if candidate is not None else _text_of(self.module))
         self.globals_refs = protected_objects(self.module)
 
     def _define(self, source: str, name: str) -> Callable[..., Any]:
@@ -47,6 +49,14 @@ class Version:
             if not is_plain(value):
                 refs[id(value)] = "default:" + name
         return refs
+
+
+def _text_of(module: Any) -> str:
+    try:
+        with open(module.__file__, encoding="utf-8") as file:
+            return file.read()
+    except (OSError, TypeError, ValueError):
+        return ""  # no source to read: line arcs alone
 
 
 _PLAIN = (type(None), bool, int, float, complex, str, bytes)

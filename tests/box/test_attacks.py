@@ -298,6 +298,58 @@ def total(items: list[int]) -> int:
 """
 
 
+# Right on every checked call, but from the second call with the same argument on it answers from a
+# cache, on one line (so every line runs): keyed by the argument object itself (its address, the
+# object kept so the address is not reused) or by its value. Timing calls one long-lived process
+# thousands of times.
+MEMO = """import math
+
+
+def _sum(items):
+    result = 0
+    for item in items:
+        result = result + item
+    return result
+
+
+def total(items: list[int]) -> int:
+    memo = math.__dict__.setdefault("_total_memo", {{}})
+    key = {key}
+    return memo[key][1] if memo.get(key, (None,))[0] in (items, key) else memo.setdefault(key, (items, _sum(items)))[1]
+"""
+
+
+@pytest.mark.parametrize("key", ["id(items)", "tuple(items)"])
+def test_a_cache_of_timed_calls_fakes_no_speed(box: DockerSandbox, project: Path, baseline: Baseline, key: str) -> None:
+    # By identity: every timed call gets fresh copies of its arguments, made in an order drawn anew
+    # each round, and sampled results are compared: an address's cached answer belongs to another
+    # input. By value: its cached answers are right; the branch that answers them never ran in a
+    # checked call (branches inside a line count), so it is not verified.
+    verdict = check(box, project, MEMO.format(key=key), baseline)
+    assert not (verdict.verified and verdict.faster), (verdict.speedup, verdict.mismatch)
+
+
+# Wrong only on a branch no checked input takes, written inside one line, so every line runs.
+HIDDEN_BRANCHES = {
+    "conditional_expression_past_every_size": "return sum(items) + (1 if len(items) > 123456 else 0)",
+    "time_bomb_behind_and": "return sum(items) + (time.time() > 4e9 and 1 or 0)",
+    "one_in_a_million_behind_or": "return (random.random() > 1e-6 or sum(items) + 1) and sum(items)",
+    "comprehension_filter": "return sum([item for item in items if item != 987654321] or [0]) + 0",
+    "chosen_by_a_tuple": "return (sum, lambda values: sum(values) + 1)[len(items) > 123456](items)",
+}
+
+
+@pytest.mark.parametrize("attack", sorted(HIDDEN_BRANCHES))
+def test_a_branch_inside_one_line_counts(box: DockerSandbox, project: Path, baseline: Baseline, attack: str) -> None:
+    draft = f"import random\nimport time\n\n\ndef total(items: list[int]) -> int:\n    {HIDDEN_BRANCHES[attack]}\n"
+    verdict = check(box, project, draft, baseline)
+    assert not verdict.verified, attack
+    said = verdict.not_verified or ""
+    assert "a condition on line 6 never" in said, said
+    if attack != "chosen_by_a_tuple":
+        assert verdict.correct  # right on every input it was given: what no input reached is what is said
+
+
 def test_a_draft_cannot_stop_the_original_while_timed(box: DockerSandbox, project: Path, baseline: Baseline) -> None:
     """The original runs as a user of its own: the draft's processes may not signal it."""
     verdict = check(box, project, STOPS_THE_ORIGINAL, baseline)

@@ -202,6 +202,21 @@ def test_caches_are_refused_unless_the_original_has_one() -> None:
     allowed(draft, module=cached)
 
 
+def test_an_import_the_splice_would_turn_into_another_meaning_for_the_file_is_refused() -> None:
+    module = "from math import sqrt\n" + MODULE + "\n\ndef root(x):\n    return sqrt(x) + floor(x)\n"
+    draft = "from cmath import sqrt\n" + HEADER + FAST_BODY
+    refused(draft, "keeps-module-names", "the module's sqrt is math.sqrt", module=module)
+    refused("from math import floor\n" + HEADER + FAST_BODY, "keeps-module-names", "other code", module=module)
+    refused("from itertools import filterfalse as filter\n" + HEADER + FAST_BODY, "keeps-module-names", "builtin")
+    refused("from math import pi as _cache\n" + HEADER + FAST_BODY, "keeps-module-names", "the module binds _cache")
+    allowed("from math import sqrt\n" + HEADER + FAST_BODY, module=module)  # the same binding
+    allowed(HEADER + "    from cmath import sqrt\n" + FAST_BODY, module=module)  # inside: its own
+    helper = "def floor(x):\n    return x\n\n\n".replace("def floor", "def _floor")
+    module_reading_helper = module.replace("floor(x)", "_floor(x)")
+    draft = helper + HEADER + "    _floor(0)\n" + FAST_BODY
+    refused(draft, "keeps-module-names", "its helper _floor", module=module_reading_helper)
+
+
 def test_a_module_imported_in_the_body_is_no_local_object() -> None:
     refused(HEADER + "    import math\n    math.pi = 3\n" + FAST_BODY, "no-global-state", "math.pi")
     refused(HEADER + "    import string\n    setattr(string, 'digits', 'x')\n" + FAST_BODY, "no-global-state")

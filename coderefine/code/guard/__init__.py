@@ -16,6 +16,9 @@ a draft may do too. The rules, each with the id a refusal names:
   binds `os` itself, so it counts as importing `os`). A module reached as another's
   attribute (`statistics.random`, `typing.sys`, `random._os`) is held to the same
   list. Relative imports (project modules) count like any other.
+- `keeps-module-names`: no top-level import of the draft (nor helper) binds a name
+  that the module binds otherwise, a builtin's name, or a name other code of the
+  module reads without binding: spliced in, it would change them.
 - `no-caches`: no functools cache (`lru_cache`, `cache`, `cached_property`) unless
   the original has one: timing repeats arguments, so a cache fakes speed.
 - `no-dangerous-calls`: no use of `DANGEROUS_BUILTINS` (eval, exec, open, id,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import builtins
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -150,11 +151,54 @@ class Guard:
             why = self._import_refusal(path, original[2])
             if why is not None:
                 return Refusal("allowed-imports", why, line)
+        rebinds = self._changes_the_module(tree, helpers)
+        if rebinds is not None:
+            return Refusal("keeps-module-names", *rebinds)
         known = original[1]
         found = [*self._findings(tree, function, helpers), *allowlist.caches(tree)]
         for finding in sorted(found, key=lambda f: (_ORDER.index(f.rule), f.line)):
             if (finding.rule, finding.key) not in known:
                 return Refusal(finding.rule, finding.detail, finding.line)
+        return None
+
+    @cached_property
+    def _read_elsewhere(self) -> frozenset[str]:
+        """The global names the module's other code reads: a name the splice binds for the first
+        time changes them (a NameError that now finds something)."""
+        try:
+            tree = ast.parse(self.module_imports)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return frozenset()
+        others = [
+            node
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))
+            and getattr(node, "name", None) != self.function_name
+        ]
+        return frozenset(name for node in others for name, _ in free_names(node))
+
+    def _changes_the_module(self, tree: ast.Module, helpers: list[ast.FunctionDef]) -> tuple[str, int] | None:
+        """Why splicing the draft's top-level imports and helpers into the file would change what
+        another of its names means (the check runs the draft beside the module's names, not in
+        place of them), or None."""
+        bound = self._module[2]
+        for statement in tree.body:
+            if not isinstance(statement, (ast.Import, ast.ImportFrom)):
+                continue
+            for name, path in binding_paths(statement).items():
+                why = None
+                if name in self._taken and bound.get(name) != path:
+                    meaning = f"the module's {name} is {bound[name]}" if name in bound else f"the module binds {name}"
+                    why = f"but {meaning}: the splice would change it for the whole file"
+                elif name in _BUILTIN_NAMES:
+                    why = f"which would hide the builtin {name} from the whole file"
+                elif name not in self._taken and name in self._read_elsewhere:
+                    why = "which other code of the file reads and does not bind"
+                if why is not None:
+                    return f"it imports {path} as {name}, {why}", statement.lineno
+        for helper in helpers:
+            if helper.name in self._read_elsewhere:
+                return f"its helper {helper.name} takes a name other code of the file reads", helper.lineno
         return None
 
     def _reached(self, tree: ast.Module) -> Iterator[tuple[str, int]]:
@@ -183,6 +227,7 @@ class Guard:
         yield from mutable_defaults(tree)
 
 
+_BUILTIN_NAMES = frozenset(dir(builtins))
 _ALLOWED = (
     "is not on the allow-list of pure standard-library modules (coderefine.code.guard.allowlist), "
     "and which the original neither uses nor, for a module that is not the system, the clock or "
@@ -202,6 +247,7 @@ def _top_level_imports(tree: ast.Module) -> set[str]:
 
 _ORDER = (
     "allowed-imports",
+    "keeps-module-names",
     "no-caches",
     "no-dangerous-calls",
     "no-dunder-access",
