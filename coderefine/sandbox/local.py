@@ -1,12 +1,15 @@
 """Local (`--sandbox local`): the same runner as a host subprocess, with resource limits, a
 timeout, a fresh temp directory and no network where the kernel allows an unprivileged network
-namespace. For machines without Docker: code under test runs as the user who started it."""
+namespace. For machines without Docker: code under test runs as the user who started it, on a
+read-only copy of the project (as the Docker sandbox's), so that nothing it does reaches the
+project's own files."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -27,6 +30,7 @@ from coderefine.sandbox.base import (
     runner_request,
 )
 from coderefine.sandbox.image import sandbox_dir
+from coderefine.sandbox.project_copy import left_out
 
 
 class LocalSandbox(Closing):
@@ -34,12 +38,18 @@ class LocalSandbox(Closing):
 
     kind = "local"
 
-    def __init__(self, *, project: Path | None = None, limits: Limits = DEFAULT_LIMITS) -> None:
+    def __init__(
+        self, *, project: Path | None = None, limits: Limits = DEFAULT_LIMITS, exclude: Sequence[str] = ()
+    ) -> None:
         self.limits = limits
         self.project = project.resolve() if project else None
         self._runner = sandbox_dir() / "runner.py"
+        self._copy: Path | None = None
+        if self.project is not None:
+            self._copy = Path(tempfile.mkdtemp(prefix="coderefine-project-")) / self.project.name
+            copy_read_only(self.project, self._copy, exclude)
         path = os.environ.get("PATH", "/usr/bin:/bin")
-        self._env = runner_env(project_path_for(self.project, str(self.project)), path)
+        self._env = runner_env(project_path_for(self._copy, str(self._copy)), path)
 
     def run(
         self,
@@ -100,7 +110,36 @@ class LocalSandbox(Closing):
 
     @property
     def project_path(self) -> str | None:
-        return str(self.project) if self.project is not None else None
+        return str(self._copy) if self._copy is not None else None
 
     def close(self) -> None:
-        pass  # each run cleans up after itself
+        if self._copy is not None:
+            remove_copy(self._copy.parent)
+            self._copy = None
+
+
+def copy_read_only(project: Path, copy: Path, exclude: Sequence[str]) -> None:
+    """The project's files but secrets and caches (project_copy.left_out), read-only; a symbolic
+    link that leads out of the copy is left out (written through, it would reach the original)."""
+
+    def ignored(folder: str, names: list[str]) -> set[str]:
+        return {name for name in names if left_out(name, exclude)}
+
+    shutil.copytree(project, copy, ignore=ignored, symlinks=True)
+    inside = str(copy) + os.sep
+    for folder, folders, files in os.walk(copy):
+        for name in [*folders, *files]:
+            path = os.path.join(folder, name)
+            if os.path.islink(path):
+                if not os.path.realpath(path).startswith(inside):
+                    os.unlink(path)
+            elif name in files:
+                os.chmod(path, 0o444)
+        os.chmod(folder, 0o555)
+
+
+def remove_copy(root: Path) -> None:
+    for folder, _, _ in os.walk(root):
+        with contextlib.suppress(OSError):
+            os.chmod(folder, 0o755)  # read-only folders cannot lose their files
+    shutil.rmtree(root, ignore_errors=True)

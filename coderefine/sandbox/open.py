@@ -19,10 +19,10 @@ def open_sandbox(
     exclude: Sequence[str] = (),
     pool_size: int = 1,
 ) -> DockerSandbox | LocalSandbox:
-    """`exclude`: file name patterns the Docker sandbox's copy of the project leaves out, besides secrets;
+    """`exclude`: file name patterns the sandbox's copy of the project leaves out, besides secrets;
     `pool_size`: how many warm containers to keep (one per check that may run side by side)."""
     if kind == "docker":
         return DockerSandbox(image=image, project=project, limits=limits, exclude=exclude, pool_size=pool_size)
     if kind == "local":
-        return LocalSandbox(project=project, limits=limits)
+        return LocalSandbox(project=project, limits=limits, exclude=exclude)
     raise ValueError(f"unknown sandbox kind {kind!r}")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,11 +17,36 @@ LIMITS = Limits(timeout=5.0, memory_mb=256, pids=64, output_bytes=1 << 20)
 
 
 @pytest.fixture
-def local(tmp_path: Path) -> LocalSandbox:
+def local(tmp_path: Path) -> Iterator[LocalSandbox]:
     project = tmp_path / "project"
     (project / "mypkg").mkdir(parents=True)
     (project / "mypkg" / "__init__.py").write_text("def double(x):\n    return 2 * x\n")
-    return LocalSandbox(project=project, limits=LIMITS)
+    (project / ".env").write_text("API_KEY=sk-secret\n")
+    (project / "outside").symlink_to(tmp_path)
+    with LocalSandbox(project=project, limits=LIMITS) as sandbox:
+        copy = sandbox.project_path
+        yield sandbox
+    assert copy is not None and not Path(copy).exists()  # the copy is gone with the sandbox
+
+
+def test_code_under_test_writes_nothing_of_the_project(local: LocalSandbox, tmp_path: Path) -> None:
+    source = tmp_path / "project" / "mypkg" / "__init__.py"
+    before = source.read_bytes()
+    code = (
+        "import logging, os, mypkg\n"
+        "handler = logging.FileHandler(mypkg.__file__)\n"
+        "logging.getLogger('x').addHandler(handler)\n"
+        "logging.getLogger('x').error('owned')\n"
+    )
+    result = local.run(code)
+    assert source.read_bytes() == before  # it wrote, if at all, into a copy
+    if os.geteuid() != 0:  # root writes where permissions say no: the copy is what protects the project
+        assert not result.ok and "Permission" in result.stderr
+    assert local.project_path is not None and not local.project_path.startswith(str(tmp_path / "project"))
+    # Secrets stay out of the copy, and so does a link that leads out of the project.
+    listing = local.run(f"import os\nprint(sorted(os.listdir({local.project_path!r})))")
+    assert listing.ok and "mypkg" in listing.stdout, listing.stdout
+    assert ".env" not in listing.stdout and "outside" not in listing.stdout, listing.stdout
 
 
 def test_runs_with_the_project_importable(local: LocalSandbox) -> None:
