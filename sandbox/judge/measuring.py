@@ -54,7 +54,8 @@ class TimedMismatch(Exception):
 
 def sampled(round_number: int) -> bool:
     """Whether a round's results are compared: the first two (a draft that remembers differs from
-    the second call on) and every eighth; each costs one encoding of the loop's results, untimed."""
+    the second call on) and every eighth, besides each measurement's last (compare_last_rounds);
+    each costs one encoding of the loop's results, untimed."""
     return round_number <= 2 or round_number % SAMPLE_EVERY == 0
 
 
@@ -90,6 +91,14 @@ def round_runner(original: Worker, candidate: Worker) -> Callable[[str, int], fl
     return run
 
 
+def compare_last_rounds(original: Worker, candidate: Worker) -> None:
+    """The results of each version's last round compared (TimedMismatch)."""
+    expected, actual = (worker.ask({"kind": "sample"}, 600.0).get("results") for worker in (original, candidate))
+    if not (isinstance(expected, list) and isinstance(actual, list)):
+        raise wire.ChannelClosed("a version gave no results of its timed calls")
+    _compare_samples(expected, actual)
+
+
 def _compare_samples(expected: list[Any], actual: list[Any]) -> None:
     from ..values.comparison import compare
 
@@ -120,7 +129,7 @@ def measure_both(
     deadline = time.monotonic() + spec.max_seconds
 
     def one(seed: int, rounds: int, pair: tuple[Worker, Worker]) -> Any:
-        return timing.measure(
+        found = timing.measure(
             round_runner(*pair),
             rounds=rounds,
             max_rounds=spec.max_rounds,
@@ -131,6 +140,8 @@ def measure_both(
             precision=precision,
             threshold=spec.threshold,
         )
+        compare_last_rounds(*pair)  # after the most calls either process will have had
+        return found
 
     first = one(spec.seed, spec.rounds, (original, candidate))
     # The confirmation: a new pair, a new calibration and a new order, half the rounds (more if its

@@ -329,6 +329,26 @@ def test_a_cache_of_timed_calls_fakes_no_speed(box: DockerSandbox, project: Path
     assert not (verdict.verified and verdict.faster), (verdict.speedup, verdict.mismatch)
 
 
+# Right on every checked call (each batch in a fresh process), wrong from the 5000th call of a
+# process on, with no branch at all: what only the timing's thousands of calls reach.
+TURNS_WRONG = """import math
+
+
+def total(items: list[int]) -> int:
+    calls = math.__dict__.setdefault("_total_calls", [0])
+    calls[0] += 1
+    return sum(items) + min(1, calls[0] // 5000)
+"""
+
+
+def test_a_draft_wrong_only_on_the_timed_calls_is_wrong_not_fast(
+    box: DockerSandbox, project: Path, baseline: Baseline
+) -> None:
+    verdict = check(box, project, TURNS_WRONG, baseline)
+    assert not verdict.correct and not verdict.faster
+    assert "differs from the original's after repeated calls" in (verdict.mismatch or ""), verdict.mismatch
+
+
 # Wrong only on a branch no checked input takes, written inside one line, so every line runs.
 HIDDEN_BRANCHES = {
     "conditional_expression_past_every_size": "return sum(items) + (1 if len(items) > 123456 else 0)",
