@@ -217,6 +217,20 @@ def test_an_import_the_splice_would_turn_into_another_meaning_for_the_file_is_re
     refused(draft, "keeps-module-names", "its helper _floor", module=module_reading_helper)
 
 
+def test_what_models_write_is_not_mistaken_for_what_the_rules_refuse() -> None:
+    memo = "    cache = {}\n    for item in items:\n        cache.setdefault(item, item)\n    return list(cache)\n"
+    allowed(HEADER + memo)  # a local dict named cache: no functools cache
+    allowed(HEADER + "    seen = set(items)\n    return [x for x in dict.fromkeys(items) if seen.__contains__(x)]\n")
+    last = "    collections.deque(items, maxlen=1).pop() if items else 0\n"
+    allowed("import collections\n" + HEADER + last + FAST_BODY)
+    computed = "    result = [getattr(items, str(0), 0)][:0]\n"
+    reads = "import operator\n" + MODULE.replace("    result = []\n", computed, 1)
+    draft = "import operator\n" + HEADER + "    operator.attrgetter(str(len(items)))\n" + FAST_BODY
+    allowed(draft, module=reads)  # an original that reads by a computed name allows attrgetter too
+    refused(HEADER + "    items.__class__\n" + FAST_BODY, "no-dunder-access")
+    refused(HEADER + "    seen = set()\n    seen.__setattr__('x', 1)\n" + FAST_BODY, "no-dunder-access")
+
+
 def test_a_module_imported_in_the_body_is_no_local_object() -> None:
     refused(HEADER + "    import math\n    math.pi = 3\n" + FAST_BODY, "no-global-state", "math.pi")
     refused(HEADER + "    import string\n    setattr(string, 'digits', 'x')\n" + FAST_BODY, "no-global-state")

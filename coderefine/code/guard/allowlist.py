@@ -21,7 +21,7 @@ import importlib
 import types
 from collections.abc import Iterable, Iterator
 
-from coderefine.code.guard.findings import Finding, called_name
+from coderefine.code.guard.findings import Finding
 
 PURE_MODULES = frozenset(
     {
@@ -110,21 +110,20 @@ def module_of_attribute(path: str) -> str | None:
     return None
 
 
-def caches(tree: ast.AST) -> Iterator[Finding]:
-    """Decorators and calls of functools' caches (`@lru_cache`, `functools.cache(f)`)."""
+def caches(tree: ast.AST, bound: dict[str, str]) -> Iterator[Finding]:
+    """functools' caches, decorating or called (`@lru_cache`, `functools.cache(f)`): as an attribute
+    of functools, or a name bound to one (`bound`: the names imports bind, module's and draft's, to
+    their paths). A local `cache = {}` is no such thing."""
     for node in ast.walk(tree):
-        name = ""
-        if isinstance(node, ast.Name | ast.Attribute):
-            name = node.id if isinstance(node, ast.Name) else node.attr
-        elif isinstance(node, ast.Call):
-            name = called_name(node)
-        elif isinstance(node, ast.ImportFrom):
-            for alias in node.names:
-                if alias.name in CACHES:
-                    yield _cache_finding(alias.name, node.lineno)
-            continue
-        if name in CACHES:
-            yield _cache_finding(name, getattr(node, "lineno", 0))
+        path = ""
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            path = f"{bound.get(node.value.id, '')}.{node.attr}"
+        elif isinstance(node, ast.Name):
+            path = bound.get(node.id, "")
+        elif isinstance(node, ast.ImportFrom) and node.module == "functools":
+            path = next((f"functools.{a.name}" for a in node.names if a.name in CACHES), "")
+        if path.startswith("functools.") and path.split(".")[1] in CACHES:
+            yield _cache_finding(path.split(".")[1], getattr(node, "lineno", 0))
 
 
 def _cache_finding(name: str, line: int) -> Finding:

@@ -96,7 +96,7 @@ class Guard:
             return Refusal("parses", f"the original cannot be read: {parsed.detail}")
         tree, function, _ = parsed
         findings = {(f.rule, f.key) for f in self._findings(tree, function, [])}
-        for finding in allowlist.caches(tree):
+        for finding in allowlist.caches(tree, {**self._module[2], **binding_paths(tree)}):
             findings.add((finding.rule, finding.key))
         module_names = self._module[2]
         uses = {path for path, _ in imports(tree)} | {
@@ -155,7 +155,8 @@ class Guard:
         if rebinds is not None:
             return Refusal("keeps-module-names", *rebinds)
         known = original[1]
-        found = [*self._findings(tree, function, helpers), *allowlist.caches(tree)]
+        caches = allowlist.caches(tree, {**self._module[2], **binding_paths(tree)})
+        found = [*self._findings(tree, function, helpers), *caches]
         for finding in sorted(found, key=lambda f: (_ORDER.index(f.rule), f.line)):
             if (finding.rule, finding.key) not in known:
                 return Refusal(finding.rule, finding.detail, finding.line)

@@ -165,6 +165,31 @@ INTROSPECTION_ATTRIBUTES = frozenset(
         "co_names",
     }
 )
+# Dunders a draft may read as attributes: the methods of a value's own read-only protocols, which
+# models pass to map and filter (`filter(seen.__contains__, items)`). Not __setitem__, __class__,
+# __dict__, __self__, __globals__...: those change or reach beyond the value.
+READ_ONLY_PROTOCOL = frozenset(
+    {
+        "__contains__",
+        "__getitem__",
+        "__len__",
+        "__iter__",
+        "__next__",
+        "__reversed__",
+        "__hash__",
+        "__eq__",
+        "__ne__",
+        "__lt__",
+        "__le__",
+        "__gt__",
+        "__ge__",
+        "__add__",
+        "__mul__",
+        "__sub__",
+        "__and__",
+        "__or__",
+    }
+)
 _NAMED_ACCESS = frozenset({"getattr", "setattr", "delattr", "hasattr"})
 _NAME_GETTERS = frozenset({"attrgetter", "methodcaller"})
 _DUNDER = re.compile(r"__[A-Za-z0-9]\w*?__")
@@ -258,7 +283,10 @@ def dangerous_calls(tree: ast.Module) -> Iterator[Finding]:
             yield Finding("no-dangerous-calls", name, f"it uses {name}", node.lineno)
         elif name in _NAMED_ACCESS | _NAME_GETTERS and id(node) not in vetted:
             detail = f"it uses {name} with a name that is not a string literal"
-            yield Finding("no-dangerous-calls", f"computed {name}", detail, getattr(node, "lineno", 0))
+            # Reading by a computed name is one power however it is spelt (`attrgetter(n)(x)` is
+            # `getattr(x, n)`): an original that has one allows the others; writing is apart.
+            key = f"computed {name}" if name in ("setattr", "delattr") else "computed getattr"
+            yield Finding("no-dangerous-calls", key, detail, getattr(node, "lineno", 0))
 
 
 def attribute_findings(tree: ast.Module) -> Iterator[Finding]:
@@ -266,6 +294,8 @@ def attribute_findings(tree: ast.Module) -> Iterator[Finding]:
     for node in ast.walk(tree):
         names: list[str] = []
         if isinstance(node, ast.Attribute):
+            if node.attr in READ_ONLY_PROTOCOL and isinstance(node.ctx, ast.Load):
+                continue  # `seen.__contains__`, `it.__next__`: a bound method of the value's own protocol
             names = [node.attr]
         elif isinstance(node, ast.Call) and called_name(node) in _NAMED_ACCESS | _NAME_GETTERS:
             names = _literal_names(node) or []

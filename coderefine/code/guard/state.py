@@ -222,12 +222,30 @@ def _changed_by_call(node: ast.Call, local: set[str], modules: frozenset[str]) -
     if not (isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS):
         return None
     owner = node.func.value
+    if _fresh(owner):
+        return None  # `collections.deque(items, maxlen=1).pop()`: an object made here and now
     if isinstance(owner, ast.Name) and owner.id not in local:
         if owner.id in modules:
             return None  # a module's function (`np.sort`), not shared state
         if owner.id in _BUILTIN_NAMES:
             return node.args[0] if node.args else None
     return owner
+
+
+# Calls that always make a new object: a mutating method called on their result changes nothing
+# anyone else holds. Only these: another function's result may be module state (`registry()`).
+_CONSTRUCTORS = frozenset(
+    {"list", "dict", "set", "bytearray", "sorted", "deque", "Counter", "OrderedDict", "defaultdict"}
+)
+
+
+def _fresh(node: ast.expr) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    if isinstance(func, ast.Attribute):
+        return func.attr in _CONSTRUCTORS and isinstance(func.value, ast.Name) and func.value.id == "collections"
+    return isinstance(func, ast.Name) and func.id in _CONSTRUCTORS
 
 
 def mutable_defaults(tree: ast.Module) -> Iterator[Finding]:
