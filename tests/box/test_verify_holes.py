@@ -543,7 +543,7 @@ def test_a_draft_wrong_only_on_a_kind_never_seen_is_refused(check: Checker, name
 
 
 def test_the_verdict_before_the_search_comes_while_the_search_runs(check: Checker) -> None:
-    wrong = "def scaled(x: int, y: int) -> int:\n    return 0 if x * 7919 == y + 13 and x > 5000 else x * y\n"
+    wrong = "def scaled(x: int, y: int) -> int:\n    return x * y * (1 - (x * 7919 == y + 13) * (x > 5000))\n"
     checking = check.start("scaled", wrong, symbolic=30)
     assert checking.early.verified and checking.early.faster and checking.early.found.symbolic is None
     assert not checking.final().verified and checking.final().counterexample is not None
@@ -574,8 +574,9 @@ def test_the_kinds_each_parameter_was_given_are_said(check: Checker) -> None:
 
 
 def test_a_difference_no_input_reaches_is_found_by_the_symbolic_search(check: Checker) -> None:
-    # Wrong only where x * 7919 == y + 13 with x > 5000: inside one line, so every line runs anyway.
-    wrong = "def scaled(x: int, y: int) -> int:\n    return 0 if x * 7919 == y + 13 and x > 5000 else x * y\n"
+    # Wrong only where x * 7919 == y + 13 with x > 5000, with no branch at all: every line and
+    # condition runs anyway.
+    wrong = "def scaled(x: int, y: int) -> int:\n    return x * y * (1 - (x * 7919 == y + 13) * (x > 5000))\n"
     assert check("scaled", wrong, symbolic=0).verified  # without the search: "verified"
     verdict = check("scaled", wrong, symbolic=30)
     assert not verdict.correct and not verdict.verified

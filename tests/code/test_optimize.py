@@ -102,9 +102,10 @@ def test_only_a_draft_that_would_be_offered_first_is_searched_symbolically(scrip
 
 
 SCALED = "def scaled(x: int, y: int) -> int:\n    return x * y + 0 * sum(range(200))\n"
-# Wrong only where x * 7919 == y + 13 with x > 5000: no drawn input reaches it, the search does.
+# Wrong only where x * 7919 == y + 13 with x > 5000, with no branch (booleans multiplied): no drawn
+# input reaches it, the search does.
 WRONG_SCALED = fenced(
-    "def scaled(x: int, y: int) -> int:\n    return 0 if x * 7919 == y + 13 and x > 5000 else x * y\n"
+    "def scaled(x: int, y: int) -> int:\n    return x * y * (1 - (x * 7919 == y + 13) * (x > 5000))\n"
 )
 RIGHT_SCALED = fenced("def scaled(x: int, y: int) -> int:\n    return x * y\n")
 
