@@ -329,7 +329,7 @@ def test_a_cache_of_timed_calls_fakes_no_speed(box: DockerSandbox, project: Path
     assert not (verdict.verified and verdict.faster), (verdict.speedup, verdict.mismatch)
 
 
-# Right on every checked call (each batch in a fresh process), wrong from the 5000th call of a
+# Right on every checked call (each batch in a fresh process), wrong from the 500th call of a
 # process on, with no branch at all: what only the timing's thousands of calls reach.
 TURNS_WRONG = """import math
 
@@ -337,7 +337,7 @@ TURNS_WRONG = """import math
 def total(items: list[int]) -> int:
     calls = math.__dict__.setdefault("_total_calls", [0])
     calls[0] += 1
-    return sum(items) + min(1, calls[0] // 5000)
+    return sum(items) + min(1, calls[0] // 500)
 """
 
 
