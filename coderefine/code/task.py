@@ -126,15 +126,16 @@ class OptimizationTask(_CodeTask):
 
     def evaluate(self, x: str, output: str) -> Facts:
         checking = self.check.start(output)
-        facts = self._facts(output, checking.early)
+        analysis = self.analysis(output)
+        facts = self._facts(checking.early, analysis)
         if not facts.acceptable:
             return facts  # no search runs for a draft that would not be offered
-        return replace(facts, rest=lambda: self._facts(output, checking.final()))
+        return replace(facts, rest=lambda: self._facts(checking.final(), analysis))
 
-    def _facts(self, output: str, verdict: Verdict) -> Facts:
+    def _facts(self, verdict: Verdict, analysis: str) -> Facts:
         return Facts(
             metrics=verdict.metrics(),
-            summary=verdict.summary(self.threshold) + self.analysis(output),
+            summary=verdict.summary(self.threshold) + analysis,
             acceptable=verdict.verified and verdict.faster,
         )
 
