@@ -32,12 +32,12 @@ Sources:
 - suite: benchmarks/slow_functions; the correct version is the known-good draft in fast.py;
 - untyped: the same with every type hint stripped from both (inputs then come from the
   project's tests, the examples and what is widened from them);
-- toolz, boltons, funcy, fnc, more_itertools, flatten_dict: real libraries (pinned below, see
-  LIBRARIES), each downloaded as an sdist with its own tests. Their functions are untyped, several
-  return iterators, lists or dicts, some have sentinel defaults; the correct version is the
-  library's own source. There "verified" means correct (speed does not matter). Generator
+- toolz, boltons, funcy, fnc, more_itertools, flatten_dict, ubelt: real libraries (pinned below,
+  see LIBRARIES), each downloaded as an sdist with its own tests. Their functions are untyped,
+  several return iterators, lists or dicts, some have sentinel defaults; the correct version is
+  the library's own source. There "verified" means correct (speed does not matter). Generator
   functions are refused by coderefine as ineligible: their mutants are listed, not checked.
-- library: the six libraries in that order; all: the suite, untyped and the six libraries.
+- library: the seven libraries in that order; all: the suite, untyped and the seven libraries.
 
 Nothing in the repository is changed: every run works on copies. Before funcy and fnc, `all` took
 about 20 minutes on 2 cores (the suite 4, untyped 5, toolz 7, boltons 4; each library's sdist is
@@ -238,6 +238,32 @@ FLATTEN_DICT_FUNCTIONS = (
     ("src/flatten_dict/splitters.py", "dot_splitter"),
     ("src/flatten_dict/splitters.py", "underscore_splitter"),
 )
+# ubelt (util_list.py, util_dict.py; its hints are in .pyi stubs beside them): untyped functions,
+# none a generator, over any iterable (lists, tuples, strings, ranges, sets, one-shot iterators)
+# and mappings (argsort, argmax: a dict read by its items(), its keys as the indices; dict_hist: a
+# mapping's values taken as counts by Counter.update(); invert_dict), with keyword options
+# (iter_window: size, step, wrap; allsame: eq; argsort: key, reverse; argmax, unique_flags,
+# find_duplicates: key; find_duplicates: k; dzip: cls; dict_hist: weights, ordered, labels;
+# invert_dict: unique_vals, cls) and a sentinel default (peek: NoParam raises StopIteration);
+# results that are iterators (iter_window: islice over zip of tee() copies, cycled with wrap),
+# lists (argsort, unique_flags, boolmask), dicts of the caller's kind (dzip: cls; invert_dict,
+# dict_hist: OrderedDict or dict), a defaultdict (group_items), booleans (allsame: all() up to the
+# first difference) and single items (argmax, peek: one item read from an iterator); iterator
+# arguments read partly (peek, allsame) or copied to be read twice (boolmask: list() before max()).
+UBELT_FUNCTIONS = (
+    ("ubelt/util_list.py", "iter_window"),
+    ("ubelt/util_list.py", "allsame"),
+    ("ubelt/util_list.py", "argsort"),
+    ("ubelt/util_list.py", "argmax"),
+    ("ubelt/util_list.py", "peek"),
+    ("ubelt/util_list.py", "unique_flags"),
+    ("ubelt/util_list.py", "boolmask"),
+    ("ubelt/util_dict.py", "dzip"),
+    ("ubelt/util_dict.py", "group_items"),
+    ("ubelt/util_dict.py", "dict_hist"),
+    ("ubelt/util_dict.py", "find_duplicates"),
+    ("ubelt/util_dict.py", "invert_dict"),
+)
 # boltons' conftest.py takes the `path` argument, which pytest 9 no longer passes; it only skips
 # test files named for another Python major version, so `collection_path` keeps its meaning.
 _BOLTONS_CONFTEST = (
@@ -257,6 +283,15 @@ _FNC_SETUP = (
         "\t--cov-report=term-missing\n\t--cov-report=xml:build/coverage/coverage.xml\n"
         "\t--cov-report=html:build/coverage\n\t--junitxml=build/testresults/junit.xml\n",
         "pythonpath = src\naddopts = \n\t--verbose\n\t--doctest-modules\n",
+    ),
+)
+# ubelt's pyproject.toml has pytest run its docstrings through xdoctest's plugin (not installed
+# here, nor in the box): its tests/ are plain pytest tests, so only those options are dropped.
+_UBELT_PYPROJECT = (
+    (
+        "pyproject.toml",
+        'addopts = "-p no:doctest --xdoctest --xdoctest-style=google --ignore-glob=setup.py',
+        'addopts = "-p no:doctest --ignore-glob=setup.py',
     ),
 )
 LIBRARIES = {
@@ -311,6 +346,18 @@ LIBRARIES = {
         FLATTEN_DICT_FUNCTIONS,
         source_root="src",
         metadata=True,
+    ),
+    # 1.4.0, the last release whose util_list.py and util_dict.py are untyped (1.4.1 writes hints
+    # into them); the kill filter is the tests of those two modules (allsame is also called by
+    # test_oset.py and test_download.py, which the box runs with the rest); the docstring examples,
+    # xdoctest's, are not run as tests, coderefine reads them as examples
+    "ubelt": Library(
+        "ubelt",
+        "1.4.0",
+        ("tests/test_list.py", "tests/test_dict.py"),
+        "tests",
+        UBELT_FUNCTIONS,
+        _UBELT_PYPROJECT,
     ),
 }
 SOURCES = ("suite", "untyped", *LIBRARIES)

@@ -1181,6 +1181,163 @@ def _fd_joined(rng: random.Random, separator: str) -> Any:
     return separator.join(words) if rng.random() < 0.95 else rng.choice((None, 3))
 
 
+# ubelt's inputs: what its own tests and docstring examples pass (lists of small ints and words,
+# tuples, strings, ranges, one-shot iterators; dicts and OrderedDicts of words to ints; group ids
+# as a list or a key function; labels and weights; eq and key functions), mappings where a
+# sequence is usual (argsort, argmax, dict_hist: Counter-style counts), a NaN repeated (the same
+# object: unequal to itself, yet equal as an argument afterwards), and long inputs now and then
+# (past 32, 64 and 1000 items).
+
+_NAN = float("nan")
+
+
+def _always(a: Any, b: Any) -> Any:
+    return True
+
+
+def _same_mod3(a: Any, b: Any) -> Any:
+    return a % 3 == b % 3
+
+
+def _ub_sequence(rng: random.Random, items: Sequence[Any]) -> Any:
+    """`items` as a list, a tuple or (small digits) a string: what has len(), reversed() and []."""
+    kind = rng.randrange(3)
+    if kind == 2 and all(type(item) is int and 0 <= item < 10 for item in items):
+        return "".join(map(str, items))
+    return tuple(items) if kind == 1 else list(items)
+
+
+def _ub_mapping(rng: random.Random, values: Sequence[Any]) -> Any:
+    keys = rng.sample("abcdefghijklmnop", min(len(values), 16))
+    made = dict(zip(keys, values, strict=False))
+    return collections.OrderedDict(made) if rng.random() < 0.3 else made
+
+
+def _ub_iter_window(rng: random.Random) -> Arguments:
+    window = rng.choice((1, 2, 2, 3, 3, 4, 5)) if rng.random() < 0.95 else rng.choice((0, 7))
+    step = rng.choice((1, 1, 2, 3)) if rng.random() < 0.95 else 4
+    kwargs = {**optional(rng, "step", (step,)), **optional(rng, "wrap", (False, True))}
+    if rng.random() < 0.5:
+        return (_mi_iterable(rng), window), kwargs
+    return (_mi_iterable(rng),), {**kwargs, **optional(rng, "size", (window,))}
+
+
+def _ub_allsame(rng: random.Random) -> Arguments:
+    eq = optional(rng, "eq", (operator.eq, _always, _same_mod3, operator.le, operator.is_))
+    if rng.random() < 0.08:  # a NaN repeated: the same object, never equal to itself
+        items: list[Any] = [_NAN] * rng.choice((1, 2, 5, 33, 40, 70))
+        return (rng.choice((list, tuple, Stream))(items),), {}
+    base = rng.randint(-2, 2)
+    items = [base if rng.random() < 0.9 else rng.randint(-3, 3) for _ in range(size(rng))]
+    return (_mi_iterable(rng, items),), eq
+
+
+def _ub_argsort(rng: random.Random) -> Arguments:
+    kwargs = {
+        **optional(rng, "key", (None, abs, _negative, str, _mod3)),
+        **optional(rng, "reverse", (False, True)),
+    }
+    if rng.random() < 0.3:
+        return (_ub_mapping(rng, small_ints(rng)),), kwargs
+    return (_mi_iterable(rng),), kwargs
+
+
+def _ub_argmax(rng: random.Random) -> Arguments:
+    key = optional(rng, "key", (None, abs, _negative, str, _mod3))
+    items: list[Any] = small_ints(rng)
+    if rng.random() < 0.3:
+        return (_ub_mapping(rng, items),), key
+    if rng.random() < 0.15:
+        items = [_word(rng) for _ in range(rng.randint(0, 6))]
+        key = optional(rng, "key", (None, len, str.upper))
+    return (_mi_iterable(rng, items),), key
+
+
+def _ub_peek(rng: random.Random) -> Arguments:
+    items = [rng.randint(-3, 3) for _ in range(rng.choice((0, 0, 1, 2, 3)) if rng.random() < 0.8 else size(rng))]
+    return (_mi_iterable(rng, items),), optional(rng, "default", (None, 0, "d"))
+
+
+def _ub_unique_flags(rng: random.Random) -> Arguments:
+    if rng.random() < 0.15:
+        items: list[Any] = [_word(rng) for _ in range(size(rng))]
+        return (rng.choice((list, tuple))(items),), optional(rng, "key", (None, len, str.upper))
+    return (_ub_sequence(rng, small_ints(rng)),), optional(rng, "key", (None, _mod3, abs, str, bool))
+
+
+def _ub_boolmask(rng: random.Random) -> Arguments:
+    top = rng.randint(0, 9) if rng.random() < 0.8 else rng.randint(10, 300)
+    indices: list[Any] = [rng.randint(0, top) for _ in range(rng.randint(0, 6) if top < 10 else size(rng))]
+    if rng.random() < 0.5:
+        indices = sorted(set(indices))
+    seen = max(indices) + 1 if indices else 0
+    maxval = optional(rng, "maxval", (None, seen, seen + rng.randint(1, 3), max(seen - 1, 0)))
+    roll = rng.random()
+    if roll < 0.1 and indices == sorted(set(indices)):
+        return (set(indices),), maxval
+    return (rng.choice((list, tuple, Stream))(indices) if roll < 0.9 else range(rng.randint(0, 5)),), maxval
+
+
+def _ub_dzip(rng: random.Random) -> Arguments:
+    cls = optional(rng, "cls", (dict, collections.OrderedDict))
+    if rng.random() < 0.03:  # long: past a fast path's threshold, now and then out of alignment
+        number = rng.randint(1001, 1100)
+        other = rng.choice((number, number, 1, number - rng.randint(1, 5), number + rng.randint(1, 5)))
+        return (range(number), rng.choice((list, Stream))(list(range(other)))), cls
+    keys = rng.sample(range(-5, 20), rng.randint(0, 6)) if rng.random() < 0.7 else [_word(rng) for _ in range(4)]
+    roll = rng.random()
+    if roll < 0.55:
+        values: list[Any] = [rng.randint(-3, 3) for _ in keys]
+    elif roll < 0.8:
+        values = [rng.randint(-3, 3)]  # broadcast
+    else:
+        values = [rng.randint(-3, 3) for _ in range(rng.randint(0, 7))]
+    return (iterable(rng, keys), iterable(rng, values)), cls
+
+
+def _ub_group_items(rng: random.Random) -> Arguments:
+    words = rng.random() < 0.2
+    items: list[Any] = [_word(rng) for _ in range(size(rng))] if words else small_ints(rng)
+    if rng.random() < 0.4:  # a key function
+        return (iterable(rng, items), rng.choice((len, str.upper) if words else (_mod3, abs, str, bool))), {}
+    length = len(items) if rng.random() < 0.7 else max(0, len(items) + rng.randint(-3, 3))
+    ids = [rng.choice(("a", "b", "c", 0, 1)) for _ in range(length)]
+    if rng.random() < 0.1:
+        return (iterable(rng, items), dict.fromkeys(ids, 0)), {}  # group ids read as the dict's keys
+    return (iterable(rng, items), iterable(rng, ids)), {}
+
+
+def _ub_dict_hist(rng: random.Random) -> Arguments:
+    items: list[Any] = small_ints(rng) if rng.random() < 0.8 else [_word(rng) for _ in range(size(rng))]
+    kwargs: dict[str, Any] = optional(rng, "ordered", (False, True))
+    if rng.random() < 0.3:
+        number = len(items) if rng.random() < 0.8 else rng.randint(0, len(items) + 2)
+        kwargs["weights"] = rng.choice((list, Stream))([rng.choice((0, 1, 2, 0.5, -1)) for _ in range(number)])
+    if rng.random() < 0.3:
+        labels = sorted(set(items), key=str) + rng.sample(("z", 9, 10), rng.randint(0, 2))
+        if rng.random() < 0.2 and labels:  # one label missing: a KeyError
+            labels.pop(rng.randrange(len(labels)))
+        kwargs["labels"] = labels
+    if rng.random() < 0.1:  # counts by item, as Counter.update() takes them
+        return ({item: rng.randint(0, 3) for item in items},), kwargs
+    return (iterable(rng, items),), kwargs
+
+
+def _ub_find_duplicates(rng: random.Random) -> Arguments:
+    items: list[Any] = small_ints(rng) if rng.random() < 0.85 else [_word(rng) for _ in range(size(rng))]
+    key = optional(rng, "key", (None, _mod3, abs, str) if not items or type(items[0]) is int else (None, len))
+    return (iterable(rng, items),), {**optional(rng, "k", (0, 1, 2, 3, 4)), **key}
+
+
+def _ub_invert_dict(rng: random.Random) -> Arguments:
+    values: list[Any] = [rng.randint(-2, 2) if rng.random() < 0.8 else _word(rng) for _ in range(rng.randint(0, 8))]
+    kwargs = {
+        **optional(rng, "unique_vals", (True, False)),
+        **optional(rng, "cls", (None, dict, collections.OrderedDict)),
+    }
+    return (_ub_mapping(rng, values),), kwargs
+
+
 LIBRARY_INPUTS: dict[str, Maker] = {
     "merge_sorted": _merge_sorted,
     "update_in": _update_in,
@@ -1270,4 +1427,17 @@ LIBRARY_INPUTS: dict[str, Maker] = {
     "flatten_dict.underscore_reducer": lambda rng: _fd_reducer(rng, ("a", "a_b", "", 0), ("b", "", 1, None)),
     "flatten_dict.dot_splitter": lambda rng: ((_fd_joined(rng, "."),), {}),
     "flatten_dict.underscore_splitter": lambda rng: ((_fd_joined(rng, "_"),), {}),
+    # ubelt
+    "ubelt.iter_window": _ub_iter_window,
+    "ubelt.allsame": _ub_allsame,
+    "ubelt.argsort": _ub_argsort,
+    "ubelt.argmax": _ub_argmax,
+    "ubelt.peek": _ub_peek,
+    "ubelt.unique_flags": _ub_unique_flags,
+    "ubelt.boolmask": _ub_boolmask,
+    "ubelt.dzip": _ub_dzip,
+    "ubelt.group_items": _ub_group_items,
+    "ubelt.dict_hist": _ub_dict_hist,
+    "ubelt.find_duplicates": _ub_find_duplicates,
+    "ubelt.invert_dict": _ub_invert_dict,
 }

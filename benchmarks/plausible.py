@@ -2111,10 +2111,469 @@ FLATTEN_DICT: dict[str, tuple[Draft, ...]] = {
     ),
 }
 
+
+# -- ubelt 1.4.0 ----------------------------------------------------------------------------
+# ubelt/util_list.py imports itertools as it, math, operator, collections.abc as
+# collections_abc, zip_longest, util_const (NoParam) and util_dict, and defines unique (a
+# generator), argunique and boolmask beside the functions here; ubelt/util_dict.py imports sys,
+# operator as op, itertools as it, OrderedDict, defaultdict and NoParam.
+
+UBELT: dict[str, tuple[Draft, ...]] = {
+    "iter_window": (
+        draft(
+            "list-vs-iterator",
+            "the windows sliced from one list instead of tee(): a list of them where the original returns an iterator",
+            '''
+            def iter_window(iterable, size=2, step=1, wrap=False):
+                """Iterates through iterable with a window size."""
+                # slicing one list is faster than `size` tee() copies advanced by hand
+                items = list(iterable)
+                n = len(items)
+                if wrap:
+                    if not items:
+                        return []
+                    return [tuple(items[(i + j) % n] for j in range(size)) for i in range(0, n, step)]
+                return [tuple(items[i : i + size]) for i in range(0, n - size + 1, step)]
+            ''',
+            Witness("iter_window([1, 2, 3])", "iter([(1, 2), (2, 3)])", "[(1, 2), (2, 3)]"),
+        ),
+        draft(
+            "shared-iterator",
+            "the tee() dropped for iter() on each copy: a one-shot iterator is one copy shared by all",
+            '''
+            def iter_window(iterable, size=2, step=1, wrap=False):
+                """Iterates through iterable with a window size."""
+                # iter() on the argument for each copy: no tee() buffers
+                iter_list = [iter(iterable) for _ in range(size)]
+                if wrap:
+                    iter_list = [iter_list[0]] + list(map(it.cycle, iter_list[1:]))
+                try:
+                    for count, iter_ in enumerate(iter_list[1:], start=1):
+                        for _ in range(count):
+                            next(iter_)
+                except StopIteration:
+                    return iter(())
+                return it.islice(zip(*iter_list), 0, None, step)
+            ''',
+            Witness("iter_window(iter([1, 2, 3, 4]))", "iter([(1, 2), (2, 3), (3, 4)])", "iter([(2, 3)])"),
+        ),
+        draft(
+            "option-ignored",
+            "the wrapped windows built by index from a list: step is ignored when wrap is set",
+            '''
+            def iter_window(iterable, size=2, step=1, wrap=False):
+                """Iterates through iterable with a window size."""
+                if wrap:
+                    # wrapped windows by index: no cycle() iterators
+                    items = list(iterable)
+                    n = len(items)
+                    return iter([tuple(items[(i + j) % n] for j in range(size)) for i in range(n)])
+                iter_list = it.tee(iterable, size)
+                try:
+                    for count, iter_ in enumerate(iter_list[1:], start=1):
+                        for _ in range(count):
+                            next(iter_)
+                except StopIteration:
+                    return iter(())
+                return it.islice(zip(*iter_list), 0, None, step)
+            ''',
+            Witness(
+                "iter_window([1, 2, 3, 4], 2, 2, wrap=True)",
+                "iter([(1, 2), (3, 4)])",
+                "iter([(1, 2), (2, 3), (3, 4), (4, 1)])",
+            ),
+        ),
+    ),
+    "allsame": (
+        draft(
+            "size-fast-path",
+            "past 32 items of a list or tuple a set() of them: an item unequal to itself (NaN) counts as the same",
+            '''
+            def allsame(iterable, eq=operator.eq):
+                """Determine if all items in a sequence are the same"""
+                if eq is operator.eq and isinstance(iterable, (list, tuple)) and len(iterable) > 32:
+                    # long sequences: one set() in C instead of a comparison per item
+                    try:
+                        return len(set(iterable)) <= 1
+                    except TypeError:  # unhashable items
+                        pass
+                iter_ = iter(iterable)
+                try:
+                    first = next(iter_)
+                except StopIteration:
+                    return True
+                return all(eq(first, item) for item in iter_)
+            ''',
+            Witness("allsame([float('nan')] * 33)", "False", "True"),
+        ),
+        draft(
+            "option-ignored",
+            "lists and tuples counted with count(): the eq function is not used for them",
+            '''
+            def allsame(iterable, eq=operator.eq):
+                """Determine if all items in a sequence are the same"""
+                if isinstance(iterable, (list, tuple)):
+                    # a sequence: count() compares in C
+                    return not iterable or iterable.count(iterable[0]) == len(iterable)
+                iter_ = iter(iterable)
+                try:
+                    first = next(iter_)
+                except StopIteration:
+                    return True
+                return all(eq(first, item) for item in iter_)
+            ''',
+            Witness("allsame([1, 2], lambda a, b: True)", "True", "False"),
+        ),
+        draft(
+            "one-too-many",
+            "the items taken two at a time from zip_longest(iter_, iter_): on a difference one more item is gone",
+            '''
+            def allsame(iterable, eq=operator.eq):
+                """Determine if all items in a sequence are the same"""
+                iter_ = iter(iterable)
+                try:
+                    first = next(iter_)
+                except StopIteration:
+                    return True
+                end = object()
+                # unrolled: two items per step
+                for a, b in zip_longest(iter_, iter_, fillvalue=end):
+                    if not eq(first, a) or (b is not end and not eq(first, b)):
+                        return False
+                return True
+            ''',
+            Witness("(lambda i: (allsame(i), list(i)))(iter([0, 1, 2, 3]))", "(False, [2, 3])", "(False, [3])"),
+        ),
+    ),
+    "argsort": (
+        draft(
+            "mapping-as-iterable",
+            "sorted(range(len(x)), key=x.__getitem__) over a list of the argument: a dict is sorted as its keys",
+            '''
+            def argsort(indexable, key=None, reverse=False):
+                """Returns the indices that would sort a indexable object."""
+                # positions sorted by a key lookup: no (value, index) tuples
+                values = indexable if isinstance(indexable, collections_abc.Sequence) else list(indexable)
+                if key is None:
+                    return sorted(range(len(values)), key=values.__getitem__, reverse=reverse)
+                return sorted(range(len(values)), key=lambda i: key(values[i]), reverse=reverse)
+            ''',
+            Witness("argsort({'a': 3, 'b': 2})", "['b', 'a']", "[0, 1]"),
+        ),
+        draft(
+            "option-ignored",
+            "reverse passed to the sort without a key only: with a key the order is always ascending",
+            '''
+            def argsort(indexable, key=None, reverse=False):
+                """Returns the indices that would sort a indexable object."""
+                if isinstance(indexable, collections_abc.Mapping):
+                    pairs = [(v, k) for k, v in indexable.items()]
+                else:
+                    pairs = [(v, k) for k, v in enumerate(indexable)]
+                if key is None:
+                    pairs.sort(reverse=reverse)
+                else:
+                    pairs.sort(key=lambda vk: key(vk[0]))
+                return [k for v, k in pairs]
+            ''',
+            Witness("argsort([1, 2], key=abs, reverse=True)", "[1, 0]", "[0, 1]"),
+        ),
+    ),
+    "argmax": (
+        draft(
+            "mapping-as-iterable",
+            "a Mapping's largest item by max() over the mapping: with a key, the key is applied to its keys",
+            '''
+            def argmax(indexable, key=None):
+                """Returns index / key of the item with the largest value."""
+                if isinstance(indexable, collections_abc.Mapping):
+                    # one max() over the keys instead of a sort or an items() tuple per key
+                    return max(indexable, key=indexable.__getitem__ if key is None else key)
+                elif hasattr(indexable, 'index'):
+                    if key is None:
+                        return indexable.index(max(indexable))
+                    else:
+                        return indexable.index(max(indexable, key=key))
+                else:
+                    return argsort(indexable, key=key)[-1]
+            ''',
+            Witness("argmax({'a': 3, 'b': 2}, key=str)", "'a'", "'b'"),
+        ),
+        draft(
+            "shared-iterator",
+            "one max() and one index() on a list of it instead of a sort: an iterator is read twice",
+            '''
+            def argmax(indexable, key=None):
+                """Returns index / key of the item with the largest value."""
+                if key is None and isinstance(indexable, collections_abc.Mapping):
+                    return max(indexable.items(), key=operator.itemgetter(1))[0]
+                if isinstance(indexable, collections_abc.Mapping):
+                    return argsort(indexable, key=key)[-1]
+                # one max() and one index() instead of sorting everything
+                top = max(indexable, key=key)
+                return list(indexable).index(top)
+            ''',
+            Witness("argmax(iter([1, 3, 2]))", "1", "raises ValueError"),
+        ),
+    ),
+    "peek": (
+        draft(
+            "option-ignored",
+            "the NoParam sentinel replaced by None: an empty iterable gives None instead of raising StopIteration",
+            '''
+            def peek(iterable, default=None):
+                """Look at the first item of an iterable."""
+                return next(iter(iterable), default)
+            ''',
+            Witness("peek([])", "raises StopIteration", "None"),
+        ),
+    ),
+    "unique_flags": (
+        draft(
+            "size-fast-path",
+            "past 64 items one dict comprehension for the first positions: it keeps the last position of each",
+            '''
+            def unique_flags(items, key=None):
+                """Returns a list of booleans flagging the first instance of each unique item."""
+                len_ = len(items)
+                if key is None:
+                    if len_ > 64:
+                        # one dict comprehension instead of two reversed() iterators
+                        indices = {item: index for index, item in enumerate(items)}.values()
+                    else:
+                        indices = dict(zip(reversed(items), reversed(range(len_)))).values()
+                else:
+                    indices = argunique(items, key=key)
+                return boolmask(indices, len_)
+            ''',
+            Witness("unique_flags([0] * 65)", "[True] + [False] * 64", "[False] * 64 + [True]"),
+        ),
+    ),
+    "boolmask": (
+        draft(
+            "shared-iterator",
+            "the list() copy dropped: max() reads the indices, and an iterator of them is then empty",
+            '''
+            def boolmask(indices, maxval=None):
+                """Constructs a list of booleans flagging the positions in indices."""
+                if maxval is None:
+                    maxval = max(indices) + 1  # no copy of the indices
+                mask = [False] * maxval
+                for index in indices:
+                    mask[index] = True
+                return mask
+            ''',
+            Witness("boolmask(iter([0, 2]))", "[True, False, True]", "[False, False, False]"),
+        ),
+    ),
+    "dzip": (
+        draft(
+            "kind-lost",
+            "a dict comprehension instead of cls(zip(...)): the result is a plain dict whatever cls is",
+            '''
+            def dzip(items1, items2, cls=dict):
+                """Zips elementwise pairs between items1 and items2 into a dictionary."""
+                if not hasattr(items1, '__len__'):
+                    items1 = list(items1)
+                if not hasattr(items2, '__len__'):
+                    items2 = list(items2)
+                if len(items1) == 0 and len(items2) == 1:
+                    items2 = []
+                if len(items2) == 1 and len(items1) > 1:
+                    value = items2[0]
+                    return {key: value for key in items1}
+                if len(items1) != len(items2):
+                    raise ValueError('out of alignment len(items1)=%r, len(items2)=%r' % (
+                        len(items1), len(items2)))
+                return {key: value for key, value in zip(items1, items2)}
+            ''',
+            Witness("dzip([1], [2], cls=collections.OrderedDict)", "collections.OrderedDict([(1, 2)])", "{1: 2}"),
+        ),
+        draft(
+            "size-fast-path",
+            "past 1000 keys zipped at once: the alignment check is skipped and the longer side cut short",
+            '''
+            def dzip(items1, items2, cls=dict):
+                """Zips elementwise pairs between items1 and items2 into a dictionary."""
+                try:
+                    len(items1)
+                except TypeError:
+                    items1 = list(items1)
+                try:
+                    len(items2)
+                except TypeError:
+                    items2 = list(items2)
+                if len(items1) > 1000 and len(items2) != 1:
+                    # many keys: zip() straight away
+                    return cls(zip(items1, items2))
+                if len(items1) == 0 and len(items2) == 1:
+                    items2 = []
+                if len(items2) == 1 and len(items1) > 1:
+                    items2 = items2 * len(items1)
+                if len(items1) != len(items2):
+                    raise ValueError('out of alignment len(items1)=%r, len(items2)=%r' % (
+                        len(items1), len(items2)))
+                return cls(zip(items1, items2))
+            ''',
+            Witness("dzip(range(1001), range(1000))", "raises ValueError", "dict(zip(range(1000), range(1000)))"),
+        ),
+    ),
+    "group_items": (
+        draft(
+            "kind-lost",
+            "the groups built with setdefault() in a plain dict: a dict where the original gives a defaultdict",
+            '''
+            def group_items(items, key):
+                """Groups a list of items by group id."""
+                if callable(key):
+                    pair_list = ((key(item), item) for item in items)
+                else:
+                    pair_list = zip(key, items)
+                id_to_items = {}
+                for group, item in pair_list:
+                    id_to_items.setdefault(group, []).append(item)
+                return id_to_items
+            ''',
+            Witness("group_items([1], [0])", "collections.defaultdict(list, {0: [1]})", "{0: [1]}"),
+        ),
+        draft(
+            "one-too-many",
+            "the ids zipped after the items: when the ids run out first, one more item is read from items",
+            '''
+            def group_items(items, key):
+                """Groups a list of items by group id."""
+                id_to_items = defaultdict(list)
+                if callable(key):
+                    for item in items:
+                        id_to_items[key(item)].append(item)
+                else:
+                    for item, group in zip(items, key):
+                        id_to_items[group].append(item)
+                return id_to_items
+            ''',
+            Witness(
+                "(lambda i: (group_items(i, [0]), list(i)))(iter([1, 2, 3]))",
+                "(collections.defaultdict(list, {0: [1]}), [2, 3])",
+                "(collections.defaultdict(list, {0: [1]}), [3])",
+            ),
+        ),
+    ),
+    "dict_hist": (
+        draft(
+            "option-ignored",
+            "a Counter for every unweighted call: labels are ignored (no zero counts, no KeyError)",
+            '''
+            def dict_hist(items, weights=None, ordered=False, labels=None):
+                """Builds a histogram of items."""
+                from collections import Counter
+                if weights is None:
+                    hist_ = Counter(items)  # the fast stdlib path, labels or not
+                else:
+                    hist_ = defaultdict(int) if labels is None else {k: 0 for k in labels}
+                    for item, weight in zip(items, weights):
+                        hist_[item] += weight
+                if ordered:
+                    return OrderedDict(sorted(hist_.items(), key=op.itemgetter(1)))
+                return dict(hist_)
+            ''',
+            Witness("dict_hist([1], labels=[1, 2])", "{1: 1, 2: 0}", "{1: 1}"),
+        ),
+        draft(
+            "kind-lost",
+            "the ordered histogram as a plain dict (dicts keep their order): a dict, not the original's OrderedDict",
+            '''
+            def dict_hist(items, weights=None, ordered=False, labels=None):
+                """Builds a histogram of items."""
+                if weights is None and labels is None:
+                    from collections import Counter
+                    hist_ = Counter()
+                    hist_.update(items)
+                else:
+                    hist_ = defaultdict(lambda: 0) if labels is None else {k: 0 for k in labels}
+                    if weights is None:
+                        weights = it.repeat(1)
+                    for item, weight in zip(items, weights):
+                        hist_[item] += weight
+                if ordered:
+                    # insertion-ordered dicts: no OrderedDict needed
+                    return dict(sorted(hist_.items(), key=op.itemgetter(1)))
+                return dict(hist_)
+            ''',
+            Witness("dict_hist([1], ordered=True)", "collections.OrderedDict([(1, 1)])", "{1: 1}"),
+        ),
+        draft(
+            "mapping-as-iterable",
+            "a dict.get() counting loop, not Counter.update(): a mapping's keys are counted once, not by its values",
+            '''
+            def dict_hist(items, weights=None, ordered=False, labels=None):
+                """Builds a histogram of items."""
+                if labels is None:
+                    hist_ = {}
+                else:
+                    hist_ = {k: 0 for k in labels}
+                if weights is None:
+                    weights = it.repeat(1)
+                for item, weight in zip(items, weights):
+                    if labels is not None and item not in hist_:
+                        raise KeyError(item)
+                    hist_[item] = hist_.get(item, 0) + weight
+                if ordered:
+                    return OrderedDict(sorted(hist_.items(), key=op.itemgetter(1)))
+                return hist_
+            ''',
+            Witness("dict_hist({'a': 3})", "{'a': 3}", "{'a': 1}"),
+        ),
+    ),
+    "find_duplicates": (
+        draft(
+            "option-ignored",
+            "the groups kept when they have more than one position: k is not used",
+            '''
+            def find_duplicates(items, k=2, key=None):
+                """Find all duplicate items in a list."""
+                duplicates = defaultdict(list)
+                if key is None:
+                    for count, item in enumerate(items):
+                        duplicates[item].append(count)
+                else:
+                    for count, item in enumerate(items):
+                        duplicates[key(item)].append(count)
+                # only the duplicated ones, in one comprehension
+                return {item: indices for item, indices in duplicates.items() if len(indices) > 1}
+            ''',
+            Witness("find_duplicates([0, 0, 1], k=3)", "{}", "{0: [0, 1]}"),
+        ),
+    ),
+    "invert_dict": (
+        draft(
+            "kind-lost",
+            "the unique case as one dict comprehension whatever the input: an OrderedDict comes back a dict",
+            '''
+            def invert_dict(dict_, unique_vals=True, cls=None):
+                """Swaps the keys and values in a dictionary."""
+                if unique_vals:
+                    # a dict comprehension is the fastest way to build it
+                    return {val: key for key, val in dict_.items()}
+                if cls is None:
+                    cls = OrderedDict if isinstance(dict_, OrderedDict) else dict
+                inverted = defaultdict(set)
+                for key, value in dict_.items():
+                    inverted[value].add(key)
+                return cls(inverted)
+            ''',
+            Witness(
+                "invert_dict(collections.OrderedDict([('a', 1)]))", "collections.OrderedDict([(1, 'a')])", "{1: 'a'}"
+            ),
+        ),
+    ),
+}
+
+
 DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "funcy": FUNCY,
     "fnc": FNC,
     "boltons": BOLTONS,
     "more_itertools": MORE_ITERTOOLS,
     "flatten_dict": FLATTEN_DICT,
+    "ubelt": UBELT,
 }

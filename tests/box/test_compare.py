@@ -86,6 +86,15 @@ def numbers(limit: int, fail_at: int | None = None, error: type[Exception] = Val
 # -- lazy values ---------------------------------------------------------------------------------
 
 
+def test_default_reprs_differ_only_in_their_addresses_between_processes() -> None:
+    # str(zip(...)) in each version's own process: the same value, at another address.
+    assert differs("<zip object at 0x7fcdc610bd80>", "<zip object at 0x7fcdc5f83cc0>") is None
+    assert differs(["<A at 0x1>", 2], ["<A at 0x2>", 2]) is None
+    assert differs("<zip object at 0x7f10>", "<map object at 0x7f10>") is not None  # another kind of object
+    assert differs("<A at 0x1>", "<A at 0x1>!") is not None
+    assert differs("at 0x1", "at 0x2") is not None  # no repr's brackets: a text like any other
+
+
 def test_chains_of_different_items_differ() -> None:
     assert differs(itertools.chain([1, 2]), itertools.chain([9])) == (
         "at item 0 of the iterator: the original yielded 1, the new version 9"
