@@ -61,6 +61,9 @@ class CheckJob:
     tests: tuple[str, ...] = ()  # the project's tests that call the target and passed with the original
     tests_note: str | None = None  # what went wrong with the project's tests (failing ones, collection)
     original_unreached: str | None = None  # the original's lines no input reached in its own check (Verdict.unreached)
+    # The original's conditions inside lines that never came out one way (Verdict.unseen_conditions):
+    # a draft line of the same text may leave the same outcome unseen.
+    original_unseen: tuple[tuple[str, str], ...] = ()
     symbolic_seconds: float = 0.0  # a symbolic search for a difference, for a draft that would be offered; 0: none
     # A draft no faster than this is not searched: a faster one, searched already, is offered before it.
     symbolic_above: float = 0.0
@@ -193,6 +196,7 @@ class Verdict:
     tests: tuple[str, ...] = ()  # baseline only: the tests that call the target and pass
     tests_note: str | None = None  # e.g. the project's tests could not be collected
     unreached: str | None = None  # baseline only: the original's lines and branches no checked input reached
+    unseen_conditions: tuple[tuple[str, str], ...] = ()  # baseline only: (the line's text, the outcome never seen)
     symbolic: str | None = None  # what the symbolic search found, in a sentence (none run: None)
     symbolic_s: float | None = None  # the seconds it took
     version: int = CONTRACT_VERSION
@@ -213,6 +217,7 @@ def job_from_data(data: Any) -> CheckJob:
             "timing": _build(TimingSpec, timing) if timing is not None else None,
             "examples": tuple(data.get("examples", ())),
             "tests": tuple(data.get("tests", ())),
+            "original_unseen": _texts(data.get("original_unseen", ())),
         }
     )
 
@@ -286,6 +291,7 @@ def verdict_from_data(data: Any) -> Verdict:
             "coverage": _coverage(coverage) if coverage is not None else None,
             "timing": _timing(timing) if timing is not None else None,
             "tests": tuple(data.get("tests", ())),
+            "unseen_conditions": _texts(data.get("unseen_conditions", ())),
             "sources": {str(k): int(v) for k, v in dict(data.get("sources", {})).items()},
             "explored": {
                 str(parameter): {str(how): [str(kind) for kind in kinds] for how, kinds in dict(found).items()}
@@ -300,6 +306,10 @@ def _failure(data: Any) -> Failure:
     if built.by not in FAILED_BY:
         raise ContractError(f"a Failure is the draft's, the original's or the sandbox's, not {built.by!r}")
     return Failure(str(built.by), str(built.reason), None if built.rule is None else str(built.rule))
+
+
+def _texts(data: Any) -> tuple[tuple[str, str], ...]:
+    return tuple((str(a), str(b)) for a, b in data)
 
 
 def _coverage(data: Any) -> Coverage:

@@ -107,6 +107,7 @@ class Verdict:
             tests=tuple(found.tests),
             note=found.tests_note,
             unreached=found.unreached,
+            unseen_conditions=found.unseen_conditions,
         )
 
     def metrics(self) -> dict[str, Any]:
@@ -209,6 +210,7 @@ class Baseline:
     tests: tuple[str, ...] = ()
     note: str | None = None  # what went wrong with the project's tests (failing ones, collection)
     unreached: str | None = None  # the original's lines and branches that no checked input reached
+    unseen_conditions: tuple[tuple[str, str], ...] = ()  # its conditions never seen one way: (line text, outcome)
 
 
 def verify(
@@ -260,6 +262,7 @@ def verify(
         tests=tuple(baseline.tests) if baseline else (),
         tests_note=baseline.note if baseline else None,
         original_unreached=baseline.unreached if baseline else None,
+        original_unseen=baseline.unseen_conditions if baseline else (),
         symbolic_seconds=options.symbolic_seconds,
         symbolic_above=options.symbolic_above,
         early=on_early is not None,

@@ -337,7 +337,8 @@ class Check:
         source, name, offset = self.plan.version_source(self.job.is_baseline)
         arcs = self.original_arcs if self.job.is_baseline else self.arcs
         went = self.original_conditions if self.job.is_baseline else self.conditions
-        coverage = covered.coverage_of(source, name, arcs, offset, went) if source else None
+        unseen = () if self.job.is_baseline else self.job.original_unseen
+        coverage = covered.coverage_of(source, name, arcs, offset, went, unseen) if source else None
         why = self._not_verified(coverage)
         verdict = contract.Verdict(
             correct=True,
@@ -350,7 +351,8 @@ class Check:
             **baseline,
         )
         if self.job.is_baseline and coverage is not None and not coverage.complete:
-            verdict = _replace(verdict, unreached=covered.describe_missing(coverage))
+            unseen = covered.unseen_conditions(source or "", coverage, offset)
+            verdict = _replace(verdict, unreached=covered.describe_missing(coverage), unseen_conditions=unseen)
         if self.job.is_baseline or why is not None:
             return self._timed(verdict) if self.job.is_baseline else verdict
         if self.job.tests:

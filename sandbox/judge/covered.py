@@ -42,9 +42,19 @@ def _body_span(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
     return first.lineno, node.end_lineno or first.lineno
 
 
-def coverage_of(source: str, name: str, executed: Iterable[Arc], offset: int = 0, went: Iterable[str] = ()) -> Coverage:
+def coverage_of(
+    source: str,
+    name: str,
+    executed: Iterable[Arc],
+    offset: int = 0,
+    went: Iterable[str] = (),
+    unseen_in_original: Iterable[tuple[str, str]] = (),
+) -> Coverage:
     """Coverage of `name`'s body in `source` (with its helpers'); `executed` arcs are in file lines,
-    `offset` lines before `source`; `went`, the outcomes of conditions inside lines that happened."""
+    `offset` lines before `source`; `went`, the outcomes of conditions inside lines that happened.
+    An outcome the original never had on a line of the same text (`unseen_in_original`: the line's
+    text, the outcome) is not counted: that line keeps the original's code, whose `deque(...) or
+    it` never comes out true for anyone."""
     from coverage.parser import PythonParser
 
     from ..version import conditions
@@ -68,10 +78,14 @@ def coverage_of(source: str, name: str, executed: Iterable[Arc], offset: int = 0
     missing_branches = sorted(possible - ran_arcs)
     missing_lines = sorted(statements - ran_lines)
     # A line that never ran is said already: its conditions count only on lines that did.
+    text = textwrap.dedent(source).splitlines()
+    forgiven = set(unseen_in_original)
     outcomes = {
         key: (line, word)
         for key, (line, word) in conditions.possible(textwrap.dedent(source), offset).items()
-        if inside(line - offset) and line - offset not in missing_lines
+        if inside(line - offset)
+        and line - offset not in missing_lines
+        and (_line_text(text, line - offset), word) not in forgiven
     }
     missing_outcomes = sorted({outcomes[key] for key in set(outcomes) - set(went)})
     for line in conditions.chosen_by_index(textwrap.dedent(source)):
@@ -89,6 +103,16 @@ def coverage_of(source: str, name: str, executed: Iterable[Arc], offset: int = 0
         conditions_run=len(outcomes) - len(set(outcomes) - set(went)),
         missing_conditions=tuple(missing_outcomes),
     )
+
+
+def unseen_conditions(source: str, coverage: Coverage, offset: int = 0) -> tuple[tuple[str, str], ...]:
+    """The outcomes `coverage` never saw, each with the text of its line (see coverage_of)."""
+    text = textwrap.dedent(source).splitlines()
+    return tuple(sorted({(_line_text(text, line - offset), word) for line, word in coverage.missing_conditions}))
+
+
+def _line_text(lines: list[str], line: int) -> str:
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 
 def _shift(line: int, offset: int) -> int:

@@ -178,6 +178,16 @@ def nth(n, seq):
         return None
     except TypeError:
         return next(itertools.islice(seq, n, None), None)
+
+
+def rest(items):
+    """All but the first.
+
+    >>> rest([1, 2, 3])
+    [2, 3]
+    """
+    everything = [] * len(items) or list(items)
+    return everything[1:]
 '''
 TESTS = """\
 from holes import (
@@ -562,6 +572,18 @@ def test_the_verdict_before_the_search_comes_while_the_search_runs(check: Checke
     # Without a search there is nothing to wait for: the early verdict is the last word.
     checking = check.start("running_totals", right, symbolic=0)
     assert checking.final() is checking.early
+
+
+def test_a_condition_the_original_never_decides_both_ways_counts_only_where_the_draft_changed_the_line(
+    check: Checker,
+) -> None:
+    # `[] * len(items) or ...` never comes out true, for the original or anyone: a draft that keeps
+    # the line as it is keeps what the original does there.
+    kept = "def rest(items):\n    everything = [] * len(items) or list(items)\n    return everything[1:]\n"
+    assert check("rest", kept).verified
+    changed = "def rest(items):\n    everything = [] * 2 or list(items)\n    return everything[1:]\n"
+    verdict = check("rest", changed)
+    assert not verdict.verified and "a condition on line 2 never came out true" in (verdict.not_verified or "")
 
 
 def test_the_kinds_each_parameter_was_given_are_said(check: Checker) -> None:
