@@ -155,6 +155,16 @@ def has_key(key, mapping):
     return key in mapping
 
 
+def rest(items):
+    """All but the first.
+
+    >>> rest([1, 2, 3])
+    [2, 3]
+    """
+    everything = [] * len(items) or list(items)
+    return everything[1:]
+
+
 def scaled(x: int, y: int) -> int:
     return x * y + 0 * sum(range(200))
 
@@ -178,16 +188,6 @@ def nth(n, seq):
         return None
     except TypeError:
         return next(itertools.islice(seq, n, None), None)
-
-
-def rest(items):
-    """All but the first.
-
-    >>> rest([1, 2, 3])
-    [2, 3]
-    """
-    everything = [] * len(items) or list(items)
-    return everything[1:]
 '''
 TESTS = """\
 from holes import (
