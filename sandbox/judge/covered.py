@@ -66,7 +66,8 @@ def coverage_of(
     def inside(line: int) -> bool:
         return any(first <= line <= last for first, last in spans)
 
-    parser = PythonParser(text=textwrap.dedent(source))
+    dedented = textwrap.dedent(source)
+    parser = PythonParser(text=dedented)
     parser.parse_source()
     shifted = {(_shift(a, -offset), _shift(b, -offset)) for a, b in executed}
     ran_arcs = parser.translate_arcs(shifted)
@@ -78,17 +79,17 @@ def coverage_of(
     missing_branches = sorted(possible - ran_arcs)
     missing_lines = sorted(statements - ran_lines)
     # A line that never ran is said already: its conditions count only on lines that did.
-    text = textwrap.dedent(source).splitlines()
+    text = dedented.splitlines()
     forgiven = set(unseen_in_original)
     outcomes = {
         key: (line, word)
-        for key, (line, word) in conditions.possible(textwrap.dedent(source), offset).items()
+        for key, (line, word) in conditions.possible(dedented, offset).items()
         if inside(line - offset)
         and line - offset not in missing_lines
         and (_line_text(text, line - offset), word) not in forgiven
     }
     missing_outcomes = sorted({outcomes[key] for key in set(outcomes) - set(went)})
-    for line in conditions.chosen_by_index(textwrap.dedent(source)):
+    for line in conditions.chosen_by_index(dedented):
         if inside(line) and line not in missing_lines:
             outcomes[f"index:{line}"] = (line + offset, INDEXED)
             missing_outcomes.append((line + offset, INDEXED))

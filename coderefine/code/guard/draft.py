@@ -78,11 +78,17 @@ class Guard:
         return top_level_names(self.module_imports)
 
     @cached_property
+    def _module_tree(self) -> ast.Module | None:
+        try:
+            return ast.parse(self.module_imports)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+
+    @cached_property
     def _module(self) -> tuple[frozenset[str], frozenset[str], dict[str, str]]:
         """The module's import paths, the names they bind, and each of those names' path."""
-        try:
-            tree = ast.parse(self.module_imports)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
+        tree = self._module_tree
+        if tree is None:
             return frozenset(), frozenset(), {}
         bound = {name: path for name, path in binding_paths(tree).items() if name in _top_level_imports(tree)}
         return frozenset(path for path, _ in imports(tree)), frozenset(import_bindings(tree)), bound
@@ -166,9 +172,8 @@ class Guard:
     def _read_elsewhere(self) -> frozenset[str]:
         """The global names the module's other code reads: a name the splice binds for the first
         time changes them (a NameError that now finds something)."""
-        try:
-            tree = ast.parse(self.module_imports)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
+        tree = self._module_tree
+        if tree is None:
             return frozenset()
         others = [
             node
