@@ -257,16 +257,36 @@ def _extra_keywords(known: Parameter, context: Context, taken: set[str]) -> Sear
     return st.one_of(*options)
 
 
-def first_strategy(skip_first: str | None, owner: type | None, captured: Sequence[Any]) -> SearchStrategy[Any] | None:
-    """self: a captured instance or one hypothesis builds; cls: the class."""
+def first_strategy(
+    skip_first: str | None, owner: type | None, captured: Sequence[Any], context: Context
+) -> SearchStrategy[Any] | None:
+    """self: a captured instance or one built from its constructor; cls: the class."""
     if skip_first == "class" and owner is not None:
         return st.just(owner)
     options = [sample(captured).strategy] if captured else []
     if skip_first == "instance" and owner is not None and buildable(owner):
-        built = validated(lambda: st.builds(owner))
+        built = validated(lambda: _built(owner, context))
         if built is not None:
             options.append(built)
     return st.one_of(*options) if options else None
+
+
+def _built(owner: type, context: Context) -> SearchStrategy[Any]:
+    """`owner(...)` with its hinted arguments drawn as a parameter's are, in `context`: a method is
+    timed and checked on an instance whose collections have the sizes its other arguments have
+    (hypothesis's own `builds` would keep them at a handful of items whatever the size)."""
+    try:
+        hints = typing.get_type_hints(getattr(owner, "__init__", None))
+        parameters = inspect.signature(owner).parameters.values()
+    except Exception:  # unresolvable hints, an unreadable signature: hypothesis's own inference
+        return st.builds(owner)
+    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    arguments = {}
+    for parameter in parameters:
+        element = from_hint(hints.get(parameter.name), context) if parameter.kind in named else None
+        if element is not None:
+            arguments[parameter.name] = element.strategy
+    return st.builds(owner, **arguments)
 
 
 def value_strategies(

@@ -336,7 +336,12 @@ def plan_inputs(
         words,
         favoured=tuple(sorted(length for length in observed.lengths if length <= SMALL)),
     )
-    first = first_strategy(skip_first, owner, knowns[0].captured) if first_name else None
+
+    def in_context(context: Context) -> list[SearchStrategy[Any] | None]:
+        first = first_strategy(skip_first, owner, knowns[0].captured, context) if first_name else None
+        return value_strategies(knowns, context, first)
+
+    first = first_strategy(skip_first, owner, knowns[0].captured, small) if first_name else None
     everyday = value_strategies(knowns, small, first)
     lacking = [known.parameter for known, strategy in zip(knowns, everyday) if strategy is None]
     missing = [parameter.name for parameter in lacking if parameter.default is parameter.empty]
@@ -345,11 +350,11 @@ def plan_inputs(
     used = _used(knowns, hints, from_stub, observed.kinds, bool(literals or words))
     if missing:
         return InputPlan(None, None, sizes, _missing_sentence(missing), used)
-    large = value_strategies(knowns, replace(small, sizes=sizes, favoured=()), first)
+    large = in_context(replace(small, sizes=sizes, favoured=()))
 
     # A few draws from `large` may miss the one size past a threshold (251 for `> 250`): each size alone too.
     def sized(one: int) -> SearchStrategy[Call]:
-        return _call_strategy(parameters, value_strategies(knowns, replace(small, sizes=(one,), favoured=()), first))
+        return _call_strategy(parameters, in_context(replace(small, sizes=(one,), favoured=())))
 
     by_size = tuple(sized(one) for one in sizes)
     return InputPlan(
@@ -370,7 +375,7 @@ def plan_inputs(
             small,
             first,
         ),
-        _call_strategy(parameters, value_strategies(knowns, replace(small, structured=True), first)),
+        _call_strategy(parameters, in_context(replace(small, structured=True))),
         annotation_texts([known for known in knowns if known.parameter.name != first_name]),
         {known.parameter.name: protocol_of(known.hint) if known.hint is not None else "any" for known in knowns},
     )

@@ -539,6 +539,24 @@ def test_instance_methods_and_classmethods() -> None:
     assert plan.missing is not None and "`self`" in plan.missing
 
 
+class Bag:
+    def __init__(self, items: list[int], label: str = "") -> None:
+        self.items, self.label = items, label
+
+    def count_of(self, value: int) -> int:
+        return self.items.count(value)
+
+
+def test_an_instance_is_built_with_collections_of_the_users_size() -> None:
+    # A method is timed on its instance's data: a Bag of a handful of items whatever the size
+    # would time the call's overhead, not the loop a draft makes faster.
+    plan = inputs.plan_inputs(Bag.count_of, skip_first="instance", owner=Bag, size=700)
+    assert plan.timed is not None
+    assert {len(call.args[0].items) for call in draws(plan.timed, 10)} == {700}
+    assert all(len(call.args[0].items) <= inputs.SMALL for call in draws(plan.small, 30))
+    assert any(len(call.args[0].items) == 700 for call in draws(plan.scaled, 60))
+
+
 # -- determinism ----------------------------------------------------------------------------------
 
 
