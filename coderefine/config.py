@@ -24,6 +24,7 @@ from coderefine.settings import (
     Bounds,
     Names,
     Patterns,
+    Rewrites,
     Rules,
     Settings,
     bounds_of,
@@ -50,6 +51,9 @@ def resolve(
         if value is not None:
             values[key] = _convert(key, value, f"option {key}")
     _check_ranges(values)
+    given = overrides or {}
+    if given.get("no_model") and given.get("model") is not None:
+        raise UsageError("--no-model and --model contradict each other: give one of them")
     return Settings(**values)
 
 
@@ -111,6 +115,8 @@ def _convert(key: str, value: Any, source: str) -> Any:
             return _to_arguments(value)
         if kind is Rules:
             return _to_rules(value)
+        if kind is Rewrites:
+            return _to_rewrites(value)
         if kind is int and (isinstance(value, bool) or (isinstance(value, float) and not value.is_integer())):
             raise ValueError(value)
         return kind(value)
@@ -120,6 +126,7 @@ def _convert(key: str, value: Any, source: str) -> Any:
             Patterns: "a list of file name patterns",
             Arguments: "pytest arguments",
             Rules: "a list of ruff rule codes",
+            Rewrites: "a list of rewrite rule names",
         }
         expected = names.get(kind, kind.__name__)
         raise UsageError(f"{source}: expected {expected}, got {value!r}") from None
@@ -155,6 +162,19 @@ def _to_rules(value: Any) -> tuple[str, ...]:
         raise ValueError(value)
     cleaned = tuple(code.strip().upper() for code in codes if code.strip())
     if not all(re.fullmatch(r"[A-Z]+[0-9]*", code) for code in cleaned):
+        raise ValueError(value)
+    return cleaned
+
+
+def _to_rewrites(value: Any) -> tuple[str, ...]:
+    """Rule names (`loop-to-sum`); which exist is the code tasks' to say (catalogue.check_names)."""
+    if isinstance(value, str) and value.strip().lower() == "none":
+        return ()
+    names = value.split(",") if isinstance(value, str) else value
+    if not isinstance(names, (list, tuple)) or not all(isinstance(name, str) for name in names):
+        raise ValueError(value)
+    cleaned = tuple(name.strip() for name in names if name.strip())
+    if not all(re.fullmatch(r"[a-z]+(-[a-z]+)*", name) for name in cleaned):
         raise ValueError(value)
     return cleaned
 

@@ -34,6 +34,11 @@ class Rules:
     string of them separated by commas."""
 
 
+class Rewrites:
+    """The kind of a setting made of the rewrite catalogue's rule names (`loop-to-sum`): a list, or
+    one string of them separated by commas; `none` (or an empty list) for none of them."""
+
+
 Commands = Literal["refine", "code", "task", "review"]
 
 
@@ -120,7 +125,38 @@ class Settings:
     seed: int | None = _setting(flag=_model("sampling seed, for endpoints that take one", "N"))
     cache: bool = _setting(True, flag=_model("do not answer requests from the response cache"))
     cache_dir: Path | None = _setting(flag=_model("the response cache's folder", "FOLDER"))
+    # None: "small" for the embedded model, "capable" for an endpoint's (see `small_model`)
+    model_size: str | None = _setting(
+        flag=_model(
+            "small: sampled first drafts, feedback from the measured facts (default for the embedded model)",
+            "small|capable",
+        ),
+        choices=("small", "capable"),
+    )
+    no_model: bool = _setting(
+        False, flag=Flag("code", "model", "no LLM: only the linter's fixes and the rewrite rules, checked and timed")
+    )
+    # None: every rule of the catalogue (coderefine.code.catalogue.RULES)
+    rewrite_rules: tuple[str, ...] | None = _setting(
+        kind=Rewrites,
+        flag=_check(
+            "code",
+            "the rewrite rules that write drafts, e.g. 'loop-to-sum,literal-set' ('none': off; default all)",
+            "RULES",
+        ),
+    )
     max_iterations: int | None = _setting(flag=_loop("drafts at most (default: the task's)"), bounds=_POSITIVE)
+    samples: int | None = _setting(
+        flag=_loop("first drafts, each sampled with its own seed (default 4 for a small model, else 1)"),
+        bounds=_POSITIVE,
+    )
+    feedback: str | None = _setting(
+        flag=_loop(
+            "model: the model critiques each draft; facts: the measured facts alone (default for a small model)",
+            "model|facts",
+        ),
+        choices=("model", "facts"),
+    )
     plateau_patience: int | None = _setting(
         flag=_loop("stop after this many drafts without a better score"), bounds=_POSITIVE
     )
@@ -205,6 +241,11 @@ class Settings:
     @property
     def has_endpoint(self) -> bool:
         return bool(self.base_url or self.api_key)
+
+    @property
+    def small_model(self) -> bool:
+        """Whether the model is asked as a small one is: the embedded model, unless a setting says otherwise."""
+        return self.model_size == "small" if self.model_size is not None else not self.has_endpoint
 
     @property
     def concurrency(self) -> int:

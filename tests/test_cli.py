@@ -209,7 +209,8 @@ def test_module_entry_point_prints_no_traceback(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
-_SAMPLES = {int: "7", float: "1.5", str: "x", Path: "x"}  # a valid text of each type, read by config.resolve
+# A valid text of each type, read by config.resolve.
+_SAMPLES = {int: "7", float: "1.5", str: "x", Path: "x", settings.Rewrites: "loop-to-sum"}
 
 
 def test_each_setting_with_a_flag_reaches_the_settings_from_every_command_that_takes_it(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from coderefine.code import catalogue
 from coderefine.code.check import EVIDENCE_METRICS, Verdict, VerifyOptions, checks, unoffered_metrics
 from coderefine.code.checker import Checker
 from coderefine.code.kind import CodeKind
@@ -33,6 +34,7 @@ class SpeedJob:
     purpose: str = "optimized"
     metric_keys: tuple[str, ...] = ("speedup", "speedup_ci", "correct", *EVIDENCE_METRICS)
     rules: tuple[str, ...] = ()  # ruff's (see coderefine.code.analyzer)
+    rewrite_rules: tuple[str, ...] | None = None  # the catalogue's (see coderefine.code.catalogue); None: all
 
     def task_for(self, source: SourceFile, target: Target, check: Checker, baseline: Verdict) -> Task:
         return OptimizationTask(
@@ -42,6 +44,7 @@ class SpeedJob:
             baseline=baseline.profile or "(no profile)",
             check=check,
             rules=self.rules,
+            rewrite_rules=self.rewrite_rules,
             threshold=self.threshold,
         )
 
@@ -65,7 +68,11 @@ def speed_job(
     """The optimization job and its checks' options."""
     verify_options = checks(examples, size, max_examples, threshold=settings.speedup_threshold, settings=settings)
     spec = load_code_task(task_file or builtin_tasks_dir() / f"{TASK}.toml", TASK)
-    return SpeedJob(spec, settings.speedup_threshold, rules=settings.analyzer_rules), verify_options
+    catalogue.check_names(settings.rewrite_rules)
+    job = SpeedJob(
+        spec, settings.speedup_threshold, rules=settings.analyzer_rules, rewrite_rules=settings.rewrite_rules
+    )
+    return job, verify_options
 
 
 KIND = CodeKind(

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from coderefine.code import catalogue
 from coderefine.code.check import EVIDENCE_METRICS, Verdict, VerifyOptions, checks, unoffered_metrics
 from coderefine.code.checker import Checker
 from coderefine.code.kind import CodeKind
@@ -48,6 +49,7 @@ class ReadabilityJob:
         *EVIDENCE_METRICS,
     )
     rules: tuple[str, ...] = ()  # ruff's (see coderefine.code.analyzer)
+    rewrite_rules: tuple[str, ...] | None = None  # the catalogue's (see coderefine.code.catalogue); None: all
 
     # One run measures its file once, not once per function (radon over a whole file for each).
     _measured: dict[bytes, dict[str, Measures]] = field(default_factory=dict, compare=False, repr=False)
@@ -64,6 +66,7 @@ class ReadabilityJob:
             baseline=original_facts(target, before, in_file),
             check=check,
             rules=self.rules,
+            rewrite_rules=self.rewrite_rules,
             before=before,
             slowdown=self.slowdown,
             min_gain=MIN_GAIN,
@@ -136,7 +139,10 @@ def readability_job(
     )
     spec = load_code_task(task_file or builtin_tasks_dir() / f"{TASK}.toml", TASK)
     rule = SlowdownRule(settings.slowdown_tolerance, settings.slowdown_allowance_ns)
-    return ReadabilityJob(spec, rule, rules=settings.analyzer_rules), verify_options
+    catalogue.check_names(settings.rewrite_rules)
+    return ReadabilityJob(
+        spec, rule, rules=settings.analyzer_rules, rewrite_rules=settings.rewrite_rules
+    ), verify_options
 
 
 KIND = CodeKind(

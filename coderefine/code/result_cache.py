@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from coderefine.cache import JsonCache, cache_key, default_cache_root
-from coderefine.code import analyzer, scores
+from coderefine.code import analyzer, catalogue, scores
 from coderefine.code.check import VerifyOptions
 from coderefine.code.file_facts import Import
 from coderefine.code.target import Target
@@ -64,6 +64,7 @@ def key_base(
         "version": package_version(),
         "checker": checker,  # the sandbox image: its harness decides what "verified" means
         "analyzer": analyzer.version() if settings.analyzer_rules else None,  # its fixes are drafts
+        "catalogue": catalogue.digest(),  # so are its rewrites
         "scores": scores.VERSION,  # what "more readable" means
         "job": job,
         "spec": repr(spec),

@@ -253,7 +253,8 @@ def _refine_one(
     task = job.task_for(source, target, check, baseline)
     options = engine.options_from(request.settings)
     options = replace(options, budget=replace(options.budget, deadline=request.deadline))
-    result = engine.refine(task, target.source, resources.model(), options, request.on_iteration)
+    model = None if request.settings.no_model else resources.model()
+    result = engine.refine(task, target.source, model, options, request.on_iteration)
     return FunctionResult(
         target.name,
         target.source,

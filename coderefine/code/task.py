@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from coderefine.code import analyzer
+from coderefine.code import analyzer, catalogue
 from coderefine.code.candidate import parse_candidate
 from coderefine.code.check import Verdict
 from coderefine.code.checker import Checker
@@ -64,8 +64,10 @@ class _CodeTask:
     baseline: str  # measured facts about the original, for the first prompt
     check: Checker  # runs a candidate's source in the sandbox
     rules: tuple[str, ...]  # ruff's, for the static analysis facts (empty: none)
+    rewrite_rules: tuple[str, ...] | None  # the catalogue's rules that write drafts (None: all)
 
     _score_key = "speedup"  # the metric an accepted draft is scored by (a class constant, not a field)
+    _catalogue: ClassVar[catalogue.Kind] = "speed"  # which of the catalogue's rules write drafts
 
     @property
     def name(self) -> str:
@@ -87,13 +89,20 @@ class _CodeTask:
         found = analyzer.safe_facts(self.target.source, self.rules, of="the original")
         return f"{self.baseline}\n{found}" if found else self.baseline
 
-    def seed(self, x: str) -> Seed | None:
-        """ruff's fixes of the original (unsafe ones too: the sandbox checks them), as a first draft."""
+    def candidates(self, x: str) -> Sequence[Seed]:
+        """Drafts beside the model's: ruff's fixes of the original (unsafe ones too: the sandbox
+        checks them), and the catalogue's rewrites."""
+        found: list[Seed] = []
         try:
             fixed = analyzer.fixed(self.target.source, self.rules)
         except analyzer.AnalyzerUnavailable:
-            return None
-        return Seed(f"```python\n{fixed}```", "analyzer") if fixed is not None else None
+            fixed = None
+        if fixed is not None:
+            found.append(Seed(f"```python\n{fixed}```", "analyzer"))
+        chosen = self.rewrite_rules
+        for rewrite in catalogue.rewrites(self.target.source, self._catalogue, self.target.module_names, chosen):
+            found.append(Seed(rewrite.text, "catalogue", rewrite.rules))
+        return found
 
     def analysis(self, output: str) -> str:
         """The draft's static analysis facts, as a line to add to its summary ("" when there are none)."""
@@ -149,6 +158,7 @@ class ReadabilityTask(_CodeTask):
     min_gain: float  # score points a draft must gain over the original
 
     _score_key = "score"
+    _catalogue: ClassVar[catalogue.Kind] = "readability"
 
     def evaluate(self, x: str, output: str) -> Facts:
         after = measure(parse_candidate(output, self.target).function_source)

@@ -46,6 +46,10 @@ class Iteration:
     usage: Usage
     seconds: float
     origin: str = "model"  # who wrote the draft: the model, or a Seed's origin (e.g. "analyzer")
+    round: int = 0  # 0: the first drafts and the task's candidates; then one refined draft each
+    repeat_of: int | None = None  # the earlier draft it repeats (its facts are that draft's)
+    stop_signal: bool = False  # whether the critique of it said the task's stop phrase
+    rules: tuple[str, ...] = ()  # the rewrite rules that wrote it (origin "catalogue")
 
     @property
     def metrics(self) -> dict[str, Any]:

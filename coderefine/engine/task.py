@@ -95,9 +95,9 @@ class Task(Protocol):
 
     def refine_prompt(self, x: str, history: Sequence[Step]) -> Prompt: ...
 
-    def seed(self, x: str) -> Seed | None:
-        """A first draft that is not the model's (a code task's: a static analyzer's fixes), or None.
-        It is measured, critiqued by the model and kept in the history like any draft."""
+    def candidates(self, x: str) -> Sequence[Seed]:
+        """Drafts that are not the model's (a code task's: a linter's fixes, rewrite rules), measured
+        beside the model's first draft and kept in the history like any draft, never critiqued."""
         ...
 
 
@@ -107,3 +107,4 @@ class Seed:
 
     text: str
     origin: str
+    rules: tuple[str, ...] = ()  # the rewrite rules that wrote it, for the facts and the trace

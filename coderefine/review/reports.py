@@ -38,6 +38,9 @@ def _iteration(iteration: Iteration, *, trace: bool) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "index": iteration.index,
         "origin": iteration.origin,
+        "round": iteration.round,
+        "repeat_of": iteration.repeat_of,
+        "rules": list(iteration.rules),
         "output": iteration.output,
         "feedback": iteration.feedback,
         "metrics": iteration.metrics,
@@ -98,7 +101,8 @@ def progress_line(iteration: Iteration, rule: StopRule) -> str:
     calls = iteration.usage.llm_calls
     cached = f" +{iteration.usage.cached_calls} cached" if iteration.usage.cached_calls else ""
     return (
-        f"draft {iteration.index + 1}/{rule.max_iterations}{_origin(iteration)}: {_draft_state(iteration)}, "
+        # By round: the first drafts (several samples, the rules' candidates) are all draft 1.
+        f"draft {iteration.round + 1}/{rule.max_iterations}{_origin(iteration)}: {_draft_state(iteration)}, "
         f"{calls} call(s){cached}, {iteration.seconds:.1f}s"
     )
 
@@ -108,6 +112,8 @@ def _origin(iteration: Iteration) -> str:
 
 
 def _draft_state(iteration: Iteration) -> str:
+    if iteration.repeat_of is not None:
+        return f"the same as draft {iteration.repeat_of + 1}, not measured again"
     if iteration.error:
         return f"malformed ({iteration.error})"
     metrics = iteration.facts.metrics

@@ -59,8 +59,8 @@ class TextTask:
     def init_prompt(self, x: str) -> Prompt:
         return self.prompts.init.build({"input": x})
 
-    def seed(self, x: str) -> Seed | None:
-        return None  # every draft of a text task is the model's
+    def candidates(self, x: str) -> Sequence[Seed]:
+        return ()  # every draft of a text task is the model's
 
     def parse_output(self, text: str) -> str:
         return self.parser(text)

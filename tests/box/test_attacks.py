@@ -483,7 +483,7 @@ def test_the_guard_refuses_and_the_next_correct_draft_wins(
     scripted: Callable[..., ScriptedLLM], project: Path, attack: str
 ) -> None:
     server = scripted([fenced(GUARDED[attack]), "Try again.", fenced(FAST_TOTAL), "NOTHING LEFT TO GAIN"])
-    # No analyzer: its fix (`result += item`) would be one more draft before the scripted ones.
+    # No analyzer, no rewrite rules: their drafts (`result += item`, `sum(xs)`) would stand beside the scripted ones.
     report = optimize(
         project / "sums.py",
         "total",
@@ -493,6 +493,7 @@ def test_the_guard_refuses_and_the_next_correct_draft_wins(
         max_examples=60,
         max_iterations=2,
         analyzer_rules=(),
+        rewrite_rules=(),
     )
     hostile, fast = report.results[0].refine.iterations  # type: ignore[union-attr]
     assert not hostile.accepted and hostile.facts.metrics["correct"] is False

@@ -63,7 +63,9 @@ def project(make_project: MakeProject) -> Path:
 
 def run(server: ScriptedLLM, path: Path, name: str | None = "dedupe", **options: Any) -> CodeReport:
     options.setdefault("max_examples", 60)
-    options.setdefault("analyzer_rules", ())  # these tests script the model's drafts; the analyzer's has its own
+    # These tests script the model's drafts; the analyzer's and the rewrite rules' have their own.
+    options.setdefault("analyzer_rules", ())
+    options.setdefault("rewrite_rules", ())
     return optimize(path, name, base_url=server.url, model="scripted-model", backoff=0.01, **options)
 
 

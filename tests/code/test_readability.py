@@ -99,7 +99,9 @@ NOT_ABOUT_SPEED = 1.0
 def run(server: ScriptedLLM, path: Path, **options: Any) -> CodeReport:
     options.setdefault("max_examples", 60)
     options.setdefault("slowdown_tolerance", NOT_ABOUT_SPEED)
-    options.setdefault("analyzer_rules", ())  # these tests script the model's drafts; the analyzer's has its own
+    # These tests script the model's drafts; the analyzer's and the rewrite rules' have their own.
+    options.setdefault("analyzer_rules", ())
+    options.setdefault("rewrite_rules", ())
     return improve_readability(path, "grade", base_url=server.url, model="scripted-model", backoff=0.01, **options)
 
 
@@ -313,10 +315,19 @@ def has(table: dict[str, int], key: str) -> bool:
 '''
 
 
+MODELS_LOOKUP = '''```python
+def has(table: dict[str, int], key: str) -> bool:
+    """Whether the table holds the key."""
+    return True if key in table.keys() else False
+```'''
+
+
 @pytest.mark.docker
-def test_the_analyzers_fixes_are_a_draft_the_model_critiques(scripted: Start, tmp_path: Path) -> None:
+def test_the_model_writes_its_own_first_draft_and_the_analyzers_fix_stands_beside_it(
+    scripted: Start, tmp_path: Path
+) -> None:
     (tmp_path / "lookup.py").write_text(LOOKUP)
-    server = scripted(["Direct and clear. NOTHING LEFT TO IMPROVE"])
+    server = scripted([MODELS_LOOKUP, "Shorter, but `.keys()` is still there."])
     report = improve_readability(
         tmp_path / "lookup.py",
         "has",
@@ -324,17 +335,20 @@ def test_the_analyzers_fixes_are_a_draft_the_model_critiques(scripted: Start, tm
         model="scripted-model",
         max_examples=60,
         slowdown_tolerance=NOT_ABOUT_SPEED,
+        max_iterations=1,
     )
     result = report.results[0]
     assert result.refine is not None and result.improved
-    (seeded,) = result.refine.iterations
-    assert seeded.origin == "analyzer" and seeded.usage.llm_calls == 1  # the feedback, not the draft
-    assert seeded.output.endswith("    return key in table\n") and seeded.accepted
-    (asked,) = server.requests  # the model only critiqued it: its facts name the original's findings too
-    assert "return key in table" in prompt_text(asked)
-    assert "Static analysis (ruff) of this draft: nothing to report." in prompt_text(asked)
+    models, fixed = result.refine.iterations
+    assert (models.origin, fixed.origin) == ("model", "analyzer")
+    assert fixed.usage.llm_calls == 0 and fixed.feedback == ""  # measured, never critiqued
+    assert fixed.output.endswith("    return key in table\n") and fixed.accepted
+    assert result.refine.final == fixed.output  # the best verified draft wins, whoever wrote it
+    _, asked_critique = server.requests  # the first draft, then its critique
+    assert "True if key in table.keys() else False" in prompt_text(asked_critique)  # the model's own draft
+    assert "return key in table\n" not in prompt_text(asked_critique)
 
-    server = scripted(["Direct and clear. NOTHING LEFT TO IMPROVE"])
+    server = scripted([MODELS_LOOKUP, "Fine."])
     quiet = improve_readability(
         tmp_path / "lookup.py",
         "has",
@@ -342,9 +356,11 @@ def test_the_analyzers_fixes_are_a_draft_the_model_critiques(scripted: Start, tm
         model="scripted-model",
         max_examples=60,
         analyzer_rules=(),
+        rewrite_rules=(),
         max_iterations=1,
     )
-    assert quiet.results[0].refine is not None and quiet.results[0].refine.iterations[0].origin == "model"
+    assert quiet.results[0].refine is not None
+    assert [it.origin for it in quiet.results[0].refine.iterations] == ["model"]
 
 
 def test_bad_input_is_one_line_exit_2(project: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -123,33 +123,45 @@ def test_malformed_answer_is_recorded_and_the_loop_goes_on(scripted: Start) -> N
 
 
 def test_no_usable_answer_is_an_error_status(scripted: Start) -> None:
-    # Each repeat of the empty answer is asked again twice, sampled.
+    # The repeat of the empty answer is asked again once, sampled; two malformed answers in a row stop.
     server = scripted([""] * 7)
     result = run(server, max_iterations=3)
     assert result.status == "error"
     assert result.final is None
     assert all(not it.accepted for it in result.iterations)
-    assert result.usage.llm_calls == 7
+    assert result.stop_reason == "malformed"
+    assert result.usage.llm_calls == 3
+    assert result.iterations[1].repeat_of == 0
 
 
-def test_a_repeated_draft_is_asked_again_with_seeded_sampling(scripted: Start) -> None:
-    server = scripted(["AAA", fb(10), "Acronym: AAA", "BBB", fb(15)])
+def test_two_malformed_answers_in_a_row_stop_the_run(scripted: Start) -> None:
+    server = scripted(["", "Acronym:", "AAA", fb(10)])
+    result = run(server, max_iterations=4, plateau_patience=10)
+    assert [it.error is not None for it in result.iterations] == [True, True]
+    assert result.stop_reason == "malformed"
+    assert server.remaining == 2
+
+
+def test_a_repeated_draft_is_asked_again_once_while_nothing_is_good(scripted: Start) -> None:
+    server = scripted(["", "", "Acronym: AAA", fb(10)])
     result = run(server, max_iterations=2, plateau_patience=10)
-    assert [it.output for it in result.iterations] == ["AAA", "BBB"]
-    first_ask, second_ask = server.requests[2], server.requests[3]
+    assert [it.output for it in result.iterations] == ["", "AAA"]
+    first_ask, second_ask = server.requests[1], server.requests[2]
     assert first_ask["messages"] == second_ask["messages"]
     assert first_ask["temperature"] == 0 and "seed" not in first_ask
     assert second_ask["temperature"] == 0.8 and second_ask["seed"] == 101
-    assert result.iterations[1].usage.llm_calls == 3
+    assert result.iterations[1].usage.llm_calls == 3  # the two asks and the critique that scores it
+    assert result.final == "AAA"
 
 
-def test_a_draft_that_keeps_repeating_is_kept_after_the_resamples(scripted: Start) -> None:
-    server = scripted(["AAA", fb(10), "AAA", "AAA", "AAA"])
-    result = run(server, max_iterations=2, plateau_patience=10)
+def test_a_draft_that_repeats_a_good_one_stops_the_run(scripted: Start) -> None:
+    server = scripted(["AAA", fb(10), "Acronym: AAA", "BBB", fb(15)])
+    result = run(server, max_iterations=4, plateau_patience=10)
     assert [it.output for it in result.iterations] == ["AAA", "AAA"]
-    assert [r.get("seed") for r in server.requests] == [None, None, None, 101, 102]
-    # The feedback on the same draft is the same request: answered from the cache.
-    assert (result.usage.llm_calls, result.usage.cached_calls) == (5, 1)
+    assert result.stop_reason == "no_new_draft"
+    assert result.iterations[1].repeat_of == 0
+    assert result.iterations[1].score == result.iterations[0].score
+    assert result.usage.llm_calls == 3 and server.remaining == 2  # not asked again, not critiqued
 
 
 def test_feedback_without_a_score_keeps_the_first_draft(scripted: Start) -> None:
