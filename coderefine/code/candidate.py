@@ -76,11 +76,55 @@ def _candidate_from(code: str, target: Target) -> Candidate:
         elif isinstance(statement, cst.ClassDef) and statement.name.value == target.class_name:
             function = _method_in(statement, target) or function
     if function is None:
-        raise MalformedAnswer(f"the answer has no function named {target.function_name}")
+        function = _renamed(module, target)
     if function.asynchronous is not None:
         raise MalformedAnswer("the new version must not be async")
     function = _with_original_decorators(function, target)
     return Candidate(function=function, imports=tuple(imports), helpers=_called_helpers(function, helpers))
+
+
+def _renamed(module: cst.Module, target: Target) -> cst.FunctionDef:
+    """The answer's only function, named as the target, where it takes the target's parameters under
+    another name (small models write `squares_fast`): its calls of itself follow the new name."""
+    functions = [node for node in module.body if isinstance(node, cst.FunctionDef)]
+    if not functions:
+        raise MalformedAnswer(f"the answer has no function named {target.function_name}")
+    if len(functions) > 1:
+        listed = ", ".join(f.name.value for f in functions[:6])
+        raise MalformedAnswer(
+            f"the answer has {len(functions)} functions ({listed}), none named {target.function_name}"
+        )
+    (only,) = functions
+    if _parameter_names(only) != _parameter_names(_target_function(target)):
+        raise MalformedAnswer(
+            f"the answer has no function named {target.function_name} ({only.name.value} takes other parameters)"
+        )
+    old = only.name.value
+
+    class Rename(cst.CSTTransformer):
+        def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
+            return updated.with_changes(value=target.function_name) if updated.value == old else updated
+
+    renamed = only.visit(Rename())
+    assert isinstance(renamed, cst.FunctionDef)
+    return renamed
+
+
+def _target_function(target: Target) -> cst.FunctionDef | None:
+    try:
+        body = cst.parse_module(target.source).body
+    except cst.ParserSyntaxError:
+        return None
+    return body[0] if body and isinstance(body[0], cst.FunctionDef) else None
+
+
+def _parameter_names(function: cst.FunctionDef | None) -> tuple[str, ...] | None:
+    if function is None:
+        return None
+    params = function.params
+    every = [*params.posonly_params, *params.params, *params.kwonly_params]
+    star = [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+    return tuple(p.name.value for p in [*every, *star])
 
 
 def _is_helper_name(name: str, target: Target) -> bool:

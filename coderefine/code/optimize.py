@@ -35,6 +35,7 @@ class SpeedJob:
     metric_keys: tuple[str, ...] = ("speedup", "speedup_ci", "correct", *EVIDENCE_METRICS)
     rules: tuple[str, ...] = ()  # ruff's (see coderefine.code.analyzer)
     rewrite_rules: tuple[str, ...] | None = None  # the catalogue's (see coderefine.code.catalogue); None: all
+    small: bool = False  # the model is a small one (Settings.small_model)
 
     def task_for(self, source: SourceFile, target: Target, check: Checker, baseline: Verdict) -> Task:
         return OptimizationTask(
@@ -45,6 +46,7 @@ class SpeedJob:
             check=check,
             rules=self.rules,
             rewrite_rules=self.rewrite_rules,
+            small=self.small,
             threshold=self.threshold,
         )
 
@@ -70,7 +72,11 @@ def speed_job(
     spec = load_code_task(task_file or builtin_tasks_dir() / f"{TASK}.toml", TASK)
     catalogue.check_names(settings.rewrite_rules)
     job = SpeedJob(
-        spec, settings.speedup_threshold, rules=settings.analyzer_rules, rewrite_rules=settings.rewrite_rules
+        spec,
+        settings.speedup_threshold,
+        rules=settings.analyzer_rules,
+        rewrite_rules=settings.rewrite_rules,
+        small=settings.small_model,
     )
     return job, verify_options
 

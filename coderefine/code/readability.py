@@ -50,6 +50,7 @@ class ReadabilityJob:
     )
     rules: tuple[str, ...] = ()  # ruff's (see coderefine.code.analyzer)
     rewrite_rules: tuple[str, ...] | None = None  # the catalogue's (see coderefine.code.catalogue); None: all
+    small: bool = False  # the model is a small one (Settings.small_model)
 
     # One run measures its file once, not once per function (radon over a whole file for each).
     _measured: dict[bytes, dict[str, Measures]] = field(default_factory=dict, compare=False, repr=False)
@@ -67,6 +68,7 @@ class ReadabilityJob:
             check=check,
             rules=self.rules,
             rewrite_rules=self.rewrite_rules,
+            small=self.small,
             before=before,
             slowdown=self.slowdown,
             min_gain=MIN_GAIN,
@@ -140,9 +142,10 @@ def readability_job(
     spec = load_code_task(task_file or builtin_tasks_dir() / f"{TASK}.toml", TASK)
     rule = SlowdownRule(settings.slowdown_tolerance, settings.slowdown_allowance_ns)
     catalogue.check_names(settings.rewrite_rules)
-    return ReadabilityJob(
-        spec, rule, rules=settings.analyzer_rules, rewrite_rules=settings.rewrite_rules
-    ), verify_options
+    job = ReadabilityJob(
+        spec, rule, rules=settings.analyzer_rules, rewrite_rules=settings.rewrite_rules, small=settings.small_model
+    )
+    return job, verify_options
 
 
 KIND = CodeKind(

@@ -25,7 +25,7 @@ from coderefine.code.slowdown import Cost, SlowdownRule
 from coderefine.code.target import Target
 from coderefine.engine import Facts, Judgement, Prompt, Seed, Step, StopRule
 from coderefine.errors import TaskError
-from coderefine.taskfiles.format import Prompts, Table, load_prompts, stop_rule
+from coderefine.taskfiles.format import Prompts, PromptTemplate, Table, load_prompts, prompt_template, stop_rule
 
 _CODE_PLACEHOLDERS = frozenset({"context", "baseline"})
 
@@ -39,11 +39,14 @@ class CodeTaskSpec:
     description: str
     prompts: Prompts
     stop_rule: StopRule
+    # The first prompt for a small model (`model_size = "small"`): examples of the classic rewrites.
+    init_small: PromptTemplate | None = None
 
 
 def code_task_from_data(data: Mapping[str, Any], origin: str) -> CodeTaskSpec:
     top = Table(data, "", origin)
-    top.check_keys({"name", "kind", "description", "init", "feedback", "refine", "stop"})
+    top.check_keys({"name", "kind", "description", "init", "init_small", "feedback", "refine", "stop"})
+    small = top.table("init_small") if "init_small" in data else None
     kind = top.get("kind", str, required=True)  # which kind a command needs: load_code_task says
     return CodeTaskSpec(
         name=top.get("name", str, required=True),
@@ -51,6 +54,7 @@ def code_task_from_data(data: Mapping[str, Any], origin: str) -> CodeTaskSpec:
         description=top.get("description", str, ""),
         prompts=load_prompts(top, _CODE_PLACEHOLDERS),
         stop_rule=stop_rule(top.table("stop")),
+        init_small=prompt_template(small, "init", _CODE_PLACEHOLDERS) if small is not None else None,
     )
 
 
@@ -65,6 +69,7 @@ class _CodeTask:
     check: Checker  # runs a candidate's source in the sandbox
     rules: tuple[str, ...]  # ruff's, for the static analysis facts (empty: none)
     rewrite_rules: tuple[str, ...] | None  # the catalogue's rules that write drafts (None: all)
+    small: bool  # the model is a small one: its first prompt has examples (the spec's init_small)
 
     _score_key = "speedup"  # the metric an accepted draft is scored by (a class constant, not a field)
     _catalogue: ClassVar[catalogue.Kind] = "speed"  # which of the catalogue's rules write drafts
@@ -110,7 +115,8 @@ class _CodeTask:
         return f"\n{found}" if found else ""
 
     def init_prompt(self, x: str) -> Prompt:
-        return self.spec.prompts.init.build(self._values(x))
+        template = self.spec.init_small if self.small and self.spec.init_small else self.spec.prompts.init
+        return template.build(self._values(x))
 
     def parse_output(self, text: str) -> str:
         return parse_candidate(text, self.target).source

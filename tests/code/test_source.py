@@ -113,10 +113,20 @@ def test_candidates_are_found_in_the_usual_answer_shapes(source: SourceFile, ans
 
 def test_answers_without_the_function_are_malformed(source: SourceFile) -> None:
     target = source.target("slow_sum")
+    with pytest.raises(MalformedAnswer, match=r"no function named slow_sum \(other takes other parameters\)"):
+        parse_candidate("```python\ndef other(items):\n    return 1\n```", target)
+    with pytest.raises(MalformedAnswer, match=r"has 2 functions \(a, b\), none named slow_sum"):
+        parse_candidate("```python\ndef a(xs):\n    return 1\n\ndef b(xs):\n    return 2\n```", target)
     with pytest.raises(MalformedAnswer, match="no function named slow_sum"):
-        parse_candidate("```python\ndef other(xs):\n    return 1\n```", target)
+        parse_candidate("```python\nimport math\n```", target)
     with pytest.raises(MalformedAnswer, match="does not parse"):
         parse_candidate("```python\ndef slow_sum(xs:\n```", target)
+
+
+def test_an_only_function_with_the_targets_parameters_is_renamed(source: SourceFile) -> None:
+    answer = "```python\ndef slow_sum_fast(xs):\n    return sum(xs) if xs else slow_sum_fast([0])\n```"
+    found = parse_candidate(answer, source.target("slow_sum"))
+    assert found.source == "def slow_sum(xs):\n    return sum(xs) if xs else slow_sum([0])\n"
 
 
 def test_a_file_that_only_libcst_accepts_is_bad_input() -> None:
