@@ -56,6 +56,12 @@ def _code_options(parser: argparse.ArgumentParser, task: str) -> None:
     parser.add_argument("--max-examples", type=int, default=200, help="generated inputs to test with (default 200)")
     parser.add_argument("--apply", action="store_true", help="write the verified winner into the file")
     parser.add_argument("--task-file", type=Path, help=f"your own {task} task file")
+    parser.add_argument(
+        "--progress",
+        choices=MODES,
+        default="auto",
+        help="a line per draft on stderr: live or plain (auto: on a terminal or in a log alike), or quiet",
+    )
 
 
 def _setting_flags(parser: argparse.ArgumentParser, *commands: settings.Commands, kind: CodeKind | None = None) -> None:
@@ -235,6 +241,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             json=args.json,
             trace=args.trace,
             quiet=args.quiet,
+            progress=args.progress,
         )
         return code.run(kinds.by_command(args.command), request, _settings(args))
     if args.command == "ci":

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from coderefine.code.kind import CodeKind
-from coderefine.code.report import CodeReport
+from coderefine.code.report import CodeReport, FunctionResult
 from coderefine.code.target import Target
-from coderefine.commands.progress import print_progress
+from coderefine.commands.progress import choose_mode, print_progress
 from coderefine.errors import UsageError
 from coderefine.review import reports
 
@@ -30,6 +30,7 @@ class CodeRun:
     json: bool = False
     trace: Path | None = None
     quiet: bool = False
+    progress: str = "auto"  # commands.progress.MODES: any but quiet prints a line per draft
 
 
 def split_target(target: str) -> tuple[Path, str | None]:
@@ -46,7 +47,8 @@ def split_target(target: str) -> tuple[Path, str | None]:
 
 def run(kind: CodeKind, request: CodeRun, settings: Mapping[str, Any]) -> int:
     path, name = split_target(request.target)
-    show_progress = not request.quiet and sys.stderr.isatty()
+    # One function's drafts come one by one: a line each, on a terminal and in a log alike.
+    show_progress = not request.quiet and choose_mode(request.progress, sys.stderr) != "quiet"
     report = kind.run(
         path,
         name,
@@ -92,6 +94,19 @@ def _print_summary(report: CodeReport, document: dict[str, Any], *, quiet: bool)
         print(f"coderefine: {summary}", file=sys.stderr)
     if report.applied:
         print(f"coderefine: wrote {report.file}", file=sys.stderr)
+    if any(_embedded_found_nothing(result) for result in report.results):
+        print(f"coderefine: {EMBEDDED_HINT}", file=sys.stderr)
+
+
+EMBEDDED_HINT = (
+    "the embedded model is very small: for drafts of your own functions, point coderefine at a capable "
+    "model (OPENAI_BASE_URL, or --base-url, and --model; see 'Which model' in the README)"
+)
+
+
+def _embedded_found_nothing(result: FunctionResult) -> bool:
+    refine = result.refine
+    return refine is not None and not result.improved and refine.model.startswith("embedded:")
 
 
 def _function_printer(doing: str) -> Callable[[Target], None]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import json
 from dataclasses import asdict
 from pathlib import Path
@@ -206,10 +207,13 @@ def function_summary(where: str, task: str, sandbox: str, result: FunctionResult
         outcome += f"; best of {drafts} draft(s)"
     else:
         wrong = sum(1 for it in refine.iterations if it.facts.metrics.get("correct") is False)
-        malformed = sum(1 for it in refine.iterations if it.error)
+        errors = collections.Counter(it.error for it in refine.iterations if it.error)
+        malformed = sum(errors.values())
         worse = drafts - wrong - malformed
-        why = f"{wrong} wrong or not verified, {worse} {kind.not_better}"
-        outcome = f"no verified improvement in {drafts} draft(s) ({why}, {malformed} malformed)"
+        why = f"{wrong} wrong or not verified, {worse} {kind.not_better}, {malformed} malformed"
+        if errors:  # the reason the model's answers could not be used, as often as not the same one
+            why += f": {errors.most_common(1)[0][0]}"
+        outcome = f"no verified improvement in {drafts} draft(s) ({why})"
     if result.cached:
         return f"{where}: {outcome}; from the result cache"
     usage = refine.usage
