@@ -31,6 +31,7 @@ from typing import Any, Literal
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
+from ..values.rebuilt import Rebuilt
 from .annotations import annotation_texts
 from .drawing import SMALL, Context, numbers_for
 from .examples import Call, doctest_calls
@@ -254,6 +255,31 @@ def _explored_calls(
 _COLLECTIONS = (str, bytes, list, tuple, set, frozenset, dict)
 
 
+def _class_matters(texts: Sequence[str | None], owner: type) -> bool:
+    """Whether either version may tell the instance's class from its own (`self.__class__`,
+    `type(self)`, `isinstance`, or the class by name, as a draft that builds "one of its own" does)."""
+    words = ("__class__", "type(", "isinstance(", f"{owner.__name__}(")
+    return any(word in text for text in texts if text for word in words)
+
+
+def _subclassed(
+    parameters: Sequence[inspect.Parameter],
+    first: SearchStrategy[Any],
+    everyday: Sequence[SearchStrategy[Any] | None],
+    large: Sequence[SearchStrategy[Any] | None],
+) -> Explored:
+    """Calls on an instance of a subclass of the method's class (one that adds nothing): a version
+    that answers with the class itself where the other keeps the caller's subclass differs here."""
+    subclassed = first.map(lambda instance: Rebuilt("subclass", instance))
+    return Explored(
+        parameters[0].name,
+        "an instance of a subclass",
+        _call_strategy(parameters, [subclassed, *everyday[1:]], given=0),
+        (_call_strategy(parameters, [subclassed, *large[1:]], all_given=True),),
+        None,
+    )
+
+
 def _largest(
     knowns: Sequence[Parameter], everyday: Sequence[SearchStrategy[Any] | None], context: Context
 ) -> list[SearchStrategy[Any] | None]:
@@ -357,6 +383,16 @@ def plan_inputs(
         return _call_strategy(parameters, in_context(replace(small, sizes=(one,), favoured=())))
 
     by_size = tuple(sized(one) for one in sizes)
+    explored = _explored_calls(
+        parameters,
+        knowns,
+        everyday,
+        _largest(knowns, everyday, replace(small, sizes=(max(sizes),), favoured=())),
+        small,
+        first,
+    )
+    if skip_first == "instance" and first is not None and owner is not None and _class_matters(texts, owner):
+        explored += (_subclassed(parameters, first, everyday, large),)
     return InputPlan(
         _call_strategy(parameters, everyday),
         _call_strategy(parameters, large),
@@ -367,14 +403,7 @@ def plan_inputs(
         by_size,
         _stray_calls(parameters, knowns, everyday, first),
         sized(size or DEFAULT_SIZE),
-        _explored_calls(
-            parameters,
-            knowns,
-            everyday,
-            _largest(knowns, everyday, replace(small, sizes=(max(sizes),), favoured=())),
-            small,
-            first,
-        ),
+        explored,
         _call_strategy(parameters, in_context(replace(small, structured=True))),
         annotation_texts([known for known in knowns if known.parameter.name != first_name]),
         {known.parameter.name: protocol_of(known.hint) if known.hint is not None else "any" for known in knowns},

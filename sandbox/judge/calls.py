@@ -126,7 +126,9 @@ class CallSource:
 
     def symbolic_calls(self, found: list[dict[str, Any]]) -> list[tuple[bytes, str]]:
         """(payload, shown) for each difference the symbolic search suggested whose arguments read
-        as literals (`ast.literal_eval`: nothing runs); the others are left out."""
+        as literals (`ast.literal_eval`: nothing runs); the others are left out, and so is a method's
+        call whose `self` is no instance of its class (no caller makes one). A classmethod's `cls`
+        is its class (the search does not vary it)."""
         import ast
 
         try:
@@ -140,8 +142,11 @@ class CallSource:
                 continue
             try:
                 values = {str(name): ast.literal_eval(str(text)) for name, text in texts.items()}
-                bound = signature.bind(**values)
+                first = (self.version.owner,) if self.first == "class" else ()
+                bound = signature.bind(*first, **values)
                 call = examples.Call(tuple(bound.args), dict(bound.kwargs))
+                if self.first == "instance" and not (call.args and isinstance(call.args[0], self.version.owner)):
+                    continue
                 made.append((self.payload(call), self.shown(call)))
             except Exception:
                 continue

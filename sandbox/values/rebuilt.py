@@ -1,13 +1,15 @@
 """Values that cannot travel as pickles but that callers pass all the same: a generator, a read-only
-mapping, a dict's views. The judge draws a `Rebuilt` (a kind and the plain data it is made from);
+mapping, a dict's views, an instance of a subclass of the user's class (a method that builds "one of
+mine" must build the caller's subclass). The judge draws a `Rebuilt` (a kind and the plain data it is made from);
 the pickle carries it as a reference, and the version's process builds the real object from the
 data each time it unpickles a call, so that every call gets a fresh one."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-KINDS = ("generator", "mappingproxy", "dict_keys", "dict_values", "dict_items")
+KINDS = ("generator", "mappingproxy", "dict_keys", "dict_values", "dict_items", "subclass")
 
 
 class Rebuilt:
@@ -17,6 +19,8 @@ class Rebuilt:
         self.kind, self.data = kind, data
 
     def build(self) -> Any:
+        if self.kind == "subclass":
+            return as_subclass(self.data)
         if self.kind == "generator":
             return (item for item in list(self.data))
         if self.kind == "mappingproxy":
@@ -27,11 +31,39 @@ class Rebuilt:
         return view(dict(self.data))
 
     def __repr__(self) -> str:
+        if self.kind == "subclass":
+            return f"{subclass_name(type(self.data))}(...) with the state of {self.data!r}"
         if self.kind == "generator":
             return f"(x for x in {self.data!r})"
         if self.kind == "mappingproxy":
             return f"MappingProxyType({self.data!r})"
         return f"{self.data!r}.{self.kind[len('dict_') :]}()"
+
+
+def subclass_name(cls: type) -> str:
+    return f"SubclassOf{cls.__name__}"
+
+
+def as_subclass(value: Any) -> Any:
+    """`value` (a fresh copy: it was just unpickled) made an instance of a subclass of its class that
+    adds nothing, the same subclass for every value of one class in this process; the value itself
+    where its class cannot have one (a layout of its own, a final class)."""
+    made = _subclass_of(type(value))  # type: ignore[arg-type]  # a class is hashable
+    if made is None:
+        return value
+    try:
+        value.__class__ = made
+    except TypeError:
+        return value
+    return value
+
+
+@functools.cache  # one per class and process: two values of one class have the same class
+def _subclass_of(cls: type) -> type | None:
+    try:
+        return type(subclass_name(cls), (cls,), {"__slots__": (), "__module__": cls.__module__})
+    except TypeError:
+        return None
 
 
 def reference(value: Any) -> tuple[str, str, Any] | None:

@@ -50,8 +50,8 @@ def _search(version: Version, annotations: dict[str, str], seconds: float) -> di
         # with half the time each. On the drafts above, this order alone with 10 s found all 8 wrong
         # ones (the original's first found none it missed) and searched the right ones for 2.3 s on
         # average, against 4.3 s for both orders with 20 s.
-        draft, signature = FunctionInfo.from_fn(_annotated(version.function, annotations)).callable()
-        original, _ = FunctionInfo.from_fn(_annotated(version.original, annotations)).callable()
+        draft, signature = FunctionInfo.from_fn(_annotated(version.function, annotations, version)).callable()
+        original, _ = FunctionInfo.from_fn(_annotated(version.original, annotations, version)).callable()
         options = DEFAULT_OPTIONS.overlay(
             AnalysisOptionSet(
                 per_condition_timeout=seconds,
@@ -72,8 +72,10 @@ def _search(version: Version, annotations: dict[str, str], seconds: float) -> di
     return {"differences": differences, "seconds": spent}
 
 
-def _annotated(function: Callable[..., Any], annotations: dict[str, str]) -> Callable[..., Any]:
-    """`function` behind a wrapper whose parameters carry the judge's annotations where it has none."""
+def _annotated(function: Callable[..., Any], annotations: dict[str, str], version: Version) -> Callable[..., Any]:
+    """`function` behind a wrapper whose parameters carry the judge's annotations where it has none.
+    A method's `self` is an instance of its class (left unannotated, the search would call it with
+    a string), a classmethod's `cls` is its class, given by the wrapper."""
     import builtins
     import typing
 
@@ -84,9 +86,15 @@ def _annotated(function: Callable[..., Any], annotations: dict[str, str]) -> Cal
         hints = {}
     signature = inspect.signature(function)
     parameters = []
-    for parameter in signature.parameters.values():
+    bound: tuple[Any, ...] = ()
+    for index, parameter in enumerate(signature.parameters.values()):
         text = annotations.get(parameter.name)
-        if parameter.name in hints:
+        if index == 0 and version.first == "class":
+            bound = (version.owner,)
+            continue
+        if index == 0 and version.first == "instance":
+            parameter = parameter.replace(annotation=version.owner)
+        elif parameter.name in hints:
             parameter = parameter.replace(annotation=hints[parameter.name])
         elif text:
             # The judge's text of a type (`list[int]`): the version's process trusts the judge.
@@ -96,7 +104,7 @@ def _annotated(function: Callable[..., Any], annotations: dict[str, str]) -> Cal
         parameters.append(parameter)
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        return function(*args, **kwargs)
+        return function(*bound, *args, **kwargs)
 
     wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
         parameters=parameters, return_annotation=inspect.Signature.empty

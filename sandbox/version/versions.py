@@ -21,8 +21,11 @@ class Version:
     def __init__(self, target: Any, candidate: str | None) -> None:
         self.module = importlib.import_module(target.module)
         self.owner: Any = self.module
+        # What the first parameter is: an instance of the class, the class itself, or nothing special.
+        self.first: str | None = None
         if target.class_name:
             self.owner = getattr(self.module, target.class_name)
+            self.first = "class" if target.is_classmethod else None if target.is_static else "instance"
         original = static_function(self.owner, target.function_name)
         if original is None:
             raise LookupError(f"{target.module} has no function {target.label}")
