@@ -22,11 +22,13 @@ Beside the mutants (--kind mutants|plausible|both, both by default), a library f
 plausible wrong drafts (benchmarks/plausible.py): hand-written "optimizations" as a model writes
 them, each labelled with its class (a list for an iterator, one item too many read from an
 iterator, a mapping read as its keys, a keyword option ignored, a fast path past a size
-threshold, an iterator read twice, the caller's kind lost), each wrong only on inputs of a kind
-the library's tests may never pass. They go through the same filter as the mutants; one that
-neither the tests nor the differential check shows wrong counts as wrong only by the witness
-written in its entry (a call, run on both functions, whose two results differ), else it is
-dropped as equivalent. Each kept draft then goes to the checker as a mutant does.
+threshold, an iterator read twice, the caller's kind lost; for methods also self's state changed
+or cached, an assumption about the items' order, an argument's kind assumed, another exception),
+each wrong only on inputs of a kind the library's tests may never pass. They go through the
+same filter as the mutants; one that neither the tests nor the differential check shows wrong
+counts as wrong only by the witness written in its entry (a call, run on both functions, whose
+two results differ), else it is dropped as equivalent. Each kept draft then goes to the checker
+as a mutant does.
 
 Sources:
 - suite: benchmarks/slow_functions; the correct version is the known-good draft in fast.py;
@@ -37,7 +39,11 @@ Sources:
   several return iterators, lists or dicts, some have sentinel defaults; the correct version is
   the library's own source. There "verified" means correct (speed does not matter). Generator
   functions are refused by coderefine as ineligible: their mutants are listed, not checked.
-- library: the seven libraries in that order; all: the suite, untyped and the seven libraries.
+- ordered-set: a library the same way, whose targets are methods, named `Class.method` as
+  `coderefine optimize file.py::Class.method` names them: OrderedSet's, whose __init__ is typed (the
+  checker builds the instance from it; the oracle's makers build it, and put a mutant in the class
+  for the call); a version of a method is its def at the left margin, as a model writes it.
+- library: the eight libraries in that order; all: the suite, untyped and the eight libraries.
 
 Nothing in the repository is changed: every run works on copies. Before funcy and fnc, `all` took
 about 20 minutes on 2 cores (the suite 4, untyped 5, toolz 7, boltons 4; each library's sdist is
@@ -55,6 +61,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import textwrap
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -264,6 +271,32 @@ UBELT_FUNCTIONS = (
     ("ubelt/util_dict.py", "find_duplicates"),
     ("ubelt/util_dict.py", "invert_dict"),
 )
+# ordered-set (one module, ordered_set/__init__.py; typed): methods of OrderedSet, whose
+# __init__(initial: OrderedSetInitializer[T] = None) is fully hinted, over the list and the dict
+# (item -> position) it holds; methods that change the instance and return a value (add: the
+# item's position; update: the last item's; pop: the item, at any position, the later items'
+# positions in the map left as they were), that return a new OrderedSet of the instance's own
+# class (copy, union, intersection, difference, symmetric_difference: a subclass stays one) or a
+# list of positions (index: any iterable but a str or a tuple is a list of keys, looked up
+# recursively), and booleans (issubset, issuperset: a length check first, then `in` on the other
+# collection); arguments that are any set-like or sequence (a set, a list, a dict read as its
+# keys, a string as its letters, a one-shot iterator, which symmetric_difference reads twice: its
+# items are gone by the second). The aliases (append, get_loc, get_indexer) and the special
+# methods (refused by coderefine) are left out; copy has no mutation site: it is here for the
+# drafts it invites (the lists shared, the subclass lost).
+ORDERED_SET_FUNCTIONS = (
+    ("ordered_set/__init__.py", "OrderedSet.add"),
+    ("ordered_set/__init__.py", "OrderedSet.update"),
+    ("ordered_set/__init__.py", "OrderedSet.index"),
+    ("ordered_set/__init__.py", "OrderedSet.pop"),
+    ("ordered_set/__init__.py", "OrderedSet.copy"),
+    ("ordered_set/__init__.py", "OrderedSet.union"),
+    ("ordered_set/__init__.py", "OrderedSet.intersection"),
+    ("ordered_set/__init__.py", "OrderedSet.difference"),
+    ("ordered_set/__init__.py", "OrderedSet.issubset"),
+    ("ordered_set/__init__.py", "OrderedSet.issuperset"),
+    ("ordered_set/__init__.py", "OrderedSet.symmetric_difference"),
+)
 # boltons' conftest.py takes the `path` argument, which pytest 9 no longer passes; it only skips
 # test files named for another Python major version, so `collection_path` keeps its meaning.
 _BOLTONS_CONFTEST = (
@@ -359,6 +392,15 @@ LIBRARIES = {
         UBELT_FUNCTIONS,
         _UBELT_PYPROJECT,
     ),
+    # its pytest.ini runs the docstrings of the module and README.md as doctests: both are in the
+    # kill filter beside test/ (the box runs the project's tests as pytest finds them)
+    "ordered-set": Library(
+        "ordered-set",
+        "4.1.0",
+        ("test", "ordered_set", "README.md"),
+        "test",
+        ORDERED_SET_FUNCTIONS,
+    ),
 }
 SOURCES = ("suite", "untyped", *LIBRARIES)
 SOURCE_GROUPS = {"library": tuple(LIBRARIES), "all": SOURCES}
@@ -399,10 +441,19 @@ class Mutant:
 
 
 def function_node(tree: ast.Module, name: str) -> ast.FunctionDef:
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name == name:
+    """The function `name` at the top of `tree`; a method, `Class.method`, in its class there, or at
+    the top where the tree is one version's source (the method alone, at the left margin). The
+    first def of the name that is no @overload stub: the one a call runs."""
+    owner, _, bare = name.rpartition(".")
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == owner]
+    for node in classes[0].body if classes else tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == bare and not _overload(node):
             return node
     raise KeyError(name)
+
+
+def _overload(node: ast.FunctionDef) -> bool:
+    return any(ast.unparse(decorator).split(".")[-1] == "overload" for decorator in node.decorator_list)
 
 
 def body_nodes(function: ast.FunctionDef) -> list[ast.AST]:
@@ -876,9 +927,11 @@ def library_subjects(library: Library, project: Path) -> list[Subject]:
     for file, name in library.functions:
         text = (project / file).read_text(encoding="utf-8")
         node = function_node(ast.parse(text), name)
-        correct = ast.get_source_segment(text, node) or ""
+        correct = ast.get_source_segment(text, node, padded=True) or ""
+        if node.col_offset:  # a method: at the left margin, as coderefine takes a draft of it
+            correct = textwrap.dedent(correct)
         module = file.removeprefix(f"{library.source_root}/" if library.source_root else "")
-        module = module.removesuffix(".py").replace("/", ".")
+        module = module.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
         # The oracle's input maker: the library's own when a name is in two libraries (nth, get, ...)
         inputs = f"{library.name}.{name}" if f"{library.name}.{name}" in oracle.LIBRARY_INPUTS else name
         subjects.append(

@@ -5,16 +5,20 @@ Two kill checks, both on the host:
   pytest process per mutant, no bytecode cache, so a same-sized edit is never served stale);
 - `differs`: mutant and original called on the same random inputs (2,000 by default), in a
   forked child with a time limit per call and a memory cap. Compared: return values (lazy ones
-  consumed to LIMIT items, dicts by equality, containers by type and items), exception types,
-  and the arguments afterwards (an iterator argument by what is left of it). Inputs come from
-  the type hints (the suite's functions) or from a hand-written maker per library function,
-  shaped like the values the library's own tests pass.
+  consumed to LIMIT items, dicts by equality, containers by type and items, other objects by
+  their class and attributes), exception types, and the arguments afterwards (an iterator
+  argument by what is left of it, a method's instance by its attributes). Inputs come from the
+  type hints (the suite's functions) or from a hand-written maker per library function or method
+  (its instance the first argument), shaped like the values the library's own tests pass. A
+  method's mutant is put in its class for the call, as it would be spliced into the file.
 """
 
 from __future__ import annotations
 
 import ast
 import collections
+import contextlib
+import functools
 import importlib
 import importlib.util
 import inspect
@@ -28,6 +32,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import textwrap
 import types
 import typing
 from collections.abc import Callable, Iterator, Sequence
@@ -75,13 +80,14 @@ class Stream:
 
 
 def splice(text: str, function: str, replacement: str) -> str:
-    """`text` (a module) with top-level `function` replaced by `replacement`'s function; the
+    """`text` (a module) with top-level `function`, or the method `Class.method`, replaced by
+    `replacement`'s function (a method's at the left margin, put at the method's indentation); the
     replacement's other statements (its imports) go at the end, where they still run before any call."""
     node = _top_function(ast.parse(text), function)
     start = min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1
     lines = text.splitlines(keepends=True)
     new = ast.parse(replacement)
-    body = ast.unparse(_top_function(new, function))
+    body = textwrap.indent(ast.unparse(_top_function(new, function.rpartition(".")[2])), " " * node.col_offset)
     extra = [ast.unparse(stmt) for stmt in new.body if not isinstance(stmt, ast.FunctionDef)]
     tail = "".join(lines[node.end_lineno or node.lineno :])
     spliced = "".join(lines[:start]) + body + "\n" + tail
@@ -89,10 +95,17 @@ def splice(text: str, function: str, replacement: str) -> str:
 
 
 def _top_function(tree: ast.Module, name: str) -> ast.FunctionDef:
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name == name:
+    """The top-level function `name`, or the method `Class.method` (its def that is no @overload stub)."""
+    owner, _, bare = name.rpartition(".")
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == owner]
+    for node in classes[0].body if classes else tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == bare and not _overload(node):
             return node
     raise KeyError(name)
+
+
+def _overload(node: ast.FunctionDef) -> bool:
+    return any(ast.unparse(decorator).split(".")[-1] == "overload" for decorator in node.decorator_list)
 
 
 def tests_fail(scratch: Path, file: str, function: str, candidate: str, tests: Sequence[str]) -> str | None:
@@ -185,16 +198,41 @@ def _child(
     sys.path.insert(0, str(project))
     try:
         loaded = importlib.import_module(module)
-        original = getattr(loaded, function)
+        owner, _, name = function.rpartition(".")
+        original = getattr(getattr(loaded, owner), name) if owner else getattr(loaded, function)
         namespace = dict(vars(loaded))  # the mutant sees the module's globals, as the original does
         exec(compile(candidate, "<mutant>", "exec"), namespace)
-        mutant = namespace[function]
+        mutant = namespace[name]
+        if owner:
+            mutant = as_method(getattr(loaded, owner), name, mutant)
         make = maker(inputs, original, candidate)
         make(random.Random(0))
     except Exception as error:
         sender.send(SetupFailure(f"{type(error).__name__}: {error}"))
         return
     sender.send(first_difference(original, mutant, make, examples))
+
+
+def as_method(owner: type, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    """`function` called as the method `name` of `owner` (an instance method, its instance the first
+    argument): in the class for the call, so that the class's other methods and its own recursive
+    calls reach it as they would reach it spliced into the file; the original is put back after."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        with installed(owner, name, function):
+            return function(*args, **kwargs)
+
+    return call
+
+
+@contextlib.contextmanager
+def installed(owner: type, name: str, function: Callable[..., Any]) -> Iterator[None]:
+    saved = owner.__dict__[name]
+    setattr(owner, name, function)
+    try:
+        yield
+    finally:
+        setattr(owner, name, saved)
 
 
 def first_difference(original: Callable[..., Any], mutant: Callable[..., Any], make: Maker, examples: int) -> Any:
@@ -252,20 +290,22 @@ def _witness_child(
     sys.dont_write_bytecode = True
     sys.path.insert(0, str(project))
     call, original, draft = texts
+    owner, _, name = function.rpartition(".")
     try:
         loaded = importlib.import_module(module)
         namespace = dict(vars(loaded))
         exec(compile(candidate, "<draft>", "exec"), namespace)
+        # a method's draft is in its class while the call runs (the instances the call builds too)
+        spliced = installed(getattr(loaded, owner), name, namespace[name]) if owner else contextlib.nullcontext()
     except Exception as error:
         sender.send(SetupFailure(f"{type(error).__name__}: {error}"))
         return
     # The call and the written results may name these modules without importing them.
     helpers = {"collections": collections, "itertools": itertools, "operator": operator}
-    results = [
-        _outcome(lambda: eval(call, {**helpers, **vars(loaded)})),  # the original, as the module has it
-        _outcome(lambda: eval(call, {**helpers, **namespace})),
-        *(_written(text, {**helpers, **vars(loaded)}) for text in (original, draft)),
-    ]
+    first = _outcome(lambda: eval(call, {**helpers, **vars(loaded)}))  # the original, as the module has it
+    with spliced:
+        second = _outcome(lambda: eval(call, {**helpers, **namespace}))
+    results = [first, second, *(_written(text, {**helpers, **vars(loaded)}) for text in (original, draft))]
     sender.send(tuple(results))
 
 
@@ -319,6 +359,11 @@ def normalize(value: Any, depth: int = 0) -> Any:
         return (type(value).__name__, [normalize(item, depth + 1) for item in value])
     if isinstance(value, dict):
         return (type(value).__name__, {key: normalize(item, depth + 1) for key, item in value.items()})
+    state = getattr(value, "__dict__", None)
+    if isinstance(state, dict) and not callable(value) and not isinstance(value, types.ModuleType):
+        # an instance (an OrderedSet, a method's self): its class and all it holds, even what its
+        # __eq__ leaves out (a map beside the list, an attribute a method cached)
+        return (type(value).__name__, {key: normalize(item, depth + 1) for key, item in state.items()})
     return (type(value).__name__, value)
 
 
@@ -1338,6 +1383,116 @@ def _ub_invert_dict(rng: random.Random) -> Arguments:
     return (_ub_mapping(rng, values),), kwargs
 
 
+# ordered-set's inputs: what its tests and docstrings pass (OrderedSets of letters, small ints and
+# tuples, read as atoms by index(); sometimes of a subclass, whose kind a result keeps), other
+# collections of such items in every form a method takes (an OrderedSet, a set, a frozenset, a
+# list, a tuple, a dict read as its keys, a one-shot iterator, a string of letters), keys that are
+# items, missing ones or iterables of them (index()), positions in and past the set (pop()).
+
+
+@functools.cache
+def _os_classes() -> tuple[Any, Any]:
+    """OrderedSet and a subclass of it; imported in the check's child, where the library is on the path."""
+    base = importlib.import_module("ordered_set").OrderedSet
+    return base, type("TagSet", (base,), {})
+
+
+def _os_item_maker(rng: random.Random) -> Callable[[], Any]:
+    kind = rng.randrange(3)
+    bound = rng.choice((6, 12, 500))  # few values repeat often; many fill a large set
+
+    def item() -> Any:
+        if kind == 0:
+            return rng.randint(-3, bound)
+        if kind == 1:
+            return rng.choice(("a", "b", "r", "c", "d", "s", "ab", "ra"))
+        return (rng.randint(0, 2), rng.choice("ab"))
+
+    return item
+
+
+def _os_self(rng: random.Random, item: Callable[[], Any]) -> Any:
+    base, subclass = _os_classes()
+    return (subclass if rng.random() < 0.2 else base)(item() for _ in range(min(size(rng), 200)))
+
+
+def _os_some(rng: random.Random, mine: Any, item: Callable[[], Any]) -> list[Any]:
+    """Items like `mine`'s: some of them (in another order, repeated), some new."""
+    pool = list(mine)
+    return [rng.choice(pool) if pool and rng.random() < 0.6 else item() for _ in range(min(size(rng), 60))]
+
+
+def _os_other(rng: random.Random, mine: Any, item: Callable[[], Any]) -> Any:
+    chosen = _os_some(rng, mine, item)
+    kind = rng.randrange(9)
+    if kind == 8:
+        return "".join(chosen) if all(type(one) is str for one in chosen) else list(chosen)
+    if kind == 7:
+        return Stream(chosen)
+    if kind == 6:
+        return dict.fromkeys(chosen, 0)
+    return (_os_classes()[0], set, frozenset, list, list, tuple, list)[kind](chosen)
+
+
+def _os_others(rng: random.Random) -> Arguments:
+    item = _os_item_maker(rng)
+    mine = _os_self(rng, item)
+    return (mine, *(_os_other(rng, mine, item) for _ in range(rng.choice((0, 1, 1, 1, 2, 3, 4))))), {}
+
+
+def _os_pair(rng: random.Random) -> Arguments:
+    item = _os_item_maker(rng)
+    mine = _os_self(rng, item)
+    return (mine, _os_other(rng, mine, item)), {}
+
+
+def _os_add(rng: random.Random) -> Arguments:
+    item = _os_item_maker(rng)
+    mine = _os_self(rng, item)
+    key = rng.choice(list(mine)) if mine and rng.random() < 0.5 else item()
+    return (mine, [key] if rng.random() < 0.03 else key), {}  # a list: unhashable, a TypeError
+
+
+def _os_update(rng: random.Random) -> Arguments:
+    item = _os_item_maker(rng)
+    mine = _os_self(rng, item)
+    roll = rng.random()
+    if roll < 0.03:
+        return (mine, 3), {}  # not iterable: a ValueError
+    if roll < 0.06:
+        return (mine, [item(), [1], item()]), {}  # an unhashable item: a ValueError, the items before it added
+    return (mine, _os_other(rng, mine, item)), {}
+
+
+def _os_index(rng: random.Random) -> Arguments:
+    item = _os_item_maker(rng)
+    mine = _os_self(rng, item)
+    keys = _os_some(rng, mine, item)
+    if rng.random() < 0.7:
+        keys = [one for one in keys if one in mine]  # all there, mostly: a missing one is a KeyError
+    roll = rng.random()
+    if roll < 0.4:
+        key: Any = rng.choice(list(mine)) if mine and rng.random() < 0.8 else item()
+    elif roll < 0.65:
+        key = keys
+    elif roll < 0.75:
+        key = Stream(keys)
+    elif roll < 0.85:
+        key = rng.choice((set, tuple, _os_classes()[0]))(keys)  # a tuple is one key
+    elif roll < 0.95:
+        key = [keys[:2], *keys[2:]]  # nested: a list of indices in the list
+    else:
+        key = "".join(one for one in keys if type(one) is str)  # one key, never its letters
+    return (mine, key), {}
+
+
+def _os_pop(rng: random.Random) -> Arguments:
+    mine = _os_self(rng, _os_item_maker(rng))
+    if rng.random() < 0.4:
+        return (mine,), {}
+    return (mine, rng.randint(-len(mine) - 2, len(mine) + 1)), {}
+
+
 LIBRARY_INPUTS: dict[str, Maker] = {
     "merge_sorted": _merge_sorted,
     "update_in": _update_in,
@@ -1440,4 +1595,16 @@ LIBRARY_INPUTS: dict[str, Maker] = {
     "ubelt.dict_hist": _ub_dict_hist,
     "ubelt.find_duplicates": _ub_find_duplicates,
     "ubelt.invert_dict": _ub_invert_dict,
+    # ordered-set: its methods, each called with its instance first
+    "ordered-set.OrderedSet.add": _os_add,
+    "ordered-set.OrderedSet.update": _os_update,
+    "ordered-set.OrderedSet.index": _os_index,
+    "ordered-set.OrderedSet.pop": _os_pop,
+    "ordered-set.OrderedSet.copy": lambda rng: ((_os_self(rng, _os_item_maker(rng)),), {}),
+    "ordered-set.OrderedSet.union": _os_others,
+    "ordered-set.OrderedSet.intersection": _os_others,
+    "ordered-set.OrderedSet.difference": _os_others,
+    "ordered-set.OrderedSet.issubset": _os_pair,
+    "ordered-set.OrderedSet.issuperset": _os_pair,
+    "ordered-set.OrderedSet.symmetric_difference": _os_pair,
 }

@@ -23,15 +23,19 @@ CLASSES = {
     "size-fast-path": "a fast path past a size threshold that drops or changes part of the result",
     "shared-iterator": "one iterator read by two consumers, or an iterator argument read twice",
     "kind-lost": "a list (or a plain dict) where the original keeps the caller's kind",
+    "self-state": "self's state changed or shared with a result where the original keeps it apart, or cached on it",
+    "order-assumed": "an assumption about the items: that they come in a set's order, that they are new or distinct",
+    "kind-assumed": "an argument taken to be of one kind (a set) where the original takes any iterable",
+    "error-changed": "another exception, or none, where the original raises: a try that catches too much",
 }
 
 
 @dataclass(frozen=True)
 class Witness:
-    """An input that shows a draft wrong: `call` calls the function by its name; `original` and
-    `draft` are what each gives, as an expression of the value (an iterator is compared by its
-    items) or `raises` and the exception's type name. `collections`, `itertools` and `operator`
-    may be named without an import."""
+    """An input that shows a draft wrong: `call` calls the function by its name (a method on an
+    instance the call builds); `original` and `draft` are what each gives, as an expression of the
+    value (an iterator is compared by its items) or `raises` and the exception's type name.
+    `collections`, `itertools` and `operator` may be named without an import."""
 
     call: str
     original: str
@@ -2569,6 +2573,364 @@ UBELT: dict[str, tuple[Draft, ...]] = {
 }
 
 
+# -- ordered-set 4.1.0 ----------------------------------------------------------------------
+# ordered_set/__init__.py imports itertools as it and (from typing) Any, Dict, Iterable, Iterator,
+# List, MutableSet, AbstractSet, Sequence, Set, TypeVar, Union, overload, and defines T, SetLike,
+# OrderedSetInitializer, SLICE_ALL, _is_atomic and OrderedSet. The targets are OrderedSet's
+# methods: a draft is the method's def at the left margin, as a model writes it; its witness
+# builds the instance it calls the method on (TagSet: a subclass, made where the call needs one).
+
+_TAGSET = "type('TagSet', (OrderedSet,), {})"
+
+ORDERED_SET: dict[str, tuple[Draft, ...]] = {
+    "OrderedSet.add": (
+        draft(
+            "self-state",
+            "the last key added kept on self and answered from there: stale once it is popped or discarded",
+            '''
+            def add(self, key: T) -> int:
+                """Add `key` as an item to this OrderedSet, then return its index."""
+                # the same key added again right away is the common case: remember the last one
+                last = getattr(self, "_last", None)
+                if last is not None and last[0] == key:
+                    return last[1]
+                if key not in self.map:
+                    self.map[key] = len(self.items)
+                    self.items.append(key)
+                index = self.map[key]
+                self._last = (key, index)
+                return index
+            ''',
+            Witness("(lambda s: (s.add(1), s.pop(), s.add(1), list(s))[3])(OrderedSet())", "[1]", "[]"),
+        ),
+    ),
+    "OrderedSet.update": (
+        draft(
+            "order-assumed",
+            "the new items appended at once: items repeated in the sequence itself are added twice",
+            '''
+            def update(self, sequence: SetLike[T]) -> int:
+                """Update the set with the given iterable sequence, then return the index
+                of the last element inserted."""
+                try:
+                    items = list(sequence)
+                except TypeError:
+                    raise ValueError("Argument needs to be an iterable, got %s" % type(sequence))
+                # the new items appended at once, one map update for all of them
+                new = [item for item in items if item not in self.map]
+                start = len(self.items)
+                self.items.extend(new)
+                self.map.update(zip(new, range(start, start + len(new))))
+                return self.map[items[-1]] if items else 0
+            ''',
+            Witness("(lambda s: (s.update([5, 5]), list(s))[1])(OrderedSet())", "[5]", "[5, 5]"),
+        ),
+        draft(
+            "order-assumed",
+            "add() inlined, the index returned as the set's last: wrong when the sequence's last item was there",
+            '''
+            def update(self, sequence: SetLike[T]) -> int:
+                """Update the set with the given iterable sequence, then return the index
+                of the last element inserted."""
+                items, positions = self.items, self.map
+                try:
+                    for item in sequence:
+                        if item not in positions:
+                            positions[item] = len(items)
+                            items.append(item)
+                except TypeError:
+                    raise ValueError("Argument needs to be an iterable, got %s" % type(sequence))
+                # the last element inserted is the last one in the set
+                return len(items) - 1
+            ''',
+            Witness("OrderedSet([1, 2, 3]).update([3, 1])", "0", "2"),
+        ),
+    ),
+    "OrderedSet.index": (
+        draft(
+            "list-vs-iterator",
+            "only a list of keys looked up key by key: an iterator, a set or an OrderedSet is taken as one key",
+            '''
+            def index(self, key):
+                """Get the index of a given entry, raising an IndexError if it's not present."""
+                # a list of keys gives a list of indices; anything else is one key
+                if isinstance(key, list):
+                    return [self.index(subkey) for subkey in key]
+                return self.map[key]
+            ''',
+            Witness("OrderedSet([1, 2]).index(iter([2, 1]))", "[1, 0]", "raises KeyError"),
+        ),
+        draft(
+            "size-fast-path",
+            "more than 8 keys looked up with map.get: a missing key is None, not a KeyError",
+            '''
+            def index(self, key):
+                """Get the index of a given entry, raising an IndexError if it's not present."""
+                if isinstance(key, Iterable) and not _is_atomic(key):
+                    keys = list(key)
+                    if len(keys) > 8:
+                        # many keys: one bound method, no recursion per key
+                        get = self.map.get
+                        return [get(subkey) for subkey in keys]
+                    return [self.index(subkey) for subkey in keys]
+                return self.map[key]
+            ''',
+            Witness("OrderedSet(range(10)).index(list(range(9)) + [99])", "raises KeyError", "list(range(9)) + [None]"),
+        ),
+    ),
+    "OrderedSet.pop": (
+        draft(
+            "option-ignored",
+            "list.pop() without the index: the last item whatever position is asked for",
+            '''
+            def pop(self, index=-1) -> T:
+                """Remove and return item at index (default last)."""
+                if not self.items:
+                    raise KeyError("Set is empty")
+                # list.pop() takes the last item in O(1)
+                elem = self.items.pop()
+                del self.map[elem]
+                return elem
+            ''',
+            Witness("OrderedSet([1, 2, 3]).pop(0)", "1", "3"),
+        ),
+        draft(
+            "error-changed",
+            "EAFP: the IndexError of a position past the end becomes the empty set's KeyError",
+            '''
+            def pop(self, index=-1) -> T:
+                """Remove and return item at index (default last)."""
+                # EAFP: an empty list raises IndexError, which the set reports as KeyError
+                try:
+                    elem = self.items.pop(index)
+                except IndexError:
+                    raise KeyError("Set is empty") from None
+                del self.map[elem]
+                return elem
+            ''',
+            Witness("OrderedSet([1]).pop(5)", "raises IndexError", "raises KeyError"),
+        ),
+    ),
+    "OrderedSet.copy": (
+        draft(
+            "self-state",
+            "the copy takes the list and the map themselves: adding to the copy adds to the original",
+            '''
+            def copy(self) -> "OrderedSet[T]":
+                """Return a shallow copy of this object."""
+                # no need to add every item again: the new set takes the list and the map as they are
+                new = self.__class__.__new__(self.__class__)
+                new.items = self.items
+                new.map = self.map
+                return new
+            ''',
+            Witness("(lambda s: (s.copy().add(9), list(s))[1])(OrderedSet([1]))", "[1]", "[1, 9]"),
+        ),
+        draft(
+            "kind-lost",
+            "the list and the map copied into a new OrderedSet: a subclass's copy is an OrderedSet",
+            '''
+            def copy(self) -> "OrderedSet[T]":
+                """Return a shallow copy of this object."""
+                # copy the list and the map directly instead of adding every item again
+                new = OrderedSet()
+                new.items = self.items.copy()
+                new.map = self.map.copy()
+                return new
+            ''',
+            Witness(f"type({_TAGSET}([1]).copy()).__name__", "'TagSet'", "'OrderedSet'"),
+        ),
+    ),
+    "OrderedSet.union": (
+        draft(
+            "kind-lost",
+            "one chain into OrderedSet(): a subclass's union is an OrderedSet",
+            '''
+            def union(self, *sets: SetLike[T]) -> "OrderedSet[T]":
+                """Combines all unique items.
+                Each items order is defined by its first appearance."""
+                # one chain over all the items, without a list() of each container
+                return OrderedSet(it.chain(self, *sets))
+            ''',
+            Witness(f"type({_TAGSET}([1]).union([2])).__name__", "'TagSet'", "'OrderedSet'"),
+        ),
+        draft(
+            "size-fast-path",
+            "more than two other sets merged through one set(): their new items come in hash order",
+            '''
+            def union(self, *sets: SetLike[T]) -> "OrderedSet[T]":
+                """Combines all unique items.
+                Each items order is defined by its first appearance."""
+                cls: type = OrderedSet
+                if isinstance(self, OrderedSet):
+                    cls = self.__class__
+                if len(sets) > 2:
+                    # many sets: merge the others through one set() first, then add what is new
+                    return cls(it.chain(self, set().union(*sets)))
+                containers = map(list, it.chain([self], sets))
+                items = it.chain.from_iterable(containers)
+                return cls(items)
+            ''',
+            Witness("OrderedSet([1]).union([4], [3], [2])", "OrderedSet([1, 4, 3, 2])", "OrderedSet([1, 2, 3, 4])"),
+        ),
+    ),
+    "OrderedSet.intersection": (
+        draft(
+            "order-assumed",
+            "few items in common: the common set walked instead of self, in hash order, not self's",
+            '''
+            def intersection(self, *sets: SetLike[T]) -> "OrderedSet[T]":
+                """Returns elements in common between all sets. Order is defined only
+                by the first set."""
+                cls: type = OrderedSet
+                items: OrderedSetInitializer[T] = self
+                if isinstance(self, OrderedSet):
+                    cls = self.__class__
+                if sets:
+                    common = set.intersection(*map(set, sets))
+                    if len(common) * 4 < len(self):
+                        # few in common: walk the common items, not the whole set
+                        items = [item for item in common if item in self]
+                    else:
+                        items = (item for item in self if item in common)
+                return cls(items)
+            ''',
+            Witness("OrderedSet(range(9, -1, -1)).intersection([0, 1])", "OrderedSet([1, 0])", "OrderedSet([0, 1])"),
+        ),
+    ),
+    "OrderedSet.difference": (
+        draft(
+            "self-state",
+            "nothing to take away: self itself returned, not a new set",
+            '''
+            def difference(self, *sets: SetLike[T]) -> "OrderedSet[T]":
+                """Returns all elements that are in this set but not the others."""
+                if not sets:
+                    return self  # nothing to take away
+                cls = self.__class__
+                other = set.union(*map(set, sets))
+                return cls(item for item in self if item not in other)
+            ''',
+            Witness("(lambda s: (s.difference().add(2), list(s))[1])(OrderedSet([1]))", "[1]", "[1, 2]"),
+        ),
+        draft(
+            "kind-assumed",
+            "the other sets merged with |=: a list, a tuple or a dict to take away raises TypeError",
+            '''
+            def difference(self, *sets: SetLike[T]) -> "OrderedSet[T]":
+                """Returns all elements that are in this set but not the others."""
+                cls = self.__class__
+                items: OrderedSetInitializer[T] = self
+                if sets:
+                    # merge the others in place instead of a set() of each
+                    other: Set[T] = set()
+                    for s in sets:
+                        other |= s
+                    items = (item for item in self if item not in other)
+                return cls(items)
+            ''',
+            Witness("OrderedSet([1, 2]).difference([2])", "OrderedSet([1])", "raises TypeError"),
+        ),
+    ),
+    "OrderedSet.issubset": (
+        draft(
+            "size-fast-path",
+            "a long other made a set(): a string is its letters where `in` found substrings",
+            '''
+            def issubset(self, other: SetLike[T]) -> bool:
+                """Report whether another set contains this set."""
+                if len(self) > len(other):  # Fast check for obvious cases
+                    return False
+                if len(other) > 16:
+                    # a long other: O(1) membership in a set of it
+                    other = set(other)
+                return all(item in other for item in self)
+            ''',
+            Witness("OrderedSet(['ab']).issubset('ab' * 9)", "True", "False"),
+        ),
+        draft(
+            "kind-assumed",
+            "the map's keys compared with <=: a list, a tuple or a string other raises TypeError",
+            '''
+            def issubset(self, other: SetLike[T]) -> bool:
+                """Report whether another set contains this set."""
+                if len(self) > len(other):  # Fast check for obvious cases
+                    return False
+                # the map's keys are a set view: one comparison in C
+                return self.map.keys() <= other
+            ''',
+            Witness("OrderedSet([1]).issubset([1, 2])", "True", "raises TypeError"),
+        ),
+    ),
+    "OrderedSet.issuperset": (
+        draft(
+            "kind-assumed",
+            "the map's keys compared with >=: a list, a tuple or a string other raises TypeError",
+            '''
+            def issuperset(self, other: SetLike[T]) -> bool:
+                """Report whether this set contains another set."""
+                if len(self) < len(other):  # Fast check for obvious cases
+                    return False
+                # the map's keys are a set view: one comparison in C
+                return self.map.keys() >= other
+            ''',
+            Witness("OrderedSet([1, 2]).issuperset([1])", "True", "raises TypeError"),
+        ),
+        draft(
+            "self-state",
+            "a frozenset of the items cached on self: stale once an item is added",
+            '''
+            def issuperset(self, other: SetLike[T]) -> bool:
+                """Report whether this set contains another set."""
+                if len(self) < len(other):  # Fast check for obvious cases
+                    return False
+                # a frozenset of the items, made once and kept: later checks cost O(len(other))
+                try:
+                    items = self._frozen
+                except AttributeError:
+                    items = self._frozen = frozenset(self.items)
+                return all(item in items for item in other)
+            ''',
+            Witness(
+                "(lambda s: (s.issuperset([1]), s.add(2), s.issuperset([2]))[2])(OrderedSet([1]))", "True", "False"
+            ),
+        ),
+    ),
+    "OrderedSet.symmetric_difference": (
+        draft(
+            "shared-iterator",
+            "the other read once, as an OrderedSet: an iterator's items kept, the original's second read is empty",
+            '''
+            def symmetric_difference(self, other: SetLike[T]) -> "OrderedSet[T]":
+                """Return the symmetric difference of two OrderedSets as a new set."""
+                cls: type = OrderedSet
+                if isinstance(self, OrderedSet):
+                    cls = self.__class__
+                # the other made an OrderedSet once, not a set in difference() and an OrderedSet after
+                theirs = cls(other)
+                mine = (item for item in self if item not in theirs)
+                return cls(it.chain(mine, (item for item in theirs if item not in self)))
+            ''',
+            Witness("OrderedSet([1]).symmetric_difference(iter([2]))", "OrderedSet([1])", "OrderedSet([1, 2])"),
+        ),
+        draft(
+            "kind-lost",
+            "both differences as lists into OrderedSet(): a subclass's result is an OrderedSet",
+            '''
+            def symmetric_difference(self, other: SetLike[T]) -> "OrderedSet[T]":
+                """Return the symmetric difference of two OrderedSets as a new set."""
+                # the difference both ways through set(), then back in order
+                mine = set(self)
+                theirs = OrderedSet(other)
+                ours = [item for item in self if item not in theirs]
+                return OrderedSet(ours + [item for item in theirs if item not in mine])
+            ''',
+            Witness(f"type({_TAGSET}([1]).symmetric_difference([2])).__name__", "'TagSet'", "'OrderedSet'"),
+        ),
+    ),
+}
+
+
 DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "funcy": FUNCY,
     "fnc": FNC,
@@ -2576,4 +2938,5 @@ DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "more_itertools": MORE_ITERTOOLS,
     "flatten_dict": FLATTEN_DICT,
     "ubelt": UBELT,
+    "ordered-set": ORDERED_SET,
 }
