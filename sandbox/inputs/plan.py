@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from ..values.rebuilt import Rebuilt
+from . import from_self
 from .annotations import annotation_texts
 from .drawing import SMALL, Context, numbers_for
 from .examples import Call, doctest_calls
@@ -255,6 +256,34 @@ def _explored_calls(
 _COLLECTIONS = (str, bytes, list, tuple, set, frozenset, dict)
 
 
+def _from_instance(
+    parameters: Sequence[inspect.Parameter],
+    knowns: Sequence[Parameter],
+    first: SearchStrategy[Any],
+    everyday: Sequence[SearchStrategy[Any] | None],
+    large: Sequence[SearchStrategy[Any] | None],
+) -> tuple[Explored, ...]:
+    """A container's method with its other parameters made from the instance's own items
+    (inputs/from_self.py), everyday and large."""
+
+    def make(
+        values: Sequence[SearchStrategy[Any] | None],
+    ) -> Callable[[int, SearchStrategy[Any]], SearchStrategy[Call]]:
+        def calls(index: int, placeholder: SearchStrategy[Any]) -> SearchStrategy[Call]:
+            given = [first, *values[1:index], placeholder, *values[index + 1 :]]
+            return _call_strategy(parameters, given, given=index)
+
+        return calls
+
+    hints = [known.hint for known in knowns]
+    usual = from_self.explorations(parameters, hints, make(everyday))
+    sized = from_self.explorations(parameters, hints, make(large))
+    return tuple(
+        Explored(name, kind, calls, (large_calls,), None)
+        for (name, kind, calls), (_, _, large_calls) in zip(usual, sized)
+    )
+
+
 def _class_matters(texts: Sequence[str | None], owner: type) -> bool:
     """Whether either version may tell the instance's class from its own (`self.__class__`,
     `type(self)`, `isinstance`, or the class by name, as a draft that builds "one of its own" does)."""
@@ -391,8 +420,11 @@ def plan_inputs(
         small,
         first,
     )
-    if skip_first == "instance" and first is not None and owner is not None and _class_matters(texts, owner):
-        explored += (_subclassed(parameters, first, everyday, large),)
+    if skip_first == "instance" and first is not None and owner is not None:
+        if _class_matters(texts, owner):
+            explored += (_subclassed(parameters, first, everyday, large),)
+        if hasattr(owner, "__iter__"):
+            explored += _from_instance(parameters, knowns, first, everyday, large)
     return InputPlan(
         _call_strategy(parameters, everyday),
         _call_strategy(parameters, large),

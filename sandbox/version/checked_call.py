@@ -4,6 +4,7 @@ arguments afterwards, what it printed) travels back to the judge as JSON."""
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import io
 import os
@@ -100,7 +101,6 @@ def run_call(version: Version, payload: bytes, limit: float, trace: bool) -> dic
 def _run_call(version: Version, payload: bytes, limit: float, trace: bool) -> dict[str, Any]:
     args, kwargs = loads_with_refs(payload, version)
     refs = version.refs()
-    result_refs = results_refs(refs, args)
     # Iterators among the arguments are left unread: reading them would leave the call nothing. A call
     # given one may use it up, so such inputs count as changed (timing then gives every loop a fresh copy).
     before = encoding.encode((args, kwargs), refs=refs, consume=False)
@@ -115,7 +115,7 @@ def _run_call(version: Version, payload: bytes, limit: float, trace: bool) -> di
         with contextlib.redirect_stdout(printed), tracer:
             value = version.function(*args, **kwargs)
             # Iterators are consumed inside the limit, with the tracer on: their lines count.
-            outcome["value"] = encoding.encode(value, refs=result_refs)
+            outcome["value"] = encoding.encode(value, refs=results_refs(refs, args))
     except CallTimeout:
         outcome = {"timeout": True}
     except BaseException as error:
@@ -139,13 +139,65 @@ def _run_call(version: Version, payload: bytes, limit: float, trace: bool) -> di
 
 
 def results_refs(refs: dict[int, str], args: tuple[Any, ...]) -> dict[int, str]:
-    """The references a result is encoded with: module-level objects, and the call's own arguments
-    (a function that returns its argument returns that object, not an equal one)."""
+    """The references a result is encoded with: module-level objects, the call's own arguments (a
+    function that returns its argument returns that object, not an equal one), and every mutable
+    part of them (`arg:0.items`): a result that shares a list with an argument (a "copy" that takes
+    the original's list) changes when the caller changes the other, an equal fresh one does not."""
     found = dict(refs)
     for index, value in enumerate(args):
-        if not is_plain(value):
-            found.setdefault(id(value), f"arg:{index}")
+        for path, part in _mutable_parts(value, f"arg:{index}"):
+            found.setdefault(id(part), path)
     return found
+
+
+_MUTABLE = (list, dict, set, bytearray, collections.deque)
+MAX_PARTS = 5_000  # parts of the arguments named per call: enough for any argument a check draws
+MAX_PART_DEPTH = 6
+
+
+def _mutable_parts(value: Any, name: str) -> list[tuple[str, Any]]:
+    """(path, object) for `value` and the mutable objects inside it, breadth first: items of lists,
+    tuples and deques, values of dicts, attributes of instances (their `__dict__`, never a property:
+    nothing of the user's runs). Iterators are not entered (reading one would consume it)."""
+    found: list[tuple[str, Any]] = []
+    seen: set[int] = set()
+    pending: list[tuple[str, Any, int]] = [(name, value, 0)]
+    while pending and len(found) < MAX_PARTS:
+        path, item, depth = pending.pop(0)
+        if is_plain(item) or id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, _MUTABLE) or _instance_state(item) is not None:
+            found.append((path, item))
+        if depth >= MAX_PART_DEPTH:
+            continue
+        pending.extend((f"{path}{suffix}", child, depth + 1) for suffix, child in _children(item))
+    return found
+
+
+def _children(item: Any) -> list[tuple[str, Any]]:
+    if type(item) in (list, tuple, collections.deque):
+        return [(f"[{index}]", child) for index, child in enumerate(list(item)[:MAX_PARTS])]
+    if type(item) is dict:
+        return [(f"[{key!r}]", child) for key, child in list(item.items())[:MAX_PARTS] if is_plain(key)]
+    state = _instance_state(item)
+    return [(f".{key}", child) for key, child in state.items() if isinstance(key, str)] if state else []
+
+
+def _instance_state(item: Any) -> dict[str, Any] | None:
+    """An instance's own attributes (its `__dict__`, then its slots), or None for a builtin value."""
+    if type(item).__module__ == "builtins":
+        return None
+    state: dict[str, Any] = {}
+    with contextlib.suppress(AttributeError, TypeError):
+        state.update(object.__getattribute__(item, "__dict__"))
+    for cls in type(item).__mro__:
+        slots = cls.__dict__.get("__slots__", ())
+        for slot in (slots,) if isinstance(slots, str) else slots:
+            if slot not in ("__dict__", "__weakref__"):
+                with contextlib.suppress(AttributeError, TypeError):
+                    state.setdefault(slot, object.__getattribute__(item, slot))
+    return state
 
 
 def _raised_by_own_code(error: BaseException, filename: str) -> bool:

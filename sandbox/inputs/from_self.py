@@ -1,0 +1,100 @@
+"""Values a method's other parameters take from its own instance: one of its items, a list of its
+items (repeats and all, longer than it), a string of its string items run together, a set or tuple
+of them. A container's method is written about its own items (`issuperset(other)`, `index(key)`):
+drawn apart, the two rarely meet, and a draft wrong only where they do (a length check dropped, a
+string's letters taken for its substrings) would pass."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import random
+import typing
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
+
+from .examples import Call
+from .kinds import protocol_of
+
+KINDS = ("one of self's items", "a list of self's items", "a string of self's items", "a set of self's items")
+MAX_ITEMS = 64  # items of the instance read to draw from
+
+
+@dataclasses.dataclass(frozen=True)
+class FromSelf:
+    """A placeholder for a value made from the instance once the call's `self` is drawn."""
+
+    kind: str
+    seed: int
+
+
+def placeholders(kind: str) -> SearchStrategy[FromSelf]:
+    return st.integers(min_value=0, max_value=2**32 - 1).map(lambda seed: FromSelf(kind, seed))
+
+
+def kinds_for(hint: Any) -> tuple[str, ...]:
+    """The kinds a parameter with this hint may take from the instance: an item for an untyped or
+    type-variable one, collections for one whose hint is a protocol (or a union of them)."""
+    if hint is None or isinstance(hint, typing.TypeVar) or hint is Any:
+        return KINDS
+    options = typing.get_args(hint) if typing.get_origin(hint) is typing.Union else (hint,)
+    if any(protocol_of(option) in ("sequence", "iterable", "set") for option in options):
+        return KINDS[1:]
+    return ()
+
+
+def resolved(call: Call) -> Call:
+    """The call with each placeholder replaced by its value, made from `call.args[0]`'s items."""
+    try:
+        items = list(_first_items(call.args[0])) if call.args else []
+    except Exception:  # an instance that cannot be iterated: its items are none
+        items = []
+    args = tuple(_value(arg, items) for arg in call.args)
+    kwargs = {name: _value(value, items) for name, value in call.kwargs.items()}
+    return Call(args, kwargs)
+
+
+def _first_items(instance: Any) -> list[Any]:
+    found = []
+    for item in instance:
+        found.append(item)
+        if len(found) >= MAX_ITEMS:
+            break
+    return found
+
+
+def _value(value: Any, items: list[Any]) -> Any:
+    if not isinstance(value, FromSelf):
+        return value
+    chance = random.Random(value.seed)
+    picked = [chance.choice(items) for _ in range(chance.randint(0, 2 * len(items) + 2))] if items else []
+    if value.kind == "one of self's items":
+        return chance.choice(items) if items else None
+    if value.kind == "a string of self's items":
+        return "".join(item for item in picked if isinstance(item, str))
+    if value.kind == "a set of self's items":
+        try:
+            return set(picked)
+        except TypeError:
+            return picked
+    return picked
+
+
+def explorations(
+    parameters: Sequence[inspect.Parameter],
+    hints: Sequence[Any],
+    make: Callable[[int, SearchStrategy[Any]], SearchStrategy[Call]],
+) -> list[tuple[str, str, SearchStrategy[Call]]]:
+    """(parameter, kind, calls) for each parameter after self and each kind it may take from the
+    instance; `make(index, strategy)` makes the calls with that parameter's values from `strategy`."""
+    plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    found = []
+    for index, (parameter, hint) in enumerate(zip(parameters, hints)):
+        if index == 0 or parameter.kind not in plain:
+            continue
+        for kind in kinds_for(hint):
+            found.append((parameter.name, kind, make(index, placeholders(kind)).map(resolved)))
+    return found
