@@ -71,10 +71,13 @@ def _value(value: Any, items: list[Any]) -> Any:
         return value
     chance = random.Random(value.seed)
     picked = [chance.choice(items) for _ in range(chance.randint(0, 2 * len(items) + 2))] if items else []
+    if chance.random() < 0.5:  # every item at least once, among repeats: where `all(...)` holds
+        picked = chance.sample(items, len(items)) + picked
     if value.kind == "one of self's items":
         return chance.choice(items) if items else None
     if value.kind == "a string of self's items":
-        return "".join(item for item in picked if isinstance(item, str))
+        # Repeated past the short lengths, where a fast path for long strings starts.
+        return "".join(item for item in picked if isinstance(item, str)) * chance.choice((1, 3, 9))
     if value.kind == "a set of self's items":
         try:
             return set(picked)
