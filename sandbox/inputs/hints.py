@@ -34,7 +34,11 @@ def from_hint(annotation: Any, context: Context) -> Element | None:
     if isinstance(annotation, typing.TypeVar):
         if annotation.__bound__ is not None:
             return from_hint(annotation.__bound__, context)
-        return _union(annotation.__constraints__, context) if annotation.__constraints__ else None
+        if annotation.__constraints__:
+            return _union(annotation.__constraints__, context)
+        # Any type at all: numbers and text, which behave apart where a draft assumes one of them
+        # (a string's letters are not its substrings).
+        return combine([ints(context), plain_text(context)])
     scalar = _scalar_hint(annotation, context)
     if scalar is not None:
         return scalar
