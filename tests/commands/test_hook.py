@@ -117,6 +117,7 @@ def try_repo(repo: Path, hook_id: str | None, server: ScriptedLLM, home: Path, *
         CODEREFINE_MODEL="scripted-model",
         CODEREFINE_MAX_ITERATIONS="1",
         CODEREFINE_RETRIES="0",
+        CODEREFINE_REWRITE_RULES="none",  # the scripted drafts are the ones these tests follow
         PRE_COMMIT_HOME=str(home),
         **extra,
     )
