@@ -80,7 +80,17 @@ def _item(arguments: Sequence[Any], index: int, context: Context) -> Element:
     return element if element is not None else ints(context, -100, 100)
 
 
+def _free(argument: Any) -> bool:
+    """A type variable that may be any type (no bound, no constraints)."""
+    return isinstance(argument, typing.TypeVar) and argument.__bound__ is None and not argument.__constraints__
+
+
 def _collection_hint(origin: Any, arguments: tuple[Any, ...], context: Context) -> Element | None:
+    if any(_free(argument) for argument in arguments):
+        # One type throughout a collection, as a caller's would be: numbers, or text.
+        kinds = [tuple(kind if _free(argument) else argument for argument in arguments) for kind in (int, str)]
+        found = [element for element in (_collection_hint(origin, each, context) for each in kinds) if element]
+        return combine(found) if found else None
     inner = context.inner()
     if origin is list or is_abc(origin, *_SEQUENCES):
         return Element(sized(_item(arguments, 0, inner), context, list))

@@ -26,8 +26,11 @@ pytestmark = pytest.mark.docker  # every test here runs checks in the Docker san
 
 MODULE = '''\
 import itertools
+from collections.abc import Sequence
+from typing import Generic, TypeVar
 
 _marker = object()
+T = TypeVar("T")
 
 
 def window_sums(items, size):
@@ -179,6 +182,27 @@ def tier(score: int) -> str:
     if score > 50:
         return "high"
     return "low"
+
+
+class Bag(Generic[T]):
+    """A container whose methods a subclass inherits: they answer with the caller's class."""
+
+    def __init__(self, items: Sequence[T] = ()) -> None:
+        self.items = list(items)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def copy(self) -> "Bag[T]":
+        return self.__class__(self.items)
+
+    def within(self, other: Sequence[T]) -> bool:
+        if len(self) > len(other):
+            return False
+        return all(item in other for item in self)
 
 
 def nth(n, seq):
@@ -611,3 +635,33 @@ def test_a_difference_no_input_reaches_is_found_by_the_symbolic_search(check: Ch
     wrong_and_slower = check("scaled", wrong, symbolic=30, above=1000.0)
     assert wrong_and_slower.faster and wrong_and_slower.found.symbolic_s is None
     assert (wrong_and_slower.found.symbolic or "").startswith("no symbolic search: a faster draft (1000.00x)")
+
+
+def test_a_method_that_loses_the_callers_subclass_is_refused(check: Checker) -> None:
+    # Bag(...) where the original builds self.__class__(...): only a subclass's instance tells.
+    verdict = check("Bag.copy", "def copy(self):\n    return Bag(self.items)\n")
+    assert not verdict.correct and "SubclassOfBag" in (verdict.counterexample or "")
+    assert check("Bag.copy", "def copy(self):\n    return type(self)(list(self.items))\n").verified
+
+
+def test_a_result_that_shares_a_list_with_an_argument_is_refused(check: Checker) -> None:
+    # A "copy" that takes the original's list: equal now, changed with the original later.
+    shared = (
+        "def copy(self):\n    new = self.__class__.__new__(self.__class__)\n"
+        "    new.items = self.items\n    return new\n"
+    )
+    verdict = check("Bag.copy", shared)
+    assert not verdict.correct and "arg:0.items" in (verdict.mismatch or "")
+
+
+def test_a_method_meets_its_own_items_in_its_other_arguments(check: Checker) -> None:
+    # Wrong only where `other` is a long string made of self's text items: a set of its letters
+    # loses the substrings `in` found. Drawn apart, self and other never meet so.
+    long_fast_path = (
+        "def within(self, other):\n    if len(self) > len(other):\n        return False\n"
+        "    if len(other) > 16:\n        other = set(other)\n    return all(item in other for item in self)\n"
+    )
+    verdict = check("Bag.within", long_fast_path)
+    assert not verdict.correct and not verdict.verified
+    right = "def within(self, other):\n    return len(self) <= len(other) and all(item in other for item in self)\n"
+    assert check("Bag.within", right).verified
