@@ -163,6 +163,10 @@ def _iteration(data: Mapping[str, Any]) -> Iteration:
         usage=Usage(**data["usage"]),
         seconds=data["seconds"],
         origin=data.get("origin", "model"),
+        round=data.get("round", 0),
+        repeat_of=data.get("repeat_of"),
+        stop_signal=data.get("stop_signal", False),
+        rules=tuple(data.get("rules", ())),
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from coderefine import config
@@ -78,3 +79,21 @@ def test_file_facts_are_read_back_without_parsing(tmp_path: Path) -> None:
     )
     path.write_text(CODE.replace("x * LIMIT", "LIMIT * x"))
     assert read_facts(path, store).targets[1].source != first.targets[1].source
+
+
+def test_a_result_read_back_keeps_who_wrote_each_draft_and_when() -> None:
+    from coderefine.code.report import FunctionResult
+    from coderefine.engine import Facts, Iteration, Prompt, RefineResult, Usage
+
+    facts = Facts(metrics={"speedup": 2.0}, summary="Correct.", acceptable=True)
+    first = Iteration(0, "def f(): ...\n", "raw", "", facts, 2.0, True, None, Prompt(()), None, Usage(), 0.5)
+
+    iterations = (
+        replace(first, stop_signal=True),
+        replace(first, index=1, origin="catalogue", rules=("loop-to-sum", "set-once")),
+        replace(first, index=2, round=1, repeat_of=0),
+    )
+    refine = RefineResult("t", "x", "improved", "no_new_draft", "def f(): ...\n", 0, iterations, Usage(3), "m", 1.0)
+    result = FunctionResult("f", "def f(): pass\n", refine)
+    back = FunctionResult.from_dict(result.to_dict())
+    assert back.refine is not None and back.refine.iterations == iterations
