@@ -28,9 +28,9 @@ def project_copy(source: Path, names: Sequence[str]) -> Iterator[Path]:
 
 def known_good(code: str, stop: str, latency: float = 0.0) -> Callable[[dict[str, Any]], Reply]:
     """A scripted model by the prompt's role: every draft it writes is `code`; its feedback asks
-    for another until it has written it, then says `stop`. A draft of the analyzer's (ruff's
-    fixes) comes first and is critiqued like any other. Each answer takes `latency` seconds, as a
-    remote model's would (0: at once)."""
+    for another until it has written it, then says `stop`. The analyzer's and the rewrite rules'
+    drafts stand beside its first one. Each answer takes `latency` seconds, as a remote model's
+    would (0: at once)."""
     written = [False]
 
     def reply(request: dict[str, Any]) -> Reply:

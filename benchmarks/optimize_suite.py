@@ -3,9 +3,10 @@
     python benchmarks/optimize_suite.py scripted      # a scripted model answers known-good drafts
     python benchmarks/optimize_suite.py scripted --latency 3   # ...each answer after 3 s, as a remote model's
     python benchmarks/optimize_suite.py embedded      # the embedded model (slow: minutes per function)
+    python benchmarks/optimize_suite.py no-model      # ruff's fixes and the rewrite rules alone, no LLM
     python benchmarks/optimize_suite.py aa            # A/A: the original timed against itself, under load
 
-scripted and embedded print, per function, whether a verified speedup was found, the speedup
+scripted, embedded and no-model print, per function, whether a verified speedup was found, the speedup
 with its 95% interval, LLM calls and wall time; then % optimized, the mean verified speedup,
 calls and wall time per function. aa prints how often the original was claimed faster than
 itself while a busy process runs beside it (5 trials per function; target: at most 1 in 110).
@@ -53,6 +54,8 @@ def run_suite(mode: str, names: Sequence[str], max_iterations: int, latency: flo
             if mode == "scripted":
                 server = ScriptedLLM(bench_project.known_good(FAST[name], "NOTHING LEFT TO GAIN", latency)).__enter__()
                 options.update(base_url=server.url, model="scripted-model")
+            elif mode == "no-model":
+                options.update(no_model=True)
             try:
                 report = optimize(
                     project / "slow.py", name, examples=EXAMPLES.get(name, ()), max_examples=100, **options
@@ -88,10 +91,10 @@ def print_row(name: str, improved: bool, metrics: dict[str, object], calls: int,
 
 def summarize(rows: list[tuple[str, bool, dict[str, object], int, float, str]]) -> None:
     optimized = [row for row in rows if row[1]]
-    by_analyzer = sum(row[5] == "analyzer" for row in optimized)
+    by = {origin: sum(row[5] == origin for row in optimized) for origin in ("model", "analyzer", "catalogue")}
     print(
-        f"\nthe offered draft was the analyzer's (ruff's fixes alone) for {by_analyzer}, "
-        f"the model's for {len(optimized) - by_analyzer}"
+        f"\nthe offered draft was the model's for {by['model']}, the analyzer's (ruff's fixes) for "
+        f"{by['analyzer']}, the rewrite rules' for {by['catalogue']}"
     )
     speedups = [float(row[2]["speedup"]) for row in optimized]  # type: ignore[arg-type]
     print(f"\noptimized: {len(optimized)}/{len(rows)} ({100 * len(optimized) / len(rows):.0f}%)")
@@ -163,7 +166,7 @@ def busy(processes: int) -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=("scripted", "embedded", "aa"))
+    parser.add_argument("mode", choices=("scripted", "embedded", "no-model", "aa"))
     parser.add_argument("--only", help="comma-separated function names")
     parser.add_argument("--max-iterations", type=int, default=4)
     parser.add_argument(

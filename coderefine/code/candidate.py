@@ -95,19 +95,66 @@ def _renamed(module: cst.Module, target: Target) -> cst.FunctionDef:
             f"the answer has {len(functions)} functions ({listed}), none named {target.function_name}"
         )
     (only,) = functions
-    if _parameter_names(only) != _parameter_names(_target_function(target)):
+    names = _renames(only, _target_function(target))
+    if names is None:
         raise MalformedAnswer(
             f"the answer has no function named {target.function_name} ({only.name.value} takes other parameters)"
         )
-    old = only.name.value
+    renames = {**names, only.name.value: target.function_name}
 
     class Rename(cst.CSTTransformer):
         def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
-            return updated.with_changes(value=target.function_name) if updated.value == old else updated
+            return updated.with_changes(value=renames.get(updated.value, updated.value))
+
+        # An attribute's name and a keyword's are not the variables: they stay as written.
+        def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
+            return updated.with_changes(attr=original.attr)
+
+        def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+            return updated.with_changes(keyword=original.keyword)
 
     renamed = only.visit(Rename())
     assert isinstance(renamed, cst.FunctionDef)
     return renamed
+
+
+def _renames(answer: cst.FunctionDef, target: cst.FunctionDef | None) -> dict[str, str] | None:
+    """The answer's parameter names to the target's, where it takes as many of each kind (a small
+    model renames `xs` to `numbers` too); None where it takes others, or a target's name is taken
+    for something else in it (renaming would make two things one)."""
+    mine, theirs = _parameter_names(answer), _parameter_names(target)
+    if mine is None or theirs is None or _parameter_shape(answer) != _parameter_shape(target):
+        return None
+    changed = {old: new for old, new in zip(mine, theirs, strict=True) if old != new}
+    used = {node.value for node in _all_names(answer)}
+    if any(new in used for new in changed.values()):
+        return None
+    return changed
+
+
+def _parameter_shape(function: cst.FunctionDef | None) -> tuple[int | bool, ...]:
+    if function is None:
+        return ()
+    params = function.params
+    return (
+        len(params.posonly_params),
+        len(params.params),
+        len(params.kwonly_params),
+        sum(p.default is not None for p in [*params.params, *params.kwonly_params]),
+        isinstance(params.star_arg, cst.Param),
+        params.star_kwarg is not None,
+    )
+
+
+def _all_names(node: cst.CSTNode) -> list[cst.Name]:
+    found: list[cst.Name] = []
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.append(name)
+
+    node.visit(Names())
+    return found
 
 
 def _target_function(target: Target) -> cst.FunctionDef | None:

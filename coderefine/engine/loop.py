@@ -140,7 +140,7 @@ class _Draft:
     facts: Facts
     error: str | None
     started: float  # time.monotonic() before it was asked
-    usage_before: Usage  # the run's usage before it was asked
+    spent: Usage  # the calls it cost: its asks (measured right after them), then its critique
     repeat_of: int | None = None  # the index of the earlier draft it repeats
     rules: tuple[str, ...] = ()  # a candidate's rewrite rules
 
@@ -256,7 +256,8 @@ class _Run:
     ) -> _Draft:
         """The draft's facts: measured, or an earlier draft's when it repeats one (never twice).
         `drafts`: this round's, not yet recorded."""
-        draft = _Draft(completion, prompt, origin, "", Facts(), None, started, usage_before)
+        # Its own asks only: a round's later samples are asked before this one is recorded.
+        draft = _Draft(completion, prompt, origin, "", Facts(), None, started, _difference(self.usage, usage_before))
         draft.repeat_of = self._repeated(completion.text, drafts)
         if draft.repeat_of is not None:
             known = self._known(draft.repeat_of, drafts)
@@ -290,8 +291,10 @@ class _Run:
             return "", None, None
         prompt = self.task.feedback_prompt(self.x, draft.output, draft.facts)
         failed: EnvironmentProblem | None = None
+        before = self.usage
         try:
             feedback = self._call(prompt).text.strip()
+            draft.spent = _sum(draft.spent, _difference(self.usage, before))
         except EnvironmentProblem as problem:
             # The draft is measured already: a verified one must outlive the failed critique.
             failed, feedback = problem, ""
@@ -326,7 +329,7 @@ class _Run:
             error=draft.error,
             prompt=draft.prompt,
             feedback_prompt=feedback_prompt,
-            usage=_difference(self.usage, draft.usage_before),
+            usage=draft.spent,
             seconds=time.monotonic() - draft.started,
             origin=draft.origin,
             round=self._round,
@@ -391,7 +394,7 @@ class _Run:
 def _sampling(sample: int) -> Sampling | None:
     """The first draft as configured; each further one its own seed and a warmer temperature, so
     that the samples differ and each can be replayed from the response cache."""
-    return None if sample == 0 else Sampling(temperature=min(1.0, 0.4 + 0.2 * sample), seed=sample)
+    return None if sample == 0 else Sampling(temperature=min(1.0, round(0.4 + 0.2 * sample, 2)), seed=sample)
 
 
 def _best(iterations: Sequence[Iteration]) -> Iteration | None:
@@ -405,6 +408,15 @@ def _best(iterations: Sequence[Iteration]) -> Iteration | None:
     if scored:
         return max(scored, key=lambda it: (it.score, -it.index))
     return accepted[0] if accepted else None
+
+
+def _sum(one: Usage, other: Usage) -> Usage:
+    return Usage(
+        llm_calls=one.llm_calls + other.llm_calls,
+        cached_calls=one.cached_calls + other.cached_calls,
+        prompt_tokens=one.prompt_tokens + other.prompt_tokens,
+        completion_tokens=one.completion_tokens + other.completion_tokens,
+    )
 
 
 def _difference(after: Usage, before: Usage) -> Usage:

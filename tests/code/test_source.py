@@ -114,7 +114,7 @@ def test_candidates_are_found_in_the_usual_answer_shapes(source: SourceFile, ans
 def test_answers_without_the_function_are_malformed(source: SourceFile) -> None:
     target = source.target("slow_sum")
     with pytest.raises(MalformedAnswer, match=r"no function named slow_sum \(other takes other parameters\)"):
-        parse_candidate("```python\ndef other(items):\n    return 1\n```", target)
+        parse_candidate("```python\ndef other(items, n):\n    return 1\n```", target)
     with pytest.raises(MalformedAnswer, match=r"has 2 functions \(a, b\), none named slow_sum"):
         parse_candidate("```python\ndef a(xs):\n    return 1\n\ndef b(xs):\n    return 2\n```", target)
     with pytest.raises(MalformedAnswer, match="no function named slow_sum"):
@@ -127,6 +127,13 @@ def test_an_only_function_with_the_targets_parameters_is_renamed(source: SourceF
     answer = "```python\ndef slow_sum_fast(xs):\n    return sum(xs) if xs else slow_sum_fast([0])\n```"
     found = parse_candidate(answer, source.target("slow_sum"))
     assert found.source == "def slow_sum(xs):\n    return sum(xs) if xs else slow_sum([0])\n"
+    # Its parameters too, where it takes as many: a small model renames everything.
+    answer = "```python\ndef total(numbers):\n    return sum(numbers, start=numbers.numbers)\n```"
+    renamed = parse_candidate(answer, source.target("slow_sum"))
+    assert renamed.source == "def slow_sum(xs):\n    return sum(xs, start=xs.numbers)\n"
+    # Not where a target's name means something else in it already.
+    with pytest.raises(MalformedAnswer, match="takes other parameters"):
+        parse_candidate("```python\ndef total(numbers):\n    xs = 1\n    return xs\n```", source.target("slow_sum"))
 
 
 def test_a_file_that_only_libcst_accepts_is_bad_input() -> None:

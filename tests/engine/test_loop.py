@@ -199,3 +199,23 @@ def test_measured_problems_override_the_stop_signal(scripted: Start) -> None:
     assert result.stop_reason == "stop_signal"
     assert result.final == "The dog caught the frisbee the boy threw."
     assert result.status == "improved"
+
+
+def test_several_first_drafts_are_sampled_and_only_the_lead_is_critiqued(scripted: Start) -> None:
+    server = scripted(["AAA", "BBB", "Acronym: AAA", fb(12)])
+    result = run(server, samples=3, max_iterations=1)
+    asks = server.requests[:3]
+    assert [(r["temperature"], r.get("seed")) for r in asks] == [(0, None), (0.6, 1), (0.8, 2)]
+    assert asks[0]["messages"] == asks[1]["messages"] == asks[2]["messages"]
+    assert [it.output for it in result.iterations] == ["AAA", "BBB", "AAA"]
+    assert result.iterations[2].repeat_of == 0  # measured once
+    assert [it.usage.llm_calls for it in result.iterations] == [2, 1, 1]  # its own asks, and the critique
+    assert "AAA" in prompt_text(server.requests[3]) and result.iterations[0].feedback.endswith("12/25")
+
+
+def test_feedback_from_the_facts_asks_for_no_critique(scripted: Start) -> None:
+    server = scripted(["AAA", "BBB", fb(20)])
+    result = run(server, feedback="facts", max_iterations=2, plateau_patience=10)
+    assert [it.output for it in result.iterations] == ["AAA", "BBB"]
+    assert result.usage.llm_calls == 2 and server.remaining == 1
+    assert all(it.feedback == "" and it.feedback_prompt is None for it in result.iterations)
