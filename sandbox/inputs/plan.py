@@ -23,6 +23,8 @@ hints (hints.py), shapes of the values seen (shapes.py), what is known of each p
 
 from __future__ import annotations
 
+import copy
+import functools
 import inspect
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -241,16 +243,61 @@ def _explored_calls(
             # its values, where it has a few).
             each = [[*sized[:index], st.just(value), *sized[index + 1 :]] for value in kind.each] or [sized]
             any_strays = any(strays[other] for other in range(len(knowns)) if other != index)
+            meet = (
+                functools.partial(_meeting, index=index, name=parameters[index].name)
+                if kind.name in _MAPPINGS
+                else None
+            )
             made.append(
                 Explored(
                     kind.parameter,
                     kind.name,
-                    _call_strategy(parameters, usual, given=index),
-                    tuple(_call_strategy(parameters, values, all_given=True) for values in each),
+                    _met(_call_strategy(parameters, usual, given=index), meet),
+                    tuple(_met(_call_strategy(parameters, values, all_given=True), meet) for values in each),
                     _call_strategy(parameters, odd, given=index) if any_strays else None,
                 )
             )
     return tuple(made)
+
+
+_MAPPINGS = {
+    "dict",
+    "OrderedDict",
+    "defaultdict",
+    "Counter",
+    "dict of None values",
+    "dict of its items as keys",
+    "dict of its pairs",
+}
+
+
+def _met(
+    calls: SearchStrategy[Call], meet: Callable[[SearchStrategy[Call]], SearchStrategy[Call]] | None
+) -> SearchStrategy[Call]:
+    return meet(calls) if meet is not None else calls
+
+
+def _meeting(calls: SearchStrategy[Call], index: int, name: str) -> SearchStrategy[Call]:
+    """Half the time, the mapping given to `parameter` also holds the call's other arguments that
+    can be keys, as keys: `nth(n, mapping)` or `get(key, mapping)` then finds what it looks for
+    (drawn apart, the two rarely meet, and a draft that walks a mapping where the original indexes
+    it would pass)."""
+    return st.tuples(calls, st.booleans()).map(lambda pair: _with_keys(pair[0], index, name) if pair[1] else pair[0])
+
+
+def _with_keys(call: Call, index: int, name: str) -> Call:
+    position = index if index < len(call.args) else None
+    mapping = call.kwargs.get(name) if position is None else call.args[position]
+    if not isinstance(mapping, dict):
+        return call
+    grown = copy.copy(mapping)
+    filler = next(iter(mapping.values()), None)
+    for other in [*call.args, *call.kwargs.values()]:
+        if other is not mapping and type(other) in (int, str, bytes, bool, float) and other == other:
+            grown.setdefault(other, filler)
+    if position is None:
+        return Call(call.args, {**call.kwargs, name: grown})
+    return Call((*call.args[:position], grown, *call.args[position + 1 :]), call.kwargs)
 
 
 _COLLECTIONS = (str, bytes, list, tuple, set, frozenset, dict)
