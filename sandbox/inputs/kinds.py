@@ -124,6 +124,10 @@ def _siblings(known: Parameter, context: Context) -> list[tuple[str, SearchStrat
         for value in known.seen
         if isinstance(value, (list, tuple, range, collections.deque, set, frozenset)) and not _is_record(value)
     ]
+    if protocol == "any":
+        # An untyped parameter seen holding text may be any iterable of its characters to the
+        # original (`nth(0, "xyz")` indexes what `nth(0, {...})` looks up): they are its items.
+        sequences += [list(value[:SMALL_TEXT]) for value in known.seen if type(value) is str and value]
     found: list[tuple[str, SearchStrategy[Any]]] = []
     if protocol == "any" and any(callable(value) and not isinstance(value, type) for value in known.seen):
         found.append(("another function", st.sampled_from(OTHER_FUNCTIONS)))
@@ -140,6 +144,9 @@ def _siblings(known: Parameter, context: Context) -> list[tuple[str, SearchStrat
         if key is not None and value is not None:
             found.extend(_mapping_siblings(key, value, values))
     return found
+
+
+SMALL_TEXT = 20  # characters of a seen string taken as items
 
 
 def _is_record(value: Any) -> bool:
