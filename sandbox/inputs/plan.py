@@ -459,6 +459,17 @@ def plan_inputs(
         return _call_strategy(parameters, in_context(replace(small, sizes=(one,), favoured=())))
 
     by_size = tuple(sized(one) for one in sizes)
+    # Each size for one parameter alone as well, the others everyday: a fast path past a size of
+    # one argument may go wrong only with another's usual values (a path of one index into a list
+    # of 1001 items), which every argument at that size never shows.
+    if sum(strategy is not None for strategy in everyday) > 1:
+        for one in sizes:
+            each = in_context(replace(small, sizes=(one,), favoured=()))
+            by_size += tuple(
+                _call_strategy(parameters, [*everyday[:index], each[index], *everyday[index + 1 :]], given=index)
+                for index in range(len(parameters))
+                if each[index] is not None and index != (0 if first_name else -1)
+            )
     explored = _explored_calls(
         parameters,
         knowns,
