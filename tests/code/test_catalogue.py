@@ -504,3 +504,10 @@ def test_the_readability_rules_leave_speed_tricks_out() -> None:
     names = {rule.name for rule in rules_for("readability")}
     assert "hoist-method" not in names and "guard-clause" in names
     assert all(isinstance(rule, Rule) for rule in rules_for("speed"))
+
+
+def test_no_rule_applies_after_a_lookup_is_hoisted() -> None:
+    # `remove = xs.remove` would hide from set-once that the loop shrinks `xs`: a set made of it
+    # once would hold `value` for ever.
+    source = "def remove_all(xs, value):\n    while value in xs:\n        xs.remove(value)\n    return xs\n"
+    assert [each.rules for each in rewrites(source, "speed")] == [("hoist-method",)]

@@ -37,6 +37,9 @@ class Rule:
     summary: str
     # (function, names the module binds) -> the function rewritten once, and the imports that needs
     apply: Callable[[cst.FunctionDef, frozenset[str]], tuple[cst.FunctionDef, tuple[str, ...]] | None]
+    # Applied after every other rule, never before one: `append = out.append` hides from the others
+    # that the loop changes `out` (a set made once of a list the loop shrinks would be wrong).
+    finishing: bool = False
 
 
 @dataclass(frozen=True)
@@ -163,7 +166,13 @@ RULES: tuple[Rule, ...] = (
         _block(membership.hoisted_set),
     ),
     Rule("literal-set", ("speed",), "`x in [1, 2, 3]` -> `x in {1, 2, 3}`", _whole(membership.literal_set)),
-    Rule("hoist-method", ("speed",), "`out.append` looked up once before a hot loop", _block(hoisting.bound_method)),
+    Rule(
+        "hoist-method",
+        ("speed",),
+        "`out.append` looked up once before a hot loop",
+        _block(hoisting.bound_method),
+        finishing=True,
+    ),
     Rule(
         "guard-clause",
         ("readability",),
@@ -241,6 +250,8 @@ def _applied(function: cst.FunctionDef, rules: Sequence[Rule], taken: frozenset[
     imports: list[str] = []
     current = function
     for _ in range(_MAX_STEPS):
+        if any(rule.finishing and rule.name in applied for rule in rules):
+            rules = [rule for rule in rules if rule.finishing]
         for rule in rules:
             try:
                 result = rule.apply(current, taken)

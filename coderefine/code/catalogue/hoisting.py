@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from coderefine.code.catalogue.syntax import fresh, names, replace_nodes, statement, stores_into
+from coderefine.code.catalogue.syntax import fresh, method_call, names, replace_nodes, statement, stores_into
 
 Replaced = tuple[list[cst.BaseStatement], int] | None
 
@@ -27,15 +27,8 @@ def bound_method(statements: Sequence[cst.BaseStatement], index: int, function: 
         def match(
             node: cst.CSTNode, owner: str = owner, method: str = method, bound: str = bound
         ) -> cst.CSTNode | None:
-            if (
-                isinstance(node, cst.Call)
-                and isinstance(node.func, cst.Attribute)
-                and isinstance(node.func.value, cst.Name)
-                and node.func.value.value == owner
-                and node.func.attr.value == method
-            ):
-                return node.with_changes(func=cst.Name(bound))
-            return None
+            call = method_call(node, owner, method)
+            return call.with_changes(func=cst.Name(bound)) if call is not None else None
 
         changed, count = replace_nodes(loop, match)
         if count:

@@ -9,8 +9,10 @@ from collections.abc import Sequence
 import libcst as cst
 
 from coderefine.code.catalogue.syntax import (
+    appended,
     bound_to,
     code,
+    empty_list,
     expression,
     fresh,
     method_call,
@@ -31,7 +33,7 @@ def dedupe(statements: Sequence[cst.BaseStatement], index: int, function: cst.Fu
     if index + 1 >= len(statements):
         return None
     init = bound_to(statements[index])
-    if init is None or not (isinstance(init[1], cst.List) and not init[1].elements):
+    if init is None or not empty_list(init[1]):
         return None
     name, _, annotation = init
     loop = statements[index + 1]
@@ -41,13 +43,8 @@ def dedupe(statements: Sequence[cst.BaseStatement], index: int, function: cst.Fu
     test = only_statement(loop.body)
     if not (isinstance(test, cst.If) and test.orelse is None and _tests(test.test, item, name, negated=True)):
         return None
-    add = only_statement(test.body)
-    call = method_call(add.value, name, "append") if isinstance(add, cst.Expr) else None
-    if (
-        call is None
-        or len(call.args) != 1
-        or not (isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == item)
-    ):
+    added = appended(only_statement(test.body), name)
+    if not (isinstance(added, cst.Name) and added.value == item):
         return None
     if names(loop.iter)[name] or not only_in(item, loop, function):
         return None
@@ -185,7 +182,7 @@ def seen_set(statements: Sequence[cst.BaseStatement], index: int, function: cst.
     """`out = []`, a loop that tests `x in out` and appends or inserts plain values into `out`:
     a set beside the list, told every value the list is, so the test is a hash."""
     init = bound_to(statements[index])
-    if init is None or not (isinstance(init[1], cst.List) and not init[1].elements):
+    if init is None or not empty_list(init[1]):
         return None
     name = init[0]
     rest = statements[index + 1 :]

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import libcst as cst
 
 from coderefine.code.catalogue.syntax import (
+    accumulation,
     added_to,
     bound_to,
     chain,
@@ -27,31 +28,24 @@ Replaced = tuple[list[cst.BaseStatement], int] | None
 def total(statements: Sequence[cst.BaseStatement], index: int, function: cst.FunctionDef) -> Replaced:
     """`n = 0` then `for x in xs: [if c:] n += f(x)` -> `n = sum([f(x) for x in xs if c])`
     (`sum(xs)` when it adds the items themselves)."""
-    if index + 1 >= len(statements):
-        return None
-    init = bound_to(statements[index])
-    if init is None or not (isinstance(init[1], cst.Integer) and init[1].value == "0"):
-        return None
-    name, _, annotation = init
-    loop = statements[index + 1]
-    found = chain(loop)
+    found = accumulation(statements, index, function, _zero, added_to)
     if found is None:
         return None
-    term = added_to(found.innermost, name)
-    if term is None or names([*found.targets, *found.conditions, term, *iterables(loop)])[name]:
-        return None
-    if not targets_stay_inside(found, loop, function):
-        return None
+    loop, term = found.loop, found.part
     if (
         isinstance(loop, cst.For)
-        and found.fors == 1
-        and not found.conditions
+        and found.chain.fors == 1
+        and not found.chain.conditions
         and isinstance(term, cst.Name)
         and isinstance(loop.target, cst.Name)
         and term.value == loop.target.value
     ):
-        return [rebind(name, f"sum({code(loop.iter)})", annotation)], 2
-    return [rebind(name, f"sum({found.comprehension(code(term))})", annotation)], 2
+        return [rebind(found.name, f"sum({code(loop.iter)})", found.annotation)], 2
+    return [rebind(found.name, f"sum({found.chain.comprehension(code(term))})", found.annotation)], 2
+
+
+def _zero(value: cst.BaseExpression) -> bool:
+    return isinstance(value, cst.Integer) and value.value == "0"
 
 
 def extreme(statements: Sequence[cst.BaseStatement], index: int, function: cst.FunctionDef) -> Replaced:

@@ -235,6 +235,58 @@ def iterables(loop: cst.CSTNode) -> list[cst.BaseExpression]:
     return found
 
 
+@dataclass(frozen=True)
+class Accumulation:
+    """`name = start` then a loop chain whose one statement grows `name` by `part`: the shape a
+    comprehension, `"".join` or `sum` replaces."""
+
+    name: str
+    annotation: cst.Annotation | None
+    loop: cst.BaseStatement
+    chain: Chain
+    part: cst.BaseExpression
+
+
+def accumulation(
+    statements: Sequence[cst.BaseStatement],
+    index: int,
+    function: cst.FunctionDef,
+    starts: Callable[[cst.BaseExpression], bool],
+    grows: Callable[[cst.BaseStatement | cst.BaseSmallStatement, str], cst.BaseExpression | None],
+) -> Accumulation | None:
+    """The accumulation at `index`, where its start is one `starts` accepts, `grows` finds the part
+    the loop adds, nothing in the loop reads `name` but that statement (it is not whole until the
+    loop ends), and the loop variables are read nowhere after it."""
+    if index + 1 >= len(statements):
+        return None
+    init = bound_to(statements[index])
+    if init is None or not starts(init[1]):
+        return None
+    name, _, annotation = init
+    loop = statements[index + 1]
+    found = chain(loop)
+    part = grows(found.innermost, name) if found is not None else None
+    if found is None or part is None:
+        return None
+    if names([*found.targets, *found.conditions, part, *iterables(loop)])[name]:
+        return None
+    if not targets_stay_inside(found, loop, function):
+        return None
+    return Accumulation(name, annotation, loop, found, part)
+
+
+def empty_list(value: cst.BaseExpression) -> bool:
+    return isinstance(value, cst.List) and not value.elements
+
+
+def appended(node: cst.CSTNode | None, name: str) -> cst.BaseExpression | None:
+    """`name.append(value)` as a statement: the value, else None."""
+    call = method_call(node.value, name, "append") if isinstance(node, cst.Expr) else None
+    if call is None or len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+        return None
+    return call.args[0].value
+
+
 def targets_stay_inside(found: Chain, loop: cst.CSTNode, function: cst.FunctionDef) -> bool:
     """A comprehension's variables do not outlive it, a loop's do: only a loop whose variables
     nothing else reads becomes one."""
