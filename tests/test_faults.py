@@ -269,6 +269,24 @@ def test_the_loser_of_two_apply_runs_keeps_its_report(
 # -- the user's files ------------------------------------------------------------------------
 
 
+@pytest.mark.docker
+def test_the_rules_drafts_outlive_a_failed_critique(
+    scripted: Start, project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The endpoint fails on the critique of the model's first draft: the drafts beside it (ruff's
+    # fix, the rewrite rules') are measured all the same, and the best verified one is kept.
+    monkeypatch.setenv("CODEREFINE_BACKOFF", "0.01")
+    server = scripted([f"```python\n{SLOW_DEDUPE}```", HTML_PAGE, HTML_PAGE])  # the original again
+    argv = ["optimize", f"{project / 'slow.py'}::dedupe", "--json", "--max-examples", "60", "--retries", "1"]
+    code, out, _ = outcome([*argv, *scripted_args(server)], capsys)
+    document = json.loads(out)
+    assert code == 3 and document["stop_reason"] == "llm_error" and document["status"] == "improved"
+    origins = [it["origin"] for it in document["iterations"]]
+    assert origins[0] == "model" and "catalogue" in origins
+    best = document["iterations"][document["best_iteration"]]
+    assert best["origin"] == "catalogue" and "dedupe-fromkeys" in best["rules"]
+
+
 def test_a_read_only_file_is_refused_before_the_run(
     scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -182,6 +182,8 @@ class _Run:
     def first_round(self) -> str | None:
         """The model's first drafts, the lead one critiqued, then the task's own candidates."""
         drafts: list[_Draft] = []
+        lead: _Draft | None = None
+        failed: EnvironmentProblem | None = None
         if self.model is not None:
             prompt = self.task.init_prompt(self.x)
             for sample in range(max(1, self.options.samples)):
@@ -195,10 +197,15 @@ class _Run:
                     self._settle(draft)
             lead = self._lead(drafts)
             for draft in drafts:
-                self._record(draft, self._feedback(draft) if draft is lead else self._silent(draft))
+                try:
+                    self._record(draft, self._feedback(draft) if draft is lead else self._silent(draft))
+                except EnvironmentProblem as problem:
+                    failed = problem  # the critique failed: the round's other drafts are measured all the same
         critiqued = self.iterations[drafts.index(lead)] if drafts and lead is not None else None
         for seed in self.task.candidates(self.x):
             self._record_candidate(seed)
+        if failed is not None:
+            raise failed
         if self.model is None:
             return "no_model"
         return _stop_reason(self.rule, self.iterations, critiqued)
