@@ -279,9 +279,9 @@ def _met(
 
 def _meeting(calls: SearchStrategy[Call], index: int, name: str) -> SearchStrategy[Call]:
     """Half the time, the mapping given to the parameter at `index` (`name`, by keyword) also
-    holds the call's other arguments that can be keys, as keys: `nth(n, mapping)` or `get(key, mapping)` then finds what it looks for
-    (drawn apart, the two rarely meet, and a draft that walks a mapping where the original indexes
-    it would pass)."""
+    holds the call's other arguments that can be keys, as keys: `nth(n, mapping)` or
+    `get(key, mapping)` then finds what it looks for (drawn apart, the two rarely meet, and a draft
+    that walks a mapping where the original indexes it would pass)."""
     return st.tuples(calls, st.booleans()).map(lambda pair: _with_keys(pair[0], index, name) if pair[1] else pair[0])
 
 
