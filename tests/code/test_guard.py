@@ -573,6 +573,7 @@ def test_a_hostile_draft_is_refused_and_the_model_told_why(
         max_examples=60,
         max_iterations=3,
         plateau_patience=10,
+        rewrite_rules=(),  # the scripted drafts are the ones this test follows
     )
     result = report.results[0]
     assert result.refine is not None
