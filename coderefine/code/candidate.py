@@ -126,7 +126,7 @@ def _renames(answer: cst.FunctionDef, target: cst.FunctionDef | None) -> dict[st
     if mine is None or theirs is None or _parameter_shape(answer) != _parameter_shape(target):
         return None
     changed = {old: new for old, new in zip(mine, theirs, strict=True) if old != new}
-    used = {node.value for node in _all_names(answer)}
+    used = _names_used(answer)
     if any(new in used for new in changed.values()):
         return None
     return changed
@@ -144,17 +144,6 @@ def _parameter_shape(function: cst.FunctionDef | None) -> tuple[int | bool, ...]
         isinstance(params.star_arg, cst.Param),
         params.star_kwarg is not None,
     )
-
-
-def _all_names(node: cst.CSTNode) -> list[cst.Name]:
-    found: list[cst.Name] = []
-
-    class Names(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            found.append(name)
-
-    node.visit(Names())
-    return found
 
 
 def _target_function(target: Target) -> cst.FunctionDef | None:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import libcst as cst
 
 from coderefine.code.catalogue.syntax import (
+    NameUses,
     appended,
     bound_to,
     code,
@@ -205,10 +206,7 @@ def _only_grows(name: str, rest: Sequence[cst.BaseStatement], function: cst.Func
     return not uses.other and uses.counted == total and total == names(function)[name] - 1
 
 
-class _Uses(cst.CSTVisitor):
-    def __init__(self, name: str) -> None:
-        self.name, self.counted, self.other = name, 0, False
-
+class _Uses(NameUses):
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
         for small in node.body:
             value = _growth_value(small, self.name)
@@ -247,18 +245,6 @@ class _Uses(cst.CSTVisitor):
     def visit_Subscript(self, node: cst.Subscript) -> None:
         if isinstance(node.value, cst.Name) and node.value.value == self.name:
             self.counted += 1  # a read: stores through it were refused by the store check below
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        if names(node.target)[self.name]:
-            self.other = True
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        if names(node.target)[self.name]:
-            self.other = True
-
-    def visit_Del(self, node: cst.Del) -> None:
-        if names(node.target)[self.name]:
-            self.other = True
 
 
 def _membership_in(node: cst.ComparisonTarget, name: str) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from coderefine.code.catalogue.syntax import bound_to, code, expression, names, replace_nodes, statement
+from coderefine.code.catalogue.syntax import NameUses, bound_to, code, expression, names, replace_nodes, statement
 
 Replaced = tuple[list[cst.BaseStatement], int] | None
 
@@ -71,13 +71,13 @@ def _on(node: cst.BaseExpression, name: str) -> bool:
     return isinstance(node, cst.Name) and node.value == name
 
 
-class _QueueUses(cst.CSTVisitor):
+class _QueueUses(NameUses):
     """The uses of a list a deque can take: appends and pops at either end, len, truth, iteration,
     `q[0]`/`q[-1]` reads, `return q`; `front_in_loop`: a `pop(0)` or `insert(0, v)` in a loop."""
 
     def __init__(self, name: str) -> None:
-        self.name, self.counted, self.other, self.front_in_loop = name, 0, False, False
-        self._loops = 0
+        super().__init__(name)
+        self.front_in_loop, self._loops = False, 0
 
     def visit_For(self, node: cst.For) -> None:
         self._loops += 1
@@ -130,11 +130,3 @@ class _QueueUses(cst.CSTVisitor):
     def visit_Return(self, node: cst.Return) -> None:
         if node.value is not None and _on(node.value, self.name):
             self.counted += 1
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        if names(node.target)[self.name]:
-            self.other = True
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        if names(node.target)[self.name]:
-            self.other = True

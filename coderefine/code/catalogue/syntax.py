@@ -410,5 +410,23 @@ def _root(node: cst.CSTNode) -> str | None:
     return node.value if isinstance(node, cst.Name) else None
 
 
+class NameUses(cst.CSTVisitor):
+    """The uses of one local name a rule can take, counted (`counted`), and whether it met one it
+    cannot (`other`): every rebinding, augmented assignment or `del` of the name is such a use.
+    A rule's visitor counts its own kinds of use; the rule holds when all uses were counted."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self.counted, self.other = name, 0, False
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self.other = self.other or bool(names(node.target)[self.name])
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.other = self.other or bool(names(node.target)[self.name])
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self.other = self.other or bool(names(node.target)[self.name])
+
+
 def is_loop(node: cst.CSTNode) -> bool:
     return isinstance(node, (cst.For, cst.While))
