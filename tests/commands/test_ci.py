@@ -219,6 +219,28 @@ def test_a_rerun_of_unchanged_functions_costs_nothing(
 
 
 @pytest.mark.docker
+def test_no_model_reviews_with_the_rewrite_rules_alone(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # An endpoint that does not exist: with --no-model it is never asked.
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.chdir(repo)
+    argv = ["ci", "--base", "main", "--out", str(repo / "out"), "--no-model", "--max-examples", "40"]
+    assert main([*argv, "--progress", "plain"]) == 0
+    document = report(repo)
+    assert [r["target"] for r in document["results"]] == ["squares", "dedupe", "Bag.count_of"]
+    assert document["usage"]["llm_calls"] == 0
+    improved = [r for r in document["results"] if r["status"] == "improved"]
+    assert document["suggestions"] == len(improved) >= 2, [r["status"] for r in document["results"]]
+    for entry in improved:
+        best = entry["iterations"][entry["best_iteration"]]
+        assert best["origin"] in ("catalogue", "analyzer") and entry["metrics"]["correct"] is True
+    assert all(it["origin"] != "model" for r in document["results"] for it in r["iterations"])
+    assert {r["stop_reason"] for r in document["results"]} == {"no_model"}
+    patch = repo / "out" / "coderefine.patch"
+    git(repo, "apply", "--check", str(patch))
+    assert main([*argv, "--model", "gpt-4o"]) == 2  # --no-model and a model: a usage error
+
+
+@pytest.mark.docker
 def test_fail_on_suggestions_exits_1(scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     server = scripted(answer)
     monkeypatch.chdir(repo)

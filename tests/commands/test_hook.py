@@ -119,8 +119,9 @@ def try_repo(repo: Path, hook_id: str | None, server: ScriptedLLM, home: Path, *
         CODEREFINE_RETRIES="0",
         CODEREFINE_REWRITE_RULES="none",  # the scripted drafts are the ones these tests follow
         PRE_COMMIT_HOME=str(home),
-        **extra,
     )
+    environment.update(extra)  # "" removes a variable
+    environment = {name: value for name, value in environment.items() if value != ""}
     command = [sys.executable, "-m", "pre_commit", "try-repo", "--color", "never", str(CHECKOUT)]
     command += [hook_id] if hook_id else []
     done = subprocess.run(command, cwd=repo, env=environment, capture_output=True, text=True, timeout=900)
@@ -182,6 +183,21 @@ def test_fix_hook_writes_the_fast_version_and_fails_the_commit(
     assert call_in(repo) == before
     assert git(repo, "diff", "--cached", "--name-only") == "slow.py\n"  # staged as before; the fix is unstaged
     assert "dict.fromkeys" in git(repo, "diff", "slow.py")
+
+
+@pytest.mark.docker
+def test_suggest_hook_with_no_model_suggests_a_rewrite_rule_and_asks_nothing(
+    scripted: Start, repo: Path, pre_commit_home: Path
+) -> None:
+    server = scripted(answer)
+    unset = {"CODEREFINE_MODEL": "", "CODEREFINE_REWRITE_RULES": ""}
+    run = try_repo(repo, SUGGEST, server, pre_commit_home, CODEREFINE_NO_MODEL="1", **unset)
+    assert run.code == 0, run.output
+    assert not server.requests  # no LLM call at all
+    summaries = [line for line in run.hook_lines if line.startswith("coderefine: slow.py::dedupe: ")]
+    assert len(summaries) == 1 and " faster, verified on " in summaries[0], run.output
+    assert "untouched" not in "\n".join(run.hook_lines)
+    assert (repo / "slow.py").read_bytes() == STAGED.encode()
 
 
 @pytest.mark.docker
