@@ -22,6 +22,11 @@ SMALL = 20  # everyday collection and text lengths: 0..SMALL
 INNER = 4  # lengths of collections nested in large ones or nested twice: large inputs must stay affordable
 DIRECT = 200  # up to this length hypothesis draws every item; beyond, a drawn pool is expanded
 POOL = 32
+# A patterned pass (Context.patterned) draws collections past a size as one value repeated, or with
+# another value first or last: a fast path past a threshold may go wrong only on such runs (the only
+# truthy item at index 0, 33 NaNs, every key equal), which items drawn one by one never make.
+PATTERNS = ("one value", "another first", "another last")
+PATTERN_INTS = (0, -1, 1, 2)  # with the literals, the integers of a patterned pass (0 its simplest)
 
 _SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
@@ -84,10 +89,13 @@ class Context:
     cap: int = SMALL
     depth: int = 0
     structured: bool = False  # integers only from numbers.structured: a pass that draws nothing else
+    patterned: bool = False  # runs of one value past the sizes, short collections and -1..2 otherwise
 
     def lengths(self) -> SearchStrategy[int]:
         if self.sizes:
             return st.sampled_from(self.sizes)
+        if self.patterned:
+            return st.sampled_from((1, 0, 2))
         drawn = st.integers(min_value=0, max_value=self.cap)
         return st.one_of(st.sampled_from(self.favoured), drawn) if self.favoured else drawn
 
@@ -165,7 +173,19 @@ def sized(
                 )
         return made[size]
 
+    if context.patterned and context.sizes and not distinct:
+        runs = st.tuples(context.lengths(), element.strategy, element.strategy, st.sampled_from(PATTERNS))
+        return runs.map(lambda drawn: build(_run(*drawn)))
     return context.lengths().flatmap(exact)
+
+
+def _run(size: int, usual: Any, other: Any, pattern: str) -> list[Any]:
+    """`size` items of one object, or with `other` first or last (see PATTERNS)."""
+    if size == 0 or pattern == "one value":
+        return [usual] * size
+    if pattern == "another first":
+        return [other] + [usual] * (size - 1)
+    return [usual] * (size - 1) + [other]
 
 
 def sized_dict(keys: Element, values: Element, context: Context) -> SearchStrategy[Any]:
@@ -187,7 +207,10 @@ def sized_dict(keys: Element, values: Element, context: Context) -> SearchStrate
                 made[size] = st.tuples(*pools, _SEEDS).map(lambda drawn: build(size, drawn))
         return made[size]
 
-    return context.lengths().flatmap(exact)
+    drawn = context.lengths().flatmap(exact)
+    if context.patterned:  # every key holds one object: one of the values, or None
+        return st.tuples(drawn, st.one_of(st.none(), values.strategy)).map(lambda pair: dict.fromkeys(*pair))
+    return drawn
 
 
 def ints(context: Context, low: int | None = None, high: int | None = None, marks: Iterable[int] = ()) -> Element:
@@ -195,6 +218,9 @@ def ints(context: Context, low: int | None = None, high: int | None = None, mark
     high = context.numbers.high if high is None else high
     if context.structured and context.numbers.structured:
         return Element(st.sampled_from(context.numbers.structured), lambda rng, size: rng.randint(low, high))
+    plain = [value for value in dict.fromkeys([*PATTERN_INTS, *context.numbers.marks]) if low <= value <= high]
+    if context.patterned and plain:
+        return Element(st.sampled_from(plain), lambda rng, size: rng.choice(plain))
     chosen = sorted(set(context.numbers.marks) | set(marks))
     drawn = st.integers(min_value=low, max_value=high)
     top = high
@@ -222,6 +248,10 @@ def words_fresh(alphabet: str, longest: int) -> Fresh:
 def drawn_text(chars: Element, context: Context, alphabet: str) -> Element:
     """Text of the context's lengths, and text containing a string literal of the sources (a
     `startswith("ab")` test needs "ab...")."""
+    if context.patterned and context.sizes:
+        # One character repeated, a literal (or nothing) at one end: `len(path) > 32` meets "x" * 29 + "[0]".
+        drawn = st.tuples(context.lengths(), chars.strategy, st.sampled_from(("", *context.words)), st.booleans())
+        return Element(drawn.map(_repeated_text), words_fresh(alphabet, 8))
     text = sized(chars, context, "".join)
     strategy = text
     if context.words:
@@ -229,6 +259,12 @@ def drawn_text(chars: Element, context: Context, alphabet: str) -> Element:
         joined = [st.tuples(word, text), st.tuples(text, word)]
         strategy = st.one_of(text, word, *[pair.map("".join) for pair in joined])
     return Element(strategy, words_fresh(alphabet, 8))
+
+
+def _repeated_text(drawn: tuple[int, str, str, bool]) -> str:
+    size, char, word, word_first = drawn
+    filler = char * max(0, size - len(word))
+    return word + filler if word_first else filler + word
 
 
 def binary(byte_values: Sequence[int], context: Context) -> Element:

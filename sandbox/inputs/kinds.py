@@ -112,8 +112,19 @@ def protocol_of(hint: Any) -> str | None:
     return None
 
 
+def explored_protocol(known: Parameter) -> str | None:
+    """The protocol a parameter's other kinds are explored within: its hint's; "any" for an untyped
+    parameter, and for a concrete hint from a stub (written apart from the code, it says what callers
+    are meant to pass, not what the code takes: ubelt's `indices: List[int]` is `list()`ed to take
+    any iterable, and a draft that drops that copy differs for an iterator)."""
+    if known.hint is None:
+        return "any"
+    protocol = protocol_of(known.hint)
+    return "any" if protocol is None and known.stubbed else protocol
+
+
 def _siblings(known: Parameter, context: Context) -> list[tuple[str, SearchStrategy[Any]]]:
-    protocol = protocol_of(known.hint) if known.hint is not None else "any"
+    protocol = explored_protocol(known)
     if protocol is None:
         return []
     inner = context.inner()

@@ -91,6 +91,7 @@ class Parameter:
     captured: tuple[Any, ...]
     seen: tuple[Any, ...]
     iterated: bool = False  # the original only iterates it, once: an iterator is as good as a list to it
+    stubbed: bool = False  # its hint is a stub's
 
     @property
     def optional(self) -> bool:
@@ -108,7 +109,7 @@ def _value_strategy(known: Parameter, context: Context, kin: Element | None) -> 
     hinted = from_hint(known.hint, context) if known.hint is not None else None
     if hinted is not None:
         options.append(hinted.strategy)
-    if known.captured:
+    if known.captured and not context.patterned:
         options.append(sample(known.captured).strategy)  # exactly as observed: identity may matter
     if known.seen:
         options.append(shape(known.seen, context).strategy)

@@ -38,7 +38,7 @@ from . import from_self
 from .annotations import annotation_texts
 from .drawing import SMALL, Context, numbers_for
 from .examples import Call, doctest_calls
-from .kinds import explored_kinds, protocol_of
+from .kinds import explored_kinds, explored_protocol
 from .literals import int_literals, raw_ints, string_literals
 from .parameters import (
     Parameter,
@@ -72,8 +72,11 @@ class InputPlan:
     explored: tuple[Explored, ...] = ()  # one parameter given another kind of value than those seen (inputs/kinds.py)
     structured: SearchStrategy[Call] | None = None  # integers with structure only (primes, squares, powers of two)
     annotations: Mapping[str, str] = field(default_factory=dict)  # type texts for the symbolic search
-    # Each parameter's hint's protocol ("iterable", "mapping"...), "any" untyped, None for a concrete hint.
+    # Each parameter's hint's protocol ("iterable", "mapping"...), "any" untyped or a stub's concrete hint, None for a
+    # concrete hint of its own (kinds.explored_protocol).
     protocols: Mapping[str, str | None] = field(default_factory=dict)
+    # At each size next to a literal: runs of one value, the other arguments short and near the literals.
+    patterned: tuple[SearchStrategy[Call], ...] = ()
 
 
 class _Omitted:
@@ -111,6 +114,13 @@ def _sizes(lengths: Iterable[int], literals: Iterable[int], size: int) -> tuple[
         if len(chosen) < MAX_SIZES:
             chosen.add(value)
     return tuple(sorted(chosen))
+
+
+def _edges(sizes: Iterable[int], literals: Iterable[int]) -> tuple[int, ...]:
+    """The sizes next to an integer literal that may be a size: where a fast path starts."""
+    low, high = SIZE_LITERALS
+    bounds = {value for value in literals if low <= value <= high}
+    return tuple(size for size in sizes if any(abs(size - bound) <= 1 for bound in bounds))
 
 
 # Values of other kinds for parameters without a hint: callers pass them too (None for "not given",
@@ -428,6 +438,7 @@ def plan_inputs(
             tuple(observed.captured.get(parameter.name, ())),
             tuple(observed.seen.get(parameter.name, ())),
             parameter.name in iterated,
+            parameter.name in from_stub,
         )
         for parameter in parameters
     ]
@@ -454,22 +465,30 @@ def plan_inputs(
         return InputPlan(None, None, sizes, _missing_sentence(missing), used)
     large = in_context(replace(small, sizes=sizes, favoured=()))
 
-    # A few draws from `large` may miss the one size past a threshold (251 for `> 250`): each size alone too.
     def sized(one: int) -> SearchStrategy[Call]:
         return _call_strategy(parameters, in_context(replace(small, sizes=(one,), favoured=())))
 
-    by_size = tuple(sized(one) for one in sizes)
-    # Each size for one parameter alone as well, the others everyday: a fast path past a size of
-    # one argument may go wrong only with another's usual values (a path of one index into a list
-    # of 1001 items), which every argument at that size never shows.
-    if sum(strategy is not None for strategy in everyday) > 1:
-        for one in sizes:
-            each = in_context(replace(small, sizes=(one,), favoured=()))
-            by_size += tuple(
-                _call_strategy(parameters, [*everyday[:index], each[index], *everyday[index + 1 :]], given=index)
-                for index in range(len(parameters))
-                if each[index] is not None and index != (0 if first_name else -1)
-            )
+    def alone(one: int, usual: Context) -> tuple[SearchStrategy[Call], ...]:
+        """Each parameter alone at size `one`, the others as `usual` draws them: a fast path past a
+        size of one argument may go wrong only with another's usual values (a path of one index
+        into a list of 1001 items), which every argument at that size never shows."""
+        if sum(strategy is not None for strategy in everyday) < 2:
+            return ()
+        each, others = in_context(replace(usual, sizes=(one,), favoured=())), in_context(usual)
+        return tuple(
+            _call_strategy(parameters, [*others[:index], each[index], *others[index + 1 :]], given=index)
+            for index in range(len(parameters))
+            if each[index] is not None and index != (0 if first_name else -1)
+        )
+
+    # A few draws from `large` may miss the one size past a threshold (251 for `> 250`): each size alone too.
+    by_size = tuple(sized(one) for one in sizes) + tuple(call for one in sizes for call in alone(one, small))
+    runs = replace(small, patterned=True, favoured=())
+    patterned = tuple(
+        call
+        for one in _edges(sizes, literals)
+        for call in (_call_strategy(parameters, in_context(replace(runs, sizes=(one,)))), *alone(one, runs))
+    )
     explored = _explored_calls(
         parameters,
         knowns,
@@ -496,7 +515,8 @@ def plan_inputs(
         explored,
         _call_strategy(parameters, in_context(replace(small, structured=True))),
         annotation_texts([known for known in knowns if known.parameter.name != first_name]),
-        {known.parameter.name: protocol_of(known.hint) if known.hint is not None else "any" for known in knowns},
+        {known.parameter.name: explored_protocol(known) for known in knowns},
+        patterned,
     )
 
 

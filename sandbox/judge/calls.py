@@ -32,6 +32,7 @@ TIMED_DRAWS = 24  # inputs of the user's size, for a check that is timed
 EXPLORED_DRAWS = 16  # calls per (parameter, kind) beyond those seen, the others' values everyday ones
 EXPLORED_LARGE_DRAWS = 6  # and with the others' values of the largest size
 STRUCTURED_DRAWS = 100  # calls whose integers are all structured ones
+PATTERNED_DRAWS = 12  # calls per strategy of runs of one value at a size next to a literal
 
 
 class CallSource:
@@ -171,7 +172,8 @@ class CallSource:
 
     def generated(self, enough: Callable[[], bool]) -> Iterator[tuple[Any, int]]:
         """(strategy, how many to draw): everyday inputs, large ones, each large size alone (a few
-        draws could miss the one size past a threshold), strays (an untyped parameter given a value
+        draws could miss the one size past a threshold), runs of one value at the sizes next to a
+        literal, strays (an untyped parameter given a value
         of another kind), inputs of the user's size to time with (when timed), then more everyday
         ones until `enough()`."""
         plan = self.plan()
@@ -183,6 +185,8 @@ class CallSource:
             yield plan.scaled, max(5, examples // 8)
         for strategy in plan.by_size:
             yield strategy, 2
+        for strategy in plan.patterned:
+            yield strategy, PATTERNED_DRAWS
         for strategy in plan.strays:
             yield Strays(strategy), STRAY_DRAWS
         for found in plan.explored:

@@ -433,6 +433,25 @@ def test_stub_hints_are_used_for_an_untyped_function(tmp_path: Path) -> None:
     assert any(len(call.args) == 2 and (call.args[1] is None or type(call.args[1]) is float) for call in calls)
 
 
+def test_a_concrete_stub_hint_is_explored_as_an_untyped_parameter_is() -> None:
+    # A stub says what callers are meant to pass; the code may take more (this one copies any
+    # iterable): its kinds are explored all the same. A hint of the function's own keeps its type.
+    def boolmask(indices, maxval=None):  # type: ignore[no-untyped-def]
+        indices = list(indices)
+        return [index in indices for index in range(maxval or max(indices) + 1)]
+
+    seen = [Call(([0, 1, 4],), {})]
+    stubbed = inputs.plan_inputs(boolmask, captured=seen, stub_hints={"indices": list[int]})
+    assert {"iterator", "tuple", "generator"} <= {e.kind for e in stubbed.explored if e.parameter == "indices"}
+    assert stubbed.protocols["indices"] == "any"
+
+    def own(indices: list[int], maxval: int | None = None) -> list[bool]:
+        return boolmask(indices, maxval)  # type: ignore[no-untyped-call,no-any-return]
+
+    typed = inputs.plan_inputs(own, captured=seen)
+    assert not {e.kind for e in typed.explored if e.parameter == "indices"} and typed.protocols["indices"] is None
+
+
 def test_doctest_calls_are_the_literal_calls_of_the_function() -> None:
     def f(items, n):  # type: ignore[no-untyped-def]
         """Takes n.
@@ -689,3 +708,29 @@ def test_integers_have_a_pass_of_their_own_with_structure() -> None:
     numbers = {call.args[0] for call in draws(plan.structured, 300)}
     assert {0, 1, -1, 2, 97, 121, 961, 1024, 1023, 1025} <= numbers  # primes, squares of primes, powers of two
     assert {999, 1001, 999_999, 1_000_000} <= numbers  # near the literal and near its square
+
+
+def test_a_patterned_pass_draws_runs_of_one_value_at_the_sizes_next_to_a_literal() -> None:
+    source = "def findlast(pred, seq):\n    if len(seq) > 1000:\n        return None\n    return seq\n"
+    function = define(source)
+    plan = inputs.plan_inputs(function, captured=[Call((None, [0, 1, 2]), {})], sources=[source])
+    calls = [call for strategy in plan.patterned for call in draws(strategy, 24)]
+    runs = [call.args[1] for call in calls if len(call.args) == 2 and isinstance(call.args[1], list)]
+    assert {len(seq) for seq in runs if len(seq) > 3} == {999, 1000, 1001}  # the edges only, not the user's size
+    long = [seq for seq in runs if len(seq) > 3]
+    # One value throughout, or another at one end only: the shapes a fast path's off-by-one meets.
+    assert all(len(set(map(repr, seq[1:-1]))) == 1 for seq in long)
+    assert any(seq[0] != seq[1] for seq in long) and any(seq[-1] != seq[-2] for seq in long)
+    assert any(seq[0] and not any(seq[1:]) for seq in long)  # the only truthy item first
+    # The other arguments short, their numbers the literals and 0, -1, 1, 2.
+    numbers = {x for seq in runs if len(seq) <= 2 for x in seq if type(x) is int}
+    assert numbers and numbers <= {0, -1, 1, 2, 1000}
+
+
+def test_a_patterned_mapping_holds_one_value_for_every_key() -> None:
+    source = "def conforms(source: dict[str, int], target: dict[str, int]):\n    return len(source) > 32\n"
+    function = define(source)
+    plan = inputs.plan_inputs(function, sources=[source])
+    large = [call.args[0] for strategy in plan.patterned for call in draws(strategy, 24) if len(call.args[0]) > 30]
+    assert large and all(len({id(value) for value in mapping.values()}) == 1 for mapping in large)
+    assert any(None in mapping.values() for mapping in large)
