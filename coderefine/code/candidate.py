@@ -79,7 +79,7 @@ def _candidate_from(code: str, target: Target) -> Candidate:
         function = _renamed(module, target)
     if function.asynchronous is not None:
         raise MalformedAnswer("the new version must not be async")
-    function = _with_original_decorators(function, target)
+    function = _with_original_annotations(_with_original_decorators(function, target), target)
     return Candidate(function=function, imports=tuple(imports), helpers=_called_helpers(function, helpers))
 
 
@@ -202,6 +202,39 @@ def _method_in(node: cst.ClassDef, target: Target) -> cst.FunctionDef | None:
             if isinstance(member, cst.FunctionDef) and member.name.value == target.function_name:
                 return member
     return None
+
+
+def _with_original_annotations(function: cst.FunctionDef, target: Target) -> cst.FunctionDef:
+    """The original's annotations, where the answer takes the same parameters: they are the
+    contract, not the code (models drop them, or write `-> list[float]` for `-> list[int]`)."""
+    original = _target_function(target)
+    if original is None or _parameter_names(function) != _parameter_names(original):
+        return function
+    if _parameter_shape(function) != _parameter_shape(original):
+        return function
+
+    def annotated(params: cst.Parameters) -> list[cst.Param | None]:
+        star = params.star_arg if isinstance(params.star_arg, cst.Param) else None
+        return [*params.posonly_params, *params.params, *params.kwonly_params, star, params.star_kwarg]
+
+    pairs = zip(annotated(function.params), annotated(original.params), strict=True)
+    changed = {id(mine): theirs for mine, theirs in pairs if mine is not None and theirs is not None}
+
+    class Annotate(cst.CSTTransformer):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is function  # nested functions keep their own
+
+        def leave_Param(self, original_node: cst.Param, updated: cst.Param) -> cst.Param:
+            theirs = changed.get(id(original_node))
+            if theirs is None:
+                return updated
+            # `power=2` annotated is `power: int = 2`: the original's spacing around its `=`.
+            equal = theirs.equal if updated.default is not None and theirs.default is not None else updated.equal
+            return updated.with_changes(annotation=theirs.annotation, equal=equal)
+
+    kept = function.visit(Annotate())
+    assert isinstance(kept, cst.FunctionDef)
+    return kept.with_changes(returns=original.returns)
 
 
 def _with_original_decorators(function: cst.FunctionDef, target: Target) -> cst.FunctionDef:

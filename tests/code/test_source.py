@@ -126,14 +126,35 @@ def test_answers_without_the_function_are_malformed(source: SourceFile) -> None:
 def test_an_only_function_with_the_targets_parameters_is_renamed(source: SourceFile) -> None:
     answer = "```python\ndef slow_sum_fast(xs):\n    return sum(xs) if xs else slow_sum_fast([0])\n```"
     found = parse_candidate(answer, source.target("slow_sum"))
-    assert found.source == "def slow_sum(xs):\n    return sum(xs) if xs else slow_sum([0])\n"
+    assert found.source == "def slow_sum(xs: list[int]) -> int:\n    return sum(xs) if xs else slow_sum([0])\n"
     # Its parameters too, where it takes as many: a small model renames everything.
     answer = "```python\ndef total(numbers):\n    return sum(numbers, start=numbers.numbers)\n```"
     renamed = parse_candidate(answer, source.target("slow_sum"))
-    assert renamed.source == "def slow_sum(xs):\n    return sum(xs, start=xs.numbers)\n"
+    assert renamed.source == "def slow_sum(xs: list[int]) -> int:\n    return sum(xs, start=xs.numbers)\n"
     # Not where a target's name means something else in it already.
     with pytest.raises(MalformedAnswer, match="takes other parameters"):
         parse_candidate("```python\ndef total(numbers):\n    xs = 1\n    return xs\n```", source.target("slow_sum"))
+
+
+def test_a_draft_of_the_same_parameters_gets_the_originals_annotations_back() -> None:
+    source = SourceFile(
+        b"def squares(xs: list[int], *, power: int = 2) -> list[int]:\n    return [x**power for x in xs]\n"
+    )
+    target = source.target("squares")
+    dropped = "```python\ndef squares(xs, *, power=2):\n    return [x**power for x in xs]\n```"
+    expected = "def squares(xs: list[int], *, power: int = 2) -> list[int]:\n    return [x**power for x in xs]\n"
+    assert parse_candidate(dropped, target).source == expected
+    changed = (
+        "```python\ndef squares(xs: list, *, power: float = 2) -> list[float]:\n    return [x**power for x in xs]\n```"
+    )
+    assert parse_candidate(changed, target).source == expected
+    # A nested function keeps its own; other parameters keep what the model wrote (the guard judges them).
+    nested = (
+        "```python\ndef squares(xs, *, power=2):\n    def f(x: float) -> float:\n        return x\n    return xs\n```"
+    )
+    assert "    def f(x: float) -> float:\n" in parse_candidate(nested, target).source
+    other = "```python\ndef squares(xs, power=2):\n    return xs\n```"
+    assert parse_candidate(other, target).source == "def squares(xs, power=2):\n    return xs\n"
 
 
 def test_a_file_that_only_libcst_accepts_is_bad_input() -> None:
