@@ -161,9 +161,9 @@ def _mutable_parts(value: Any, name: str) -> list[tuple[str, Any]]:
     nothing of the user's runs). Iterators are not entered (reading one would consume it)."""
     found: list[tuple[str, Any]] = []
     seen: set[int] = set()
-    pending: list[tuple[str, Any, int]] = [(name, value, 0)]
+    pending: collections.deque[tuple[str, Any, int]] = collections.deque([(name, value, 0)])
     while pending and len(found) < MAX_PARTS:
-        path, item, depth = pending.pop(0)
+        path, item, depth = pending.popleft()
         if is_plain(item) or id(item) in seen:
             continue
         seen.add(id(item))
