@@ -22,28 +22,30 @@ Beside the mutants (--kind mutants|plausible|both, both by default), a library f
 plausible wrong drafts (benchmarks/plausible.py): hand-written "optimizations" as a model writes
 them, each labelled with its class (a list for an iterator, one item too many read from an
 iterator, a mapping read as its keys, a keyword option ignored, a fast path past a size
-threshold, an iterator read twice, the caller's kind lost; for methods also self's state changed
-or cached, an assumption about the items' order, an argument's kind assumed, another exception),
-each wrong only on inputs of a kind the library's tests may never pass. They go through the
-same filter as the mutants; one that neither the tests nor the differential check shows wrong
-counts as wrong only by the witness written in its entry (a call, run on both functions, whose
-two results differ), else it is dropped as equivalent. Each kept draft then goes to the checker
-as a mutant does.
+threshold, an iterator read twice, the caller's kind lost, a part of an argument shared with the
+result or an argument left whole where the original changes it; for methods also self's state
+changed or cached, an assumption about the items' order, an argument's kind assumed, another
+exception), each wrong only on inputs of a kind the library's tests may never pass. They go
+through the same filter as the mutants; one that neither the tests nor the differential check
+shows wrong counts as wrong only by the witness written in its entry (a call, run on both
+functions, whose two results differ), else it is dropped as equivalent. Each kept draft then goes
+to the checker as a mutant does.
 
 Sources:
 - suite: benchmarks/slow_functions; the correct version is the known-good draft in fast.py;
 - untyped: the same with every type hint stripped from both (inputs then come from the
   project's tests, the examples and what is widened from them);
-- toolz, boltons, funcy, fnc, more_itertools, flatten_dict, ubelt: real libraries (pinned below,
-  see LIBRARIES), each downloaded as an sdist with its own tests. Their functions are untyped,
-  several return iterators, lists or dicts, some have sentinel defaults; the correct version is
-  the library's own source. There "verified" means correct (speed does not matter). Generator
-  functions are refused by coderefine as ineligible: their mutants are listed, not checked.
+- toolz, boltons, funcy, fnc, more_itertools, flatten_dict, ubelt, nested-lookup: real libraries
+  (pinned below, see LIBRARIES), each downloaded as an sdist with its own tests. Their functions
+  are untyped, several return iterators, lists or dicts, some have sentinel defaults; the correct
+  version is the library's own source. There "verified" means correct (speed does not matter).
+  Generator functions are refused by coderefine as ineligible: their mutants are listed, not
+  checked.
 - ordered-set: a library the same way, whose targets are methods, named `Class.method` as
   `coderefine optimize file.py::Class.method` names them: OrderedSet's, whose __init__ is typed (the
   checker builds the instance from it; the oracle's makers build it, and put a mutant in the class
   for the call); a version of a method is its def at the left margin, as a model writes it.
-- library: the eight libraries in that order; all: the suite, untyped and the eight libraries.
+- library: the nine libraries in that order; all: the suite, untyped and the nine libraries.
 
 Nothing in the repository is changed: every run works on copies. Before funcy and fnc, `all` took
 about 20 minutes on 2 cores (the suite 4, untyped 5, toolz 7, boltons 4; each library's sdist is
@@ -101,8 +103,8 @@ class Library:
     # (file, old, new): edits the tests need to run under today's pytest, the library left alone
     patches: tuple[tuple[str, str, str], ...] = ()
     source_root: str = ""  # the folder its package is imported from ("src" in a src layout)
-    # (name, version, file): a pure-Python module its tests import, taken from that pinned sdist
-    # and put at the project's root (where pytest's rootdir insertion finds it, in the box too)
+    # (name, version, file): a pure-Python module it or its tests import, taken from that pinned
+    # sdist and put at the project's root (where pytest's rootdir insertion finds it, in the box too)
     test_modules: tuple[tuple[str, str, str], ...] = ()
     # whether the sdist's PKG-INFO is put under source_root as the metadata of an installed copy:
     # for a package that reads its own version with importlib.metadata when it is imported (the
@@ -271,6 +273,31 @@ UBELT_FUNCTIONS = (
     ("ubelt/util_dict.py", "find_duplicates"),
     ("ubelt/util_dict.py", "invert_dict"),
 )
+# nested-lookup (nested_lookup.py, lookup_api.py): untyped functions, none a generator, over nested
+# documents of dicts and lists (a walk that goes into what isinstance() calls a dict or a list and
+# nothing else, but for the counting functions, which go into anything with items() in a list),
+# with keyword options (nested_lookup: wild, a case-insensitive substring of str() of each key,
+# and with_keys; nested_delete, nested_update, nested_alter: in_place, a deep copy first without
+# it; nested_update: treat_as_element; nested_alter: function_parameters unpacked at each call,
+# conversion_function, wild_alter, a key or a list of keys, no callback a warning). Results: lists
+# in the document's order (nested_lookup: a recursive generator listed; get_all_keys: a closure's
+# list), a defaultdict(list) (with_keys), counts (get_occurrence_of_key: a key holding None is not
+# counted; get_occurrence_of_value: one among a dict's values found with `in`, one in a list with
+# ==), a dict of the matching dicts gathered in a module-level list (get_occurrences_and_values,
+# over any iterable of documents: a TypeError where a value is only in a list of scalars) and the
+# document changed or a copy of it (nested_update: a list of values consumed by pop(0), the
+# caller's own list). The private helpers (_nested_lookup: a generator; _recursion and the rest,
+# which the functions above call) are left out.
+NESTED_LOOKUP_FUNCTIONS = (
+    ("nested_lookup/nested_lookup.py", "nested_lookup"),
+    ("nested_lookup/nested_lookup.py", "get_all_keys"),
+    ("nested_lookup/nested_lookup.py", "get_occurrence_of_key"),
+    ("nested_lookup/nested_lookup.py", "get_occurrence_of_value"),
+    ("nested_lookup/nested_lookup.py", "get_occurrences_and_values"),
+    ("nested_lookup/lookup_api.py", "nested_delete"),
+    ("nested_lookup/lookup_api.py", "nested_update"),
+    ("nested_lookup/lookup_api.py", "nested_alter"),
+)
 # ordered-set (one module, ordered_set/__init__.py; typed): methods of OrderedSet, whose
 # __init__(initial: OrderedSetInitializer[T] = None) is fully hinted, over the list and the dict
 # (item -> position) it holds; methods that change the instance and return a value (add: the
@@ -391,6 +418,16 @@ LIBRARIES = {
         "tests",
         UBELT_FUNCTIONS,
         _UBELT_PYPROJECT,
+    ),
+    # its tests sit in the package (nested_lookup/tests, importing it relatively); the package
+    # imports six, which the box has not: six's one module is put at the root
+    "nested-lookup": Library(
+        "nested-lookup",
+        "0.2.25",
+        ("nested_lookup/tests",),
+        "nested_lookup/tests",
+        NESTED_LOOKUP_FUNCTIONS,
+        test_modules=(("six", "1.17.0", "six.py"),),
     ),
     # its pytest.ini runs the docstrings of the module and README.md as doctests: both are in the
     # kill filter beside test/ (the box runs the project's tests as pytest finds them)

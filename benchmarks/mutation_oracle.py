@@ -1383,6 +1383,155 @@ def _ub_invert_dict(rng: random.Random) -> Arguments:
     return (_ub_mapping(rng, values),), kwargs
 
 
+# nested-lookup's inputs: what its own tests pass (documents of dicts keyed by words, nested, with
+# lists of dicts and of scalars inside, a list at the top; keys found at several depths, missing
+# ones, ints among them; words, small ints, False, 0 and None as values; a value or a list of
+# values to set; callbacks that return a new value or change the dict they get, with extra
+# parameters), dict subclasses and mappings that are no dict (an OrderedDict, a defaultdict, a
+# UserDict: in a list the counting functions walk it, elsewhere nothing does), keys equal across
+# types (1, 1.0 and True), one NaN repeated, wide dicts (past 64 keys, lists among their values),
+# long lists of scalars, items and extra parameters as one-shot iterators.
+
+_NL_KEYS: tuple[Any, ...] = ("a", "b", "ab", "Ab", "key", 1, 12)
+
+
+def _nl_leaf(rng: random.Random) -> Any:
+    roll = rng.random()
+    if roll < 0.05:
+        return rng.choice((True, 1.0, _NAN, (1, 2)))
+    if roll < 0.1:
+        return rng.choice(({1}, [], {}))  # fresh: a copy of the document is told from a share by `is` only
+    return rng.choice((0, 1, 2, -1, False, None, "", "x", "a", "256 KB"))
+
+
+def _nl_value(rng: random.Random, depth: int) -> Any:
+    roll = rng.random()
+    if depth <= 0 or roll < 0.4:
+        return _nl_leaf(rng)
+    if roll < 0.7:
+        return _nl_dict(rng, depth - 1)
+    if roll < 0.95:
+        return [_nl_value(rng, depth - 1) for _ in range(rng.randint(0, 3))]
+    return [_nl_leaf(rng) for _ in range(rng.randint(17, 40))]  # long: a list of scalars
+
+
+def _nl_dict(rng: random.Random, depth: int) -> Any:
+    made = {key: _nl_value(rng, depth) for key in rng.sample(_NL_KEYS, rng.randint(0, 4))}
+    if rng.random() < 0.05:
+        made[rng.choice((True, 1.0, (1, 2)))] = _nl_leaf(rng)  # a key equal to 1, or a tuple
+    roll = rng.random()
+    if roll < 0.05:
+        return collections.OrderedDict(made)
+    if roll < 0.08:
+        return collections.defaultdict(list, made)
+    if roll < 0.11:
+        return collections.UserDict(made)
+    return made
+
+
+def _nl_document(rng: random.Random, top: str = "any") -> Any:
+    """A document: a dict (`top` "dict": a mapping, now and then a list, which the counting
+    functions cannot read), a list of them, rarely a scalar; wide dicts now and then."""
+    roll = rng.random()
+    if roll < 0.06:  # wide: past a fast path's threshold, lists of dicts among the values now and then
+        made: Any = {f"k{index}": _nl_leaf(rng) for index in range(rng.randint(60, 90))}
+        for key in rng.sample(_NL_KEYS, rng.randint(0, 3)):
+            made[key] = _nl_value(rng, 2)
+        return made
+    if top == "dict":
+        return _nl_dict(rng, 3) if roll < 0.95 else [_nl_dict(rng, 2)]
+    if roll < 0.75:
+        return _nl_dict(rng, 3)
+    if roll < 0.97:
+        return [_nl_value(rng, 3) for _ in range(rng.randint(0, 3))]
+    return rng.choice((3, "ab", None))
+
+
+def _nl_parts(document: Any, keys: list[Any], leaves: list[Any]) -> None:
+    """The keys and the scalars in `document`, at any depth (into dicts, mappings and lists)."""
+    if isinstance(document, (dict, collections.UserDict)):
+        for key, value in document.items():
+            keys.append(key)
+            _nl_parts(value, keys, leaves)
+    elif isinstance(document, list):
+        for value in document:
+            _nl_parts(value, keys, leaves)
+    else:
+        leaves.append(document)
+
+
+def _nl_key(rng: random.Random, document: Any = None) -> Any:
+    """Mostly a key the document holds, at some depth; else one of the usual or a missing one."""
+    keys: list[Any] = []
+    _nl_parts(document, keys, [])
+    if keys and rng.random() < 0.6:
+        return rng.choice(keys)
+    return rng.choice(_NL_KEYS) if rng.random() < 0.85 else rng.choice(("zz", True, 1.0, "B", "A"))
+
+
+def _nl_found(rng: random.Random, document: Any) -> Any:
+    """Mostly a scalar the document holds; else a usual one."""
+    leaves: list[Any] = []
+    _nl_parts(document, [], leaves)
+    return rng.choice(leaves) if leaves and rng.random() < 0.6 else _nl_leaf(rng)
+
+
+def _nl_plus(value: Any, *extra: Any) -> Any:
+    return value + 1 if type(value) is int else value
+
+
+def _nl_tagged(value: Any, *extra: Any) -> Any:
+    return ["t", value, *extra]
+
+
+def _nl_drop_a(value: Any, *extra: Any) -> Any:
+    """The tests' callback that changes the dict it gets (there: a key renamed)."""
+    if isinstance(value, dict):
+        value.pop("a", None)
+    return value
+
+
+def _nl_with(rng: random.Random, top: str, pick: Callable[[random.Random, Any], Any]) -> Arguments:
+    """A document and what `pick` takes from it (a key, a value), in that order."""
+    document = _nl_document(rng, top)
+    return (document, pick(rng, document)), {}
+
+
+def _nl_lookup(rng: random.Random) -> Arguments:
+    kwargs = {**optional(rng, "wild", (False, True)), **optional(rng, "with_keys", (False, True))}
+    document = _nl_document(rng)
+    return (_nl_key(rng, document), document), kwargs
+
+
+def _nl_values(rng: random.Random) -> Arguments:
+    items = [_nl_document(rng, "dict") for _ in range(rng.choice((0, 1, 1, 2, 3)))]
+    value = _nl_found(rng, items)
+    return (rng.choice((list, list, tuple, Stream))(items), value), {}
+
+
+def _nl_update(rng: random.Random) -> Arguments:
+    kwargs = {**optional(rng, "in_place", (False, True)), **optional(rng, "treat_as_element", (True, False))}
+    roll = rng.random()
+    value = [rng.randint(0, 9) for _ in range(rng.randint(0, 4))] if roll < 0.6 else _nl_leaf(rng)
+    document = _nl_document(rng)
+    return (document, _nl_key(rng, document), value), kwargs
+
+
+def _nl_alter(rng: random.Random) -> Arguments:
+    kwargs = {
+        **optional(rng, "function_parameters", (None, [], ["p"], ("p", "q"), Stream(["p"]))),
+        **optional(rng, "conversion_function", (None, str, _nl_plus)),
+        **optional(rng, "wild_alter", (False, True)),
+        **optional(rng, "in_place", (False, True)),
+    }
+    document = _nl_document(rng)
+    key = _nl_key(rng, document) if rng.random() < 0.7 else [_nl_key(rng, document) for _ in range(rng.randint(1, 3))]
+    if rng.random() < 0.05:
+        return (document, key), kwargs  # no callback: a warning, the document as it is
+    callback = rng.choice((_nl_plus, _nl_plus, _nl_tagged, _nl_drop_a, str))
+    return (document, key, callback), kwargs
+
+
 # ordered-set's inputs: what its tests and docstrings pass (OrderedSets of letters, small ints and
 # tuples, read as atoms by index(); sometimes of a subclass, whose kind a result keeps), other
 # collections of such items in every form a method takes (an OrderedSet, a set, a frozenset, a
@@ -1595,6 +1744,18 @@ LIBRARY_INPUTS: dict[str, Maker] = {
     "ubelt.dict_hist": _ub_dict_hist,
     "ubelt.find_duplicates": _ub_find_duplicates,
     "ubelt.invert_dict": _ub_invert_dict,
+    # nested-lookup
+    "nested-lookup.nested_lookup": _nl_lookup,
+    "nested-lookup.get_all_keys": lambda rng: ((_nl_document(rng),), {}),
+    "nested-lookup.get_occurrence_of_key": lambda rng: _nl_with(rng, "dict", _nl_key),
+    "nested-lookup.get_occurrence_of_value": lambda rng: _nl_with(rng, "dict", _nl_found),
+    "nested-lookup.get_occurrences_and_values": _nl_values,
+    "nested-lookup.nested_delete": lambda rng: (
+        _nl_with(rng, "any", _nl_key)[0],
+        optional(rng, "in_place", (False, True)),
+    ),
+    "nested-lookup.nested_update": _nl_update,
+    "nested-lookup.nested_alter": _nl_alter,
     # ordered-set: its methods, each called with its instance first
     "ordered-set.OrderedSet.add": _os_add,
     "ordered-set.OrderedSet.update": _os_update,

@@ -27,6 +27,8 @@ CLASSES = {
     "order-assumed": "an assumption about the items: that they come in a set's order, that they are new or distinct",
     "kind-assumed": "an argument taken to be of one kind (a set) where the original takes any iterable",
     "error-changed": "another exception, or none, where the original raises: a try that catches too much",
+    "argument-shared": "a part of an argument shared with the result where the original copies it, or an argument "
+    "left whole where the original changes it",
 }
 
 
@@ -2573,6 +2575,571 @@ UBELT: dict[str, tuple[Draft, ...]] = {
 }
 
 
+# -- nested-lookup 0.2.25 -------------------------------------------------------------------
+# nested_lookup/nested_lookup.py imports iteritems (six) and defaultdict, and defines the
+# module-level values_list, _is_case_insensitive_substring, _nested_lookup (a generator),
+# _get_occurrence_with_values, _recursion and _get_occurrence beside the functions here;
+# nested_lookup/lookup_api.py imports copy, warnings, iteritems and nested_lookup, and defines
+# _nested_delete, _nested_update, _call_callback and _nested_alter.
+
+NESTED_LOOKUP: dict[str, tuple[Draft, ...]] = {
+    "nested_lookup": (
+        draft(
+            "list-vs-iterator",
+            "the generator returned as it is: an iterator where the original returns a list",
+            '''
+            def nested_lookup(key, document, wild=False, with_keys=False):
+                """Lookup a key in a nested document, return a list of values"""
+                if with_keys:
+                    d = defaultdict(list)
+                    for k, v in _nested_lookup(key, document, wild=wild, with_keys=with_keys):
+                        d[k].append(v)
+                    return d
+                # lazily: no list built for a caller that only loops over the values
+                return _nested_lookup(key, document, wild=wild, with_keys=with_keys)
+            ''',
+            Witness("nested_lookup('a', {'a': 1})", "[1]", "iter([1])"),
+        ),
+        draft(
+            "kind-lost",
+            "with_keys grouped with setdefault() in a plain dict: a dict where the original gives a defaultdict",
+            '''
+            def nested_lookup(key, document, wild=False, with_keys=False):
+                """Lookup a key in a nested document, return a list of values"""
+                if with_keys:
+                    # setdefault() on a plain dict: no factory call per new key
+                    d = {}
+                    for k, v in _nested_lookup(key, document, wild=wild, with_keys=True):
+                        d.setdefault(k, []).append(v)
+                    return d
+                return list(_nested_lookup(key, document, wild=wild, with_keys=False))
+            ''',
+            Witness(
+                "nested_lookup('a', {'a': 1}, with_keys=True)",
+                "collections.defaultdict(list, {'a': [1]})",
+                "{'a': [1]}",
+            ),
+        ),
+        draft(
+            "size-fast-path",
+            "past 64 keys with no dict among the values, one lookup: dicts inside a list among them are not searched",
+            '''
+            def nested_lookup(key, document, wild=False, with_keys=False):
+                """Lookup a key in a nested document, return a list of values"""
+                if (
+                    not wild
+                    and not with_keys
+                    and isinstance(document, dict)
+                    and len(document) > 64
+                    and not any(isinstance(v, dict) for v in document.values())
+                ):
+                    # a wide flat dict: one hash lookup instead of a walk over every key
+                    return [document[key]] if key in document else []
+                if with_keys:
+                    d = defaultdict(list)
+                    for k, v in _nested_lookup(key, document, wild=wild, with_keys=with_keys):
+                        d[k].append(v)
+                    return d
+                return list(_nested_lookup(key, document, wild=wild, with_keys=with_keys))
+            ''',
+            Witness("nested_lookup('a', {**dict.fromkeys(range(65)), 'x': [{'a': 1}]})", "[1]", "[]"),
+        ),
+        draft(
+            "kind-assumed",
+            "wild matched by the lowered key as a substring alone: an equal key spelt otherwise (True for 1) is missed",
+            '''
+            def nested_lookup(key, document, wild=False, with_keys=False):
+                """Lookup a key in a nested document, return a list of values"""
+                # one walk with a list, no nested generators; under wild the key is lowered once,
+                # and an equal key is its own substring, so the substring test alone decides
+                needle = str(key).lower() if wild else None
+                found = []
+
+                def walk(node):
+                    if isinstance(node, list):
+                        for item in node:
+                            walk(item)
+                    elif isinstance(node, dict):
+                        for k, v in iteritems(node):
+                            if (needle in str(k).lower()) if wild else key == k:
+                                found.append((k, v) if with_keys else v)
+                            if isinstance(v, (dict, list)):
+                                walk(v)
+
+                walk(document)
+                if with_keys:
+                    d = defaultdict(list)
+                    for k, v in found:
+                        d[k].append(v)
+                    return d
+                return found
+            ''',
+            Witness("nested_lookup(1, {True: 'x'}, wild=True)", "['x']", "[]"),
+        ),
+    ),
+    "get_all_keys": (
+        draft(
+            "size-fast-path",
+            "past 32 keys a dict's keys added at once, its values walked after: nested keys come after all its own",
+            '''
+            def get_all_keys(dictionary):
+                """Method to get all keys from a nested dictionary as a List"""
+                result_list = []
+
+                def recrusion(document):
+                    if isinstance(document, list):
+                        for list_items in document:
+                            recrusion(document=list_items)
+                    elif isinstance(document, dict):
+                        if len(document) > 32:
+                            # a wide dict: its keys in one extend(), then only the values that hold more
+                            result_list.extend(document)
+                            for value in document.values():
+                                if isinstance(value, (dict, list)):
+                                    recrusion(document=value)
+                        else:
+                            for key, value in iteritems(document):
+                                result_list.append(key)
+                                recrusion(document=value)
+
+                recrusion(document=dictionary)
+                return result_list
+            ''',
+            Witness(
+                "get_all_keys({'x': {'y': 1}, **dict.fromkeys(range(32))})",
+                "['x', 'y', *range(32)]",
+                "['x', *range(32), 'y']",
+            ),
+        ),
+        draft(
+            "kind-assumed",
+            "dicts and lists told by type() is: an OrderedDict or a defaultdict inside is not walked",
+            '''
+            def get_all_keys(dictionary):
+                """Method to get all keys from a nested dictionary as a List"""
+                result_list = []
+                append = result_list.append
+
+                # exact type checks, cheaper than isinstance(), and no keyword arguments per call
+                def walk(document):
+                    kind = type(document)
+                    if kind is dict:
+                        for key, value in document.items():
+                            append(key)
+                            if type(value) is dict or type(value) is list:
+                                walk(value)
+                    elif kind is list:
+                        for item in document:
+                            walk(item)
+
+                walk(dictionary)
+                return result_list
+            ''',
+            Witness("get_all_keys({'a': collections.OrderedDict(b=1)})", "['a', 'b']", "['a']"),
+        ),
+    ),
+    "get_occurrence_of_key": (
+        draft(
+            "mapping-as-iterable",
+            "`key in` each dict instead of get() and a None check: a key holding None is counted",
+            '''
+            def get_occurrence_of_key(dictionary, key):
+                """Method to get occurrence of a key in a nested dictionary"""
+                # one loop over a stack, membership instead of get() and a None check
+                count = 0
+                stack = [dictionary]
+                while stack:
+                    node = stack.pop()
+                    if key in node:
+                        count += 1
+                    for value in node.values():
+                        if isinstance(value, dict):
+                            stack.append(value)
+                        elif isinstance(value, list):
+                            stack.extend(item for item in value if hasattr(item, "items"))
+                return count
+            ''',
+            Witness("get_occurrence_of_key({'a': None}, 'a')", "0", "1"),
+        ),
+        draft(
+            "kind-assumed",
+            "a list's items walked when they are dicts, not when they have items(): a UserDict in a list is skipped",
+            '''
+            def get_occurrence_of_key(dictionary, key):
+                """Method to get occurrence of a key in a nested dictionary"""
+
+                # the walk inlined, returning its count: no list as a counter, isinstance() over hasattr()
+                def count(node):
+                    found = 1 if node.get(key) is not None else 0
+                    for value in node.values():
+                        if isinstance(value, dict):
+                            found += count(value)
+                        elif isinstance(value, list):
+                            for item in value:
+                                if isinstance(item, dict):
+                                    found += count(item)
+                    return found
+
+                return count(dictionary)
+            ''',
+            Witness("get_occurrence_of_key({'a': [collections.UserDict(b=1)]}, 'b')", "1", "0"),
+        ),
+    ),
+    "get_occurrence_of_value": (
+        draft(
+            "error-changed",
+            "one walk over a stack that takes a list as it takes a dict: a list at the top counted, no AttributeError",
+            '''
+            def get_occurrence_of_value(dictionary, value):
+                """Method to get occurrence of a value in a nested dictionary"""
+                # one loop over a stack: no recursion, one list() of each dict's values, no `in` before count()
+                total = 0
+                stack = [dictionary]
+                while stack:
+                    node = stack.pop()
+                    if isinstance(node, list):
+                        for item in node:
+                            if hasattr(item, "items"):
+                                stack.append(item)
+                            elif item == value:
+                                total += 1
+                        continue
+                    values = list(node.values())
+                    total += values.count(value)
+                    stack.extend(item for item in values if isinstance(item, (dict, list)))
+                return total
+            ''',
+            Witness("get_occurrence_of_value([{'a': 1}], 1)", "raises AttributeError", "1"),
+        ),
+        draft(
+            "size-fast-path",
+            "past 16 scalars a list is counted with count(): the value itself found there counts even if NaN",
+            '''
+            def get_occurrence_of_value(dictionary, value):
+                """Method to get occurrence of a value in a nested dictionary"""
+                occurrence = [0]
+
+                def walk(node):
+                    values = list(node.values())
+                    if value in values:
+                        occurrence[0] += values.count(value)
+                    for item in values:
+                        if isinstance(item, dict):
+                            walk(item)
+                        elif isinstance(item, list):
+                            if len(item) > 16 and not any(hasattr(element, "items") for element in item):
+                                # a long list of scalars: one count() in C instead of a comparison per item
+                                occurrence[0] += item.count(value)
+                                continue
+                            for element in item:
+                                if hasattr(element, "items"):
+                                    walk(element)
+                                elif element == value:
+                                    occurrence[0] += 1
+
+                walk(dictionary)
+                return occurrence[0]
+            ''',
+            Witness("(lambda n: get_occurrence_of_value({'a': [n] * 17}, n))(float('nan'))", "0", "17"),
+        ),
+    ),
+    "get_occurrences_and_values": (
+        draft(
+            "error-changed",
+            "one walk with its own list, no module-level one: no TypeError where a value is only in a list of scalars",
+            '''
+            def get_occurrences_and_values(items, value):
+                """Method to get occurrence of a value in a nested list of dictionary"""
+                # the matching dicts gathered in a local list: no global to fill and reset per item
+                matched = []
+                total = 0
+
+                def walk(node):
+                    nonlocal total
+                    values = list(node.values())
+                    if value in values:
+                        total += values.count(value)
+                        matched.append(node)
+                    for item in values:
+                        if isinstance(item, dict):
+                            walk(item)
+                        elif isinstance(item, list):
+                            for element in item:
+                                if hasattr(element, "items"):
+                                    walk(element)
+                                elif element == value:
+                                    total += 1
+
+                for item in items:
+                    walk(item)
+                return {value: {'occurrences': total, 'values': matched}}
+            ''',
+            Witness(
+                "get_occurrences_and_values([{'a': [1]}], 1)",
+                "raises TypeError",
+                "{1: {'occurrences': 1, 'values': []}}",
+            ),
+        ),
+        draft(
+            "shared-iterator",
+            "the count first, the matching dicts in a second pass if any: an iterator of items is empty by then",
+            '''
+            def get_occurrences_and_values(items, value):
+                """Method to get occurrence of a value in a nested list of dictionary"""
+                # the cheap count first; the values gathered only when something was found
+                occurrence = sum(get_occurrence_of_value(item, value) for item in items)
+                value_list = []
+                if occurrence:
+                    for item in items:
+                        occurrence_result, values = _get_occurrence_with_values(
+                            dictionary=item, item="value", keyword=value
+                        )
+                        if occurrence_result:
+                            value_list.extend(values)
+                return {value: {'occurrences': occurrence, 'values': value_list}}
+            ''',
+            Witness(
+                "get_occurrences_and_values(iter([{'a': 1}]), 1)",
+                "{1: {'occurrences': 1, 'values': [{'a': 1}]}}",
+                "{1: {'occurrences': 1, 'values': []}}",
+            ),
+        ),
+    ),
+    "nested_delete": (
+        draft(
+            "kind-lost",
+            "the copy built without the key by comprehensions: an OrderedDict or a defaultdict comes back a dict",
+            """
+            def nested_delete(document, key, in_place=False):
+                if in_place:
+                    return _nested_delete(document=document, key=key)
+
+                # a copy that leaves the key out as it goes, instead of a deepcopy and then deletes
+                def without(node):
+                    if isinstance(node, list):
+                        return [without(item) for item in node]
+                    if isinstance(node, dict):
+                        return {k: without(v) for k, v in node.items() if k != key}
+                    return copy.deepcopy(node)
+
+                return without(document)
+            """,
+            Witness(
+                "nested_delete(collections.OrderedDict(a=1, b=2), 'a')", "collections.OrderedDict(b=2)", "{'b': 2}"
+            ),
+        ),
+        draft(
+            "argument-shared",
+            "only the dicts and lists the delete walks are copied: the other values (a set) are the caller's own",
+            """
+            def nested_delete(document, key, in_place=False):
+                if in_place:
+                    return _nested_delete(document=document, key=key)
+
+                # copy() the dicts (it keeps their kind) and the lists the delete goes through; the
+                # values in them are never changed by a delete, so they need no deep copy
+                def without(node):
+                    if isinstance(node, list):
+                        return [without(item) for item in node]
+                    if isinstance(node, dict):
+                        copied = node.copy()
+                        copied.pop(key, None)
+                        for k, v in copied.items():
+                            copied[k] = without(v)
+                        return copied
+                    return node
+
+                return without(document)
+            """,
+            Witness("(lambda d: nested_delete(d, 'a')['b'] is d['b'])({'b': {1}})", "False", "True"),
+        ),
+    ),
+    "nested_update": (
+        draft(
+            "option-ignored",
+            "the two checks folded into one: a list value is spread over the matches even with treat_as_element",
+            '''
+            def nested_update(document, key, value, in_place=False, treat_as_element=True):
+                """Method to update a key->value pair in a nested document"""
+                # one check instead of two: a list is spread over the matches, anything else set everywhere
+                if not isinstance(value, list):
+                    if not treat_as_element:
+                        raise Exception(
+                            "The value must be a list when treat_as_element is False."
+                        )
+                    value = [value]
+                if not in_place:
+                    document = copy.deepcopy(document)
+                return _nested_update(document=document, key=key, value=value)
+            ''',
+            Witness("nested_update({'a': 0}, 'a', [1, 2])", "{'a': [1, 2]}", "{'a': 1}"),
+        ),
+        draft(
+            "argument-shared",
+            "the values read by position, no pop(0): the caller's list is left whole where the original consumes it",
+            '''
+            def nested_update(document, key, value, in_place=False, treat_as_element=True):
+                """Method to update a key->value pair in a nested document"""
+                if not treat_as_element and not isinstance(value, list):
+                    raise Exception(
+                        "The value must be a list when treat_as_element is False."
+                    )
+                elif treat_as_element:
+                    value = [value]
+
+                if not in_place:
+                    document = copy.deepcopy(document)
+                # a position in the list instead of pop(0), which moves every later value each time
+                position = [0]
+                last = len(value) - 1
+
+                def update(node):
+                    if isinstance(node, list):
+                        for item in node:
+                            update(item)
+                    elif isinstance(node, dict):
+                        for k, v in iteritems(node):
+                            if k == key:
+                                node[key] = value[position[0]]
+                                if position[0] < last:
+                                    position[0] += 1
+                            update(v)
+
+                update(document)
+                return document
+            ''',
+            Witness(
+                "(lambda v: (nested_update({'a': 0, 'b': {'a': 0}}, 'a', v, treat_as_element=False), v))([1, 2])",
+                "({'a': 1, 'b': {'a': 2}}, [2])",
+                "({'a': 1, 'b': {'a': 2}}, [1, 2])",
+            ),
+        ),
+    ),
+    "nested_alter": (
+        draft(
+            "shared-iterator",
+            "the extra parameters made a tuple once: a one-shot iterator of them reaches each call, not the first only",
+            '''
+            def nested_alter(
+                document,
+                key,
+                callback_function=None,
+                function_parameters=None,
+                conversion_function=None,
+                wild_alter=False,
+                in_place=False,
+            ):
+                """Method to alter all values of the occurences of the key "key"."""
+                keys = key if isinstance(key, list) else [key]
+                if not in_place:
+                    document = copy.deepcopy(document)
+                if callback_function is None:
+                    warnings.warn("Please provide a callback_function to nested_alter().")
+                    return document
+                # the parameters unpacked once, not at every call
+                extra = tuple(function_parameters) if function_parameters else ()
+
+                def alter(doc):
+                    for one in keys:
+                        findings = nested_lookup(one, doc, with_keys=True, wild=wild_alter)
+                        for k, v in findings.items():
+                            v = alter(v)
+                            altered = []
+                            for item in v:
+                                if conversion_function is not None:
+                                    item = conversion_function(item)
+                                altered.append(callback_function(item, *extra))
+                            doc = nested_update(doc, k, altered, in_place=in_place, treat_as_element=False)
+                    return doc
+
+                return alter(document)
+            ''',
+            Witness(
+                "nested_alter({'a': 1, 'b': {'a': 2}}, 'a', lambda v, *p: [v, *p], function_parameters=iter(['p']))",
+                "{'a': [1, 'p'], 'b': {'a': [2]}}",
+                "{'a': [1, 'p'], 'b': {'a': [2, 'p']}}",
+            ),
+        ),
+        draft(
+            "order-assumed",
+            "the keys made distinct first: a key named twice is altered once, not twice",
+            '''
+            def nested_alter(
+                document,
+                key,
+                callback_function=None,
+                function_parameters=None,
+                conversion_function=None,
+                wild_alter=False,
+                in_place=False,
+            ):
+                """Method to alter all values of the occurences of the key "key"."""
+                if isinstance(key, list):
+                    # each key looked up once, however often it is named
+                    key = list(dict.fromkeys(key))
+                    key_len = len(key)
+                else:
+                    key = [key]
+                    key_len = len(key)
+
+                if not in_place:
+                    document = copy.deepcopy(document)
+                return _nested_alter(
+                    document=document,
+                    keys=key,
+                    callback_function=callback_function,
+                    function_parameters=function_parameters,
+                    conversion_function=conversion_function,
+                    wild_alter=wild_alter,
+                    in_place=in_place,
+                    key_len=key_len,
+                )
+            ''',
+            Witness("nested_alter({'a': 1}, ['a', 'a'], lambda v: v + 1)", "{'a': 3}", "{'a': 2}"),
+        ),
+        draft(
+            "argument-shared",
+            "no callback answered before the copy: the caller's own document back where the original gives a copy",
+            '''
+            def nested_alter(
+                document,
+                key,
+                callback_function=None,
+                function_parameters=None,
+                conversion_function=None,
+                wild_alter=False,
+                in_place=False,
+            ):
+                """Method to alter all values of the occurences of the key "key"."""
+                if callback_function is None:
+                    # nothing to alter: no deep copy of a document that stays as it is
+                    warnings.warn("Please provide a callback_function to nested_alter().")
+                    return document
+                if isinstance(key, list):
+                    key_len = len(key)
+                else:
+                    key = [key]
+                    key_len = len(key)
+
+                if not in_place:
+                    document = copy.deepcopy(document)
+                return _nested_alter(
+                    document=document,
+                    keys=key,
+                    callback_function=callback_function,
+                    function_parameters=function_parameters,
+                    conversion_function=conversion_function,
+                    wild_alter=wild_alter,
+                    in_place=in_place,
+                    key_len=key_len,
+                )
+            ''',
+            Witness("(lambda d: nested_alter(d, 'a') is d)({'a': 1})", "False", "True"),
+        ),
+    ),
+}
+
+
 # -- ordered-set 4.1.0 ----------------------------------------------------------------------
 # ordered_set/__init__.py imports itertools as it and (from typing) Any, Dict, Iterable, Iterator,
 # List, MutableSet, AbstractSet, Sequence, Set, TypeVar, Union, overload, and defines T, SetLike,
@@ -2938,5 +3505,6 @@ DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "more_itertools": MORE_ITERTOOLS,
     "flatten_dict": FLATTEN_DICT,
     "ubelt": UBELT,
+    "nested-lookup": NESTED_LOOKUP,
     "ordered-set": ORDERED_SET,
 }
