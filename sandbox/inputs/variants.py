@@ -3,14 +3,15 @@ time changed, the others kept as they were, so that what the tests set up togeth
 (a key and the mapping that holds it, a path and the object it walks). An argument becomes another
 kind of the same items (a tuple, an iterator, a generator, a set, a dict of them as keys), grows
 past each size that matters by repeating its items, or, for a mapping, loses its values (all None)
-or becomes another mapping of the same items. Each variant is named by the parameter and the kind,
+or becomes another mapping of the same items; the dicts and lists inside an argument become
+UserDicts, tuples or sets. Each variant is named by the parameter and the kind,
 as the explored kinds are (inputs/kinds.py), and judged the same way: where the original takes it."""
 
 from __future__ import annotations
 
 import collections
 import inspect
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..values.rebuilt import Rebuilt
@@ -74,9 +75,9 @@ def _positional_names(signature: inspect.Signature) -> list[str]:
 
 def _variants(value: Any, sizes: Sequence[int]) -> list[tuple[str, Any]]:
     if type(value) in (list, tuple, collections.deque, set, frozenset, range):
-        return _sequence_variants(list(value), type(value), sizes)
+        return _sequence_variants(list(value), type(value), sizes) + _inner_variants(value)
     if type(value) is dict:
-        return _mapping_variants(value)
+        return _mapping_variants(value) + _inner_variants(value)
     if type(value) is str and value:
         return [("str, grown", (value * (size // len(value) + 1))[:size]) for size in sizes if size > len(value)]
     return []
@@ -108,6 +109,7 @@ def _mapping_variants(mapping: dict[Any, Any]) -> list[tuple[str, Any]]:
     made: list[tuple[str, Any]] = [
         ("dict of None values", dict.fromkeys(data)),
         ("OrderedDict", collections.OrderedDict(data)),
+        ("UserDict", collections.UserDict(data)),
         ("mappingproxy", Rebuilt("mappingproxy", data)),
         ("dict_keys", Rebuilt("dict_keys", data)),
         ("dict_items", Rebuilt("dict_items", data)),
@@ -115,3 +117,45 @@ def _mapping_variants(mapping: dict[Any, Any]) -> list[tuple[str, Any]]:
     if data and all(type(value) is int for value in data.values()):
         made.append(("Counter", collections.Counter(data)))
     return made
+
+
+# The containers inside an argument become their siblings too (the argument itself stays a dict or
+# a list): a walk that goes into what has `items()` differs from one that goes into dicts only where
+# a mapping that is no dict sits inside, and a "copy" of the dicts and lists alone shares a set
+# with its caller only where a set sits inside.
+_INNER: dict[str, Callable[[Any], Any]] = {
+    "its inner dicts as UserDicts": lambda item: collections.UserDict(item) if type(item) is dict else None,
+    "its inner lists as tuples": lambda item: tuple(item) if type(item) is list else None,
+    "its inner lists as sets": lambda item: set(item) if type(item) is list and hashable(item) else None,
+}
+MAX_INNER_DEPTH = 8
+
+
+def _inner_variants(value: Any) -> list[tuple[str, Any]]:
+    made = []
+    for kind, change in _INNER.items():
+        changed, any_changed = _inside(value, change, 0)
+        if any_changed:
+            made.append((kind, changed))
+    return made
+
+
+def _inside(item: Any, change: Callable[[Any], Any], depth: int) -> tuple[Any, bool]:
+    """`item` with every dict, list or tuple inside it (not itself) given to `change` once its own
+    insides were: (the new item, whether anything changed). Deeper than MAX_INNER_DEPTH, as it is."""
+    if depth > MAX_INNER_DEPTH:
+        return item, False
+    if type(item) is dict:
+        pairs = {key: _inside(value, change, depth + 1) for key, value in item.items()}
+        new: Any = {key: value for key, (value, _) in pairs.items()}
+        changed = any(flag for _, flag in pairs.values())
+    elif type(item) in (list, tuple):
+        parts = [_inside(value, change, depth + 1) for value in item]
+        new = type(item)(value for value, _ in parts)
+        changed = any(flag for _, flag in parts)
+    else:
+        return item, False
+    other = change(new) if depth > 0 else None
+    if other is not None:
+        return other, True
+    return (new, True) if changed else (item, False)

@@ -734,3 +734,19 @@ def test_a_patterned_mapping_holds_one_value_for_every_key() -> None:
     large = [call.args[0] for strategy in plan.patterned for call in draws(strategy, 24) if len(call.args[0]) > 30]
     assert large and all(len({id(value) for value in mapping.values()}) == 1 for mapping in large)
     assert any(None in mapping.values() for mapping in large)
+
+
+def test_the_containers_inside_a_seen_argument_become_userdicts_tuples_and_sets() -> None:
+    def walk(document):  # type: ignore[no-untyped-def]  # only its signature is read
+        return document
+
+    seen = Call(({"a": [1, {"b": [2]}], "c": 1},), {})
+    made = {
+        kind: call.args[0] for _, kind, call in variants.call_variants(inspect.signature(walk), [seen], (3,), False, {})
+    }
+    inner = made["its inner dicts as UserDicts"]
+    assert type(inner) is dict and type(inner["a"][1]) is collections.UserDict and inner["a"][1]["b"] == [2]
+    assert made["its inner lists as tuples"] == {"a": (1, {"b": (2,)}), "c": 1}
+    assert made["its inner lists as sets"]["a"][1]["b"] == {2} and type(made["its inner lists as sets"]["a"]) is list
+    assert type(made["UserDict"]) is collections.UserDict
+    assert seen.args[0] == {"a": [1, {"b": [2]}], "c": 1}  # the seen value itself is left as it was

@@ -212,12 +212,41 @@ def nth(n, seq):
         return None
     except TypeError:
         return next(itertools.islice(seq, n, None), None)
+
+
+def count_key(key, document):
+    """How many times key occurs in a nested document of mappings and lists."""
+    found = 0
+    if isinstance(document, list):
+        for item in document:
+            if hasattr(item, "items"):
+                found += count_key(key, item)
+    elif hasattr(document, "items"):
+        for k, value in document.items():
+            found += k == key
+            if isinstance(value, list) or hasattr(value, "items"):
+                found += count_key(key, value)
+    return found
+
+
+def without(document, key):
+    """A deep copy of document without key."""
+    import copy
+
+    copied = copy.deepcopy(document)
+    copied.pop(key, None)
+    return copied
 '''
 TESTS = """\
 from holes import (
     apply_all, as_pairs, by_key, compact, count_positive, drain, evens, first, flatten, has_key, head, labels,
-    neighbours, nth, only, rotate, scale, sums_to, window_sums,
+    neighbours, nth, only, rotate, scale, sums_to, window_sums, count_key, without,
 )
+
+
+def test_nested_documents():
+    assert count_key("a", {"a": 1, "b": [{"a": 2}, {"c": {"a": 3}}]}) == 3
+    assert without({"a": 1, "b": {"c": [1, 2]}}, "a") == {"b": {"c": [1, 2]}}
 
 
 def test_sums_to():
@@ -665,3 +694,49 @@ def test_a_method_meets_its_own_items_in_its_other_arguments(check: Checker) -> 
     assert not verdict.correct and not verdict.verified
     right = "def within(self, other):\n    return len(self) <= len(other) and all(item in other for item in self)\n"
     assert check("Bag.within", right).verified
+
+
+def test_the_containers_inside_an_argument_become_their_siblings(check: Checker) -> None:
+    # A walk that goes into dicts only, where the original goes into anything with items(): it
+    # differs only where a mapping that is no dict sits inside the document.
+    dicts_only = (
+        "def count_key(key, document):\n"
+        '    """How many times key occurs in a nested document of mappings and lists."""\n'
+        "    found = 0\n"
+        "    if isinstance(document, list):\n"
+        "        for item in document:\n"
+        "            if isinstance(item, dict):\n"
+        "                found += count_key(key, item)\n"
+        '    elif hasattr(document, "items"):\n'
+        "        for k, value in document.items():\n"
+        "            found += k == key\n"
+        "            if isinstance(value, (list, dict)):\n"
+        "                found += count_key(key, value)\n"
+        "    return found\n"
+    )
+    verdict = check("count_key", dicts_only)
+    assert not verdict.correct, verdict.found
+    assert "UserDict" in (verdict.mismatch or "") + str(verdict.found.explored), verdict.found.explored
+    # A copy of the dicts and lists alone: a set inside is the caller's own.
+    shallow = (
+        "def without(document, key):\n"
+        '    """A deep copy of document without key."""\n'
+        "    import copy\n"
+        "\n"
+        "    def copied(item):\n"
+        "        if type(item) is dict:\n"
+        "            return {k: copied(v) for k, v in item.items()}\n"
+        "        if type(item) is list:\n"
+        "            return [copied(v) for v in item]\n"
+        "        return item\n"
+        "\n"
+        "    result = copy.copy(document)\n"
+        "    for k, value in result.items():\n"
+        "        result[k] = copied(value)\n"
+        "    result.pop(key, None)\n"
+        "    return result\n"
+    )
+    verdict = check("without", shallow)
+    assert not verdict.correct, verdict.found
+    assert "its inner" in str(verdict.found.explored), verdict.found.explored
+    assert check("without").verified
