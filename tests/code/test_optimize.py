@@ -181,6 +181,8 @@ def test_cli_json_has_the_contract_fields(scripted: Start, project: Path, capsys
             server.url,
             "--model",
             "scripted-model",
+            "--rewrite-rules",
+            "none",
         ]
     )
     document = json.loads(capsys.readouterr().out)
@@ -215,6 +217,8 @@ def test_cli_prints_a_diff_and_a_summary(scripted: Start, project: Path, capsys:
             server.url,
             "--model",
             "scripted-model",
+            "--rewrite-rules",
+            "none",
         ]
     )
     captured = capsys.readouterr()
@@ -480,6 +484,8 @@ def test_baseline_tests_select_what_the_original_check_runs(
             server.url,
             "--model",
             "scripted-model",
+            "--rewrite-rules",
+            "none",
         ]
     )
     document = json.loads(capsys.readouterr().out)
