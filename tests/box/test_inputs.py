@@ -750,3 +750,23 @@ def test_the_containers_inside_a_seen_argument_become_userdicts_tuples_and_sets(
     assert made["its inner lists as sets"]["a"][1]["b"] == {2} and type(made["its inner lists as sets"]["a"]) is list
     assert type(made["UserDict"]) is collections.UserDict
     assert seen.args[0] == {"a": [1, {"b": [2]}], "c": 1}  # the seen value itself is left as it was
+
+
+def test_a_plain_argument_is_planted_in_a_list_inside_another_half_the_time() -> None:
+    def occurrences(items, value):  # type: ignore[no-untyped-def]  # only its signature is read
+        return items
+
+    seen = Call(([{"a": {"b": [2, 3]}}], 1), {})
+    plan = inputs.plan_inputs(occurrences, captured=[seen])
+    calls = draws(plan.small, 200)
+
+    def holds(item: Any, value: Any) -> bool:
+        if isinstance(item, dict):
+            return any(holds(inner, value) for inner in item.values())
+        if isinstance(item, list):
+            return any((inner == value and type(inner) is type(value)) or holds(inner, value) for inner in item)
+        return False
+
+    planted = [call for call in calls if len(call.args) == 2 and holds(call.args[0], call.args[1])]
+    assert len(planted) > len(calls) // 4
+    assert seen.args[0] == [{"a": {"b": [2, 3]}}]  # the captured value is copied, never changed

@@ -205,15 +205,6 @@ class Bag(Generic[T]):
         return all(item in other for item in self)
 
 
-def nth(n, seq):
-    try:
-        return seq[n]
-    except IndexError:
-        return None
-    except TypeError:
-        return next(itertools.islice(seq, n, None), None)
-
-
 def count_key(key, document):
     """How many times key occurs in a nested document of mappings and lists."""
     found = 0
@@ -236,6 +227,16 @@ def without(document, key):
     copied = copy.deepcopy(document)
     copied.pop(key, None)
     return copied
+
+
+def nth(n, seq):
+    try:
+        return seq[n]
+    except IndexError:
+        return None
+    except TypeError:
+        return next(itertools.islice(seq, n, None), None)
+
 '''
 TESTS = """\
 from holes import (
