@@ -114,6 +114,7 @@ def _run_call(version: Version, payload: bytes, limit: float, trace: bool) -> di
     try:
         with contextlib.redirect_stdout(printed), tracer:
             value = version.function(*args, **kwargs)
+            refs = version.refs()  # the module's names as the call left them
             # Iterators are consumed inside the limit, with the tracer on: their lines count.
             outcome["value"] = encoding.encode(value, refs=results_refs(refs, args))
     except CallTimeout:

@@ -116,7 +116,6 @@ def run_with_version(version: versions.Version, project: str, tests: list[str]) 
     original.__code__ = replacement.__code__
     original.__defaults__ = replacement.__defaults__
     original.__kwdefaults__ = replacement.__kwdefaults__
-    vars(version.module).update({k: v for k, v in replacement.__globals__.items() if k not in vars(version.module)})
     outcomes = Outcomes()
     run_pytest(project, tests, None, outcomes)
     broken = [test for test in tests if test not in outcomes.passed]

@@ -50,8 +50,8 @@ def _search(version: Version, annotations: dict[str, str], seconds: float) -> di
         # with half the time each. On the drafts above, this order alone with 10 s found all 8 wrong
         # ones (the original's first found none it missed) and searched the right ones for 2.3 s on
         # average, against 4.3 s for both orders with 20 s.
-        draft, signature = FunctionInfo.from_fn(_annotated(version.function, annotations, version)).callable()
-        original, _ = FunctionInfo.from_fn(_annotated(version.original, annotations, version)).callable()
+        draft, signature = FunctionInfo.from_fn(_annotated(version.function, annotations, version, False)).callable()
+        original, _ = FunctionInfo.from_fn(_annotated(version.original, annotations, version, True)).callable()
         options = DEFAULT_OPTIONS.overlay(
             AnalysisOptionSet(
                 per_condition_timeout=seconds,
@@ -72,10 +72,13 @@ def _search(version: Version, annotations: dict[str, str], seconds: float) -> di
     return {"differences": differences, "seconds": spent}
 
 
-def _annotated(function: Callable[..., Any], annotations: dict[str, str], version: Version) -> Callable[..., Any]:
+def _annotated(
+    function: Callable[..., Any], annotations: dict[str, str], version: Version, original: bool
+) -> Callable[..., Any]:
     """`function` behind a wrapper whose parameters carry the judge's annotations where it has none.
     A method's `self` is an instance of its class (left unannotated, the search would call it with
-    a string), a classmethod's `cls` is its class, given by the wrapper."""
+    a string), a classmethod's `cls` is its class, given by the wrapper. The original runs with the
+    module as it was before the new version took its place (its recursive calls reach itself)."""
     import builtins
     import typing
 
@@ -104,7 +107,10 @@ def _annotated(function: Callable[..., Any], annotations: dict[str, str], versio
         parameters.append(parameter)
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        return function(*bound, *args, **kwargs)
+        if not original:
+            return function(*bound, *args, **kwargs)
+        with version.as_original():
+            return function(*bound, *args, **kwargs)
 
     wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
         parameters=parameters, return_annotation=inspect.Signature.empty

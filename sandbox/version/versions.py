@@ -1,12 +1,15 @@
-"""A version of the function, in a version's process: the original, or the new version defined in a
-copy of the original's module; and the pickles that carry calls to it, in which module-level objects
+"""A version of the function, in a version's process: the original, or the new version defined in the
+original's module as if applied (its `global` statements rebind the module's names, as the original's
+do); and the pickles that carry calls to it, in which module-level objects
 and default values are names (resolved by the receiver), so that sentinels keep their identity."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import io
 import pickle
+from collections.abc import Iterator
 from typing import Any, Callable
 
 from ..values import rebuilt
@@ -16,7 +19,7 @@ NEW_VERSION_FILE = "<new version>"  # the file name the new version's code objec
 
 
 class Version:
-    """The original function, or the new version defined in a copy of the original's module."""
+    """The original function, or the new version defined in the original's module in its place."""
 
     def __init__(self, target: Any, candidate: str | None) -> None:
         self.module = importlib.import_module(target.module)
@@ -30,28 +33,78 @@ class Version:
         if original is None:
             raise LookupError(f"{target.module} has no function {target.label}")
         self.original = original
-        self.function = original if candidate is None else self._define(candidate, target.function_name)
+        # The names the new version rebound, with what they held before and after: the symbolic
+        # search runs both versions in one process and gives each its own while it runs.
+        self.replaced: dict[str, tuple[Any, Any]] = {}
+        self.function = original if candidate is None else self._define(candidate, target)
         self.filename = self.function.__code__.co_filename
         self.hot = conditions.hot_lines(candidate if candidate is not None else _text_of(self.module))
-        self.globals_refs = protected_objects(self.module)
 
-    def _define(self, source: str, name: str) -> Callable[..., Any]:
-        namespace = dict(vars(self.module))
+    def _define(self, source: str, target: Any) -> Callable[..., Any]:
+        """Defined in the module's own namespace, as applying it would: a copy of the namespace would
+        keep the draft's `global x; x = []` from the module's other functions, which then go on
+        using the old object where the original's rebinding reaches them."""
+        namespace = vars(self.module)
+        before = dict(namespace)
+        old_attribute = self.owner.__dict__.get(target.function_name, _MISSING) if target.class_name else _MISSING
         exec(compile(source, NEW_VERSION_FILE, "exec"), namespace)
-        function = namespace.get(name)
-        if isinstance(function, (staticmethod, classmethod)):
-            function = function.__func__
+        raw = namespace.get(target.function_name)
+        if target.class_name:
+            # A method is defined at the module's top level: it goes into its class, and the module's
+            # own name (a function of the same name, or nothing) is given back.
+            _restore(namespace, target.function_name, before.get(target.function_name, _MISSING))
+            try:
+                setattr(self.owner, target.function_name, raw)
+            except (AttributeError, TypeError):
+                pass  # a class that takes no new attribute: calls go to the function itself
+            else:
+                self.replaced["." + target.function_name] = (old_attribute, raw)
+        for name, value in namespace.items():
+            if name not in before or before[name] is not value:
+                self.replaced[name] = (before.get(name, _MISSING), value)
+        function = raw.__func__ if isinstance(raw, (staticmethod, classmethod)) else raw
         if not callable(function):
-            raise LookupError(f"the new version defines no function {name}")
+            raise LookupError(f"the new version defines no function {target.function_name}")
         return function
 
+    @contextlib.contextmanager
+    def as_original(self) -> Iterator[None]:
+        """The module (and class) as they were before the new version was defined, for a while."""
+        self._bind(0)
+        try:
+            yield
+        finally:
+            self._bind(1)
+
+    def _bind(self, which: int) -> None:
+        for name, pair in self.replaced.items():
+            if name.startswith("."):
+                if pair[which] is _MISSING:
+                    delattr(self.owner, name[1:])
+                else:
+                    setattr(self.owner, name[1:], pair[which])
+            else:
+                _restore(vars(self.module), name, pair[which])
+
     def refs(self) -> dict[int, str]:
-        """Objects whose identity a caller can see: module-level objects and this version's defaults."""
-        refs = dict(self.globals_refs)
+        """Objects whose identity a caller can see: module-level objects and this version's defaults.
+        Read anew each time: a module that rebinds a global (`cache = {}` in a call) makes the old
+        object an ordinary value, in either version, once the call has returned."""
+        refs = protected_objects(self.module)
         for name, value in defaults_of(self.function).items():
             if not is_plain(value):
                 refs[id(value)] = "default:" + name
         return refs
+
+
+_MISSING = object()
+
+
+def _restore(namespace: dict[str, Any], name: str, value: Any) -> None:
+    if value is _MISSING:
+        namespace.pop(name, None)
+    else:
+        namespace[name] = value
 
 
 def _text_of(module: Any) -> str:

@@ -229,6 +229,24 @@ def without(document, key):
     return copied
 
 
+found_so_far = []
+
+
+def _collect(items, value):
+    for item in items:
+        if item == value:
+            found_so_far.append(item)
+    return found_so_far
+
+
+def occurrences(items, value):
+    """The items equal to value, gathered by a helper in a module-level list made anew each call."""
+    global found_so_far
+    result = _collect(items, value)
+    found_so_far = []
+    return result
+
+
 def nth(n, seq):
     try:
         return seq[n]
@@ -241,7 +259,7 @@ def nth(n, seq):
 TESTS = """\
 from holes import (
     apply_all, as_pairs, by_key, compact, count_positive, drain, evens, first, flatten, has_key, head, labels,
-    neighbours, nth, only, rotate, scale, sums_to, window_sums, count_key, without,
+    neighbours, nth, only, rotate, scale, sums_to, window_sums, count_key, without, occurrences,
 )
 
 
@@ -306,6 +324,7 @@ def test_kinds_seen_once():
     assert neighbours([1, 2, 3]) == [(1, 2), (2, 3)]
     assert has_key("a", {"a": 1, "b": 2})
     assert nth(1, [5, 6]) == 6 and nth(3, [5, 6]) is None
+    assert occurrences([1, 2, 1], 1) == [1, 1]
 """
 
 
@@ -741,3 +760,22 @@ def test_the_containers_inside_an_argument_become_their_siblings(check: Checker)
     assert not verdict.correct, verdict.found
     assert "its inner" in str(verdict.found.explored), verdict.found.explored
     assert check("without").verified
+
+
+def test_a_draft_rebinds_the_modules_own_globals(check: Checker) -> None:
+    # The draft's `global found_so_far; found_so_far = []` must reach the helper it calls, as it
+    # would once applied: defined beside a copy of the module's names, the helper kept filling the
+    # first list and a right draft was refused.
+    right = (
+        "def occurrences(items, value):\n"
+        "    global found_so_far\n"
+        "    try:\n"
+        "        return _collect(items, value)\n"
+        "    finally:\n"
+        "        found_so_far = []\n"
+    )
+    verdict = check("occurrences", right)
+    assert verdict.correct and verdict.verified, (verdict.mismatch, verdict.found)
+    kept = "def occurrences(items, value):\n    return _collect(items, value)\n"
+    verdict = check("occurrences", kept)
+    assert not verdict.correct and not verdict.verified
