@@ -310,48 +310,55 @@ def _with_keys(call: Call, index: int, name: str) -> Call:
     return Call((*call.args[:position], grown, *call.args[position + 1 :]), call.kwargs)
 
 
-def _planting(calls: SearchStrategy[Call]) -> SearchStrategy[Call]:
+def _planting(
+    calls: SearchStrategy[Call], parameters: Sequence[inspect.Parameter], free: frozenset[str]
+) -> SearchStrategy[Call]:
     """Half the time, a call's first plain argument (a number, a text) is also planted in a list
     inside another argument: a search for a value in a nested document (`lookup(value, items)`)
-    differs from a wrong draft only where the value is there to find, and two draws rarely meet."""
-    return st.tuples(calls, st.booleans()).map(lambda pair: _planted(pair[0]) if pair[1] else pair[0])
+    differs from a wrong draft only where the value is there to find, and two draws rarely meet.
+    `free`: the parameters whose values may be of any kind (no hint of the code's own), where any
+    list inside takes it, not only one that holds its type."""
+    names = [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return st.tuples(calls, st.booleans()).map(lambda pair: _planted(pair[0], names, free) if pair[1] else pair[0])
 
 
 _PLAIN = (int, str, bytes, bool, float)
 MAX_PLANT_DEPTH = 4
 
 
-def _planted(call: Call) -> Call:
+def _planted(call: Call, names: Sequence[str], free: frozenset[str]) -> Call:
     values = [*call.args, *call.kwargs.values()]
     needle = next((value for value in values if type(value) in _PLAIN and value == value), None)
     if needle is None:
         return call
     for index, value in enumerate(call.args):
-        grown = _plant(value, needle, 0)
+        grown = _plant(value, needle, 0, index < len(names) and names[index] in free)
         if grown is not None:
             return Call((*call.args[:index], grown, *call.args[index + 1 :]), call.kwargs)
     for name, value in call.kwargs.items():
-        grown = _plant(value, needle, 0)
+        grown = _plant(value, needle, 0, name in free)
         if grown is not None:
             return Call(call.args, {**call.kwargs, name: grown})
     return call
 
 
-def _plant(value: Any, needle: Any, depth: int) -> Any:
+def _plant(value: Any, needle: Any, depth: int, any_list: bool) -> Any:
     """`value` with `needle` appended to the deepest list found first inside it that holds an item
-    of the needle's type (a list of another type may be all a hint allows), the containers on the
-    way copied (the others, and their identities, kept); None where it holds no such list."""
+    of the needle's type (a list of another type may be all a hint allows; for a parameter of any
+    kind, any list below the top: `["a", "b"]` inside a document searched for 3), the containers on
+    the way copied (the others, and their identities, kept); None where it holds no such list."""
     if depth > MAX_PLANT_DEPTH:
         return None
     if type(value) is list:
         for index, item in enumerate(value):
-            grown = _plant(item, needle, depth + 1)
+            grown = _plant(item, needle, depth + 1, any_list)
             if grown is not None:
                 return [*value[:index], grown, *value[index + 1 :]]
-        return [*value, needle] if any(type(item) is type(needle) for item in value) else None
+        takes = (any_list and depth > 0) or any(type(item) is type(needle) for item in value)
+        return [*value, needle] if takes else None
     if type(value) is dict:
         for key, item in value.items():
-            grown = _plant(item, needle, depth + 1)
+            grown = _plant(item, needle, depth + 1, any_list)
             if grown is not None:
                 return {**value, key: grown}
     return None
@@ -550,7 +557,11 @@ def plan_inputs(
         if hasattr(owner, "__iter__"):
             explored += _from_instance(parameters, knowns, first, everyday, large)
     return InputPlan(
-        _planting(_call_strategy(parameters, everyday)),
+        _planting(
+            _call_strategy(parameters, everyday),
+            parameters,
+            frozenset(known.parameter.name for known in knowns if explored_protocol(known) == "any"),
+        ),
         _call_strategy(parameters, large),
         sizes,
         None,

@@ -770,3 +770,33 @@ def test_a_plain_argument_is_planted_in_a_list_inside_another_half_the_time() ->
     planted = [call for call in calls if len(call.args) == 2 and holds(call.args[0], call.args[1])]
     assert len(planted) > len(calls) // 4
     assert seen.args[0] == [{"a": {"b": [2, 3]}}]  # the captured value is copied, never changed
+
+
+def test_a_parameter_of_any_kind_takes_the_plant_in_a_list_of_other_items() -> None:
+    # get_occurrences_and_values(items, value) counts a value found in a list of scalars inside a
+    # document: that list holds text where the value searched is a number, and a draft that stops
+    # counting there differs only when the number is in it.
+    def occurrences(items, value):  # type: ignore[no-untyped-def]  # only its signature is read
+        return items
+
+    def hinted(items: list[dict[str, list[str]]], value: int) -> int:
+        return value
+
+    def planted_share(function: Any) -> float:
+        seen = Call(([{"a": ["x", "y"]}], 1), {})
+        calls = draws(inputs.plan_inputs(function, captured=[seen]).small, 200)
+        inner = [
+            call
+            for call in calls
+            if len(call.args) == 2
+            and any(
+                isinstance(part, list) and call.args[1] in part and type(call.args[1]) is int
+                for document in call.args[0]
+                if isinstance(document, dict)
+                for part in document.values()
+            )
+        ]
+        return len(inner) / len(calls)
+
+    assert planted_share(occurrences) > 0.1
+    assert planted_share(hinted) < 0.02  # a list of text is all the hint allows there
