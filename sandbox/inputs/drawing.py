@@ -207,10 +207,33 @@ def sized_dict(keys: Element, values: Element, context: Context) -> SearchStrate
                 made[size] = st.tuples(*pools, _SEEDS).map(lambda drawn: build(size, drawn))
         return made[size]
 
-    drawn = context.lengths().flatmap(exact)
-    if context.patterned:  # every key holds one object: one of the values, or None
-        return st.tuples(drawn, st.one_of(st.none(), values.strategy)).map(lambda pair: dict.fromkeys(*pair))
-    return drawn
+    if context.patterned:  # every key holds one object (one of the values, or None), or all but the first or last
+        # The size is the point: keys drawn from a few seen ones collide, so the missing are made.
+        drawn = context.lengths().flatmap(lambda size: exact(size).map(lambda made: _padded(made, size)))
+        usual = st.one_of(st.none(), values.strategy)
+        return st.tuples(drawn, usual, values.strategy, st.sampled_from(PATTERNS)).map(lambda run: _dict_run(*run))
+    return context.lengths().flatmap(exact)
+
+
+def _padded(made: dict[Any, Any], size: int) -> dict[Any, Any]:
+    """`made` with keys added until it has `size`: numbers, or their text where the keys are text."""
+    kind = str if made and all(type(key) is str for key in made) else int
+    padded = dict(made)
+    number = 0
+    while len(padded) < size:
+        padded.setdefault(kind(number), None)
+        number += 1
+    return padded
+
+
+def _dict_run(keys: dict[Any, Any], usual: Any, other: Any, pattern: str) -> dict[Any, Any]:
+    """The keys of `keys` holding one object, or `other` at the first or last (see PATTERNS): a wide
+    mapping of None with one list of documents at its end is where a fast path past a size that
+    looks at the values for dicts alone goes wrong."""
+    made = dict.fromkeys(keys, usual)
+    if made and pattern != "one value":
+        made[next(iter(made)) if pattern == "another first" else next(reversed(made))] = other
+    return made
 
 
 def ints(context: Context, low: int | None = None, high: int | None = None, marks: Iterable[int] = ()) -> Element:

@@ -311,56 +311,72 @@ def _with_keys(call: Call, index: int, name: str) -> Call:
 
 
 def _planting(
-    calls: SearchStrategy[Call], parameters: Sequence[inspect.Parameter], free: frozenset[str]
+    calls: SearchStrategy[Call], parameters: Sequence[inspect.Parameter], free: frozenset[str], top: bool = True
 ) -> SearchStrategy[Call]:
-    """Half the time, a call's first plain argument (a number, a text) is also planted in a list
-    inside another argument: a search for a value in a nested document (`lookup(value, items)`)
-    differs from a wrong draft only where the value is there to find, and two draws rarely meet.
-    `free`: the parameters whose values may be of any kind (no hint of the code's own), where any
-    list inside takes it, not only one that holds its type."""
+    """Most of the time, a call's first plain argument (a number, a text) is also planted inside
+    another argument, as an item of a list in it or as a key of a dict in it: a search for a value
+    or a key in a nested document (`lookup(value, items)`) differs from a wrong draft only where
+    it is there to find, and two draws rarely meet. `free`: the parameters whose values may be of
+    any kind (no hint of the code's own), where any list or dict inside takes it, not only one
+    that holds its type. `top`: an argument itself may take it (not in a patterned pass, whose
+    sizes are the point)."""
     names = [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    return st.tuples(calls, st.booleans()).map(lambda pair: _planted(pair[0], names, free) if pair[1] else pair[0])
+    return st.tuples(calls, st.sampled_from(PLANTINGS)).map(lambda pair: _planted(pair[0], names, free, pair[1], top))
 
 
+PLANTINGS = ("key", "item", None, None)  # hypothesis favours the first: the key most often, the call as drawn least
 _PLAIN = (int, str, bytes, bool, float)
 MAX_PLANT_DEPTH = 4
 
 
-def _planted(call: Call, names: Sequence[str], free: frozenset[str]) -> Call:
+def _planted(call: Call, names: Sequence[str], free: frozenset[str], how: str | None, top: bool) -> Call:
     values = [*call.args, *call.kwargs.values()]
     needle = next((value for value in values if type(value) in _PLAIN and value == value), None)
-    if needle is None:
+    if needle is None or how is None:
         return call
     for index, value in enumerate(call.args):
-        grown = _plant(value, needle, 0, index < len(names) and names[index] in free)
+        grown = _plant(value, _Plant(needle, how == "key", index < len(names) and names[index] in free, top), 0)
         if grown is not None:
             return Call((*call.args[:index], grown, *call.args[index + 1 :]), call.kwargs)
     for name, value in call.kwargs.items():
-        grown = _plant(value, needle, 0, name in free)
+        grown = _plant(value, _Plant(needle, how == "key", name in free, top), 0)
         if grown is not None:
             return Call(call.args, {**call.kwargs, name: grown})
     return call
 
 
-def _plant(value: Any, needle: Any, depth: int, any_list: bool) -> Any:
-    """`value` with `needle` appended to the deepest list found first inside it that holds an item
-    of the needle's type (a list of another type may be all a hint allows; for a parameter of any
-    kind, any list below the top: `["a", "b"]` inside a document searched for 3), the containers on
-    the way copied (the others, and their identities, kept); None where it holds no such list."""
+@dataclass(frozen=True)
+class _Plant:
+    needle: Any
+    as_key: bool  # a key of a non-empty dict (holding what its first key holds), not an item of a list
+    anywhere: bool  # any list or dict takes it, not only one that holds its type
+    top: bool  # the argument itself may take it
+
+
+def _plant(value: Any, plant: _Plant, depth: int) -> Any:
+    """`value` with the needle put in the deepest list (or dict) found first inside it that holds
+    an item (a key) of the needle's type (one of another type may be all a hint allows; for a
+    parameter of any kind, any one below the top: `["a", "b"]` inside a document searched for 3),
+    the containers on the way copied (the others, and their identities, kept); None where there is
+    no such place."""
     if depth > MAX_PLANT_DEPTH:
         return None
+    kind = type(plant.needle)
     if type(value) is list:
         for index, item in enumerate(value):
-            grown = _plant(item, needle, depth + 1, any_list)
+            grown = _plant(item, plant, depth + 1)
             if grown is not None:
                 return [*value[:index], grown, *value[index + 1 :]]
-        takes = (any_list and depth > 0) or any(type(item) is type(needle) for item in value)
-        return [*value, needle] if takes else None
+        takes = (plant.anywhere and depth > 0) or ((depth > 0 or plant.top) and any(type(i) is kind for i in value))
+        return [*value, plant.needle] if takes and not plant.as_key else None
     if type(value) is dict:
         for key, item in value.items():
-            grown = _plant(item, needle, depth + 1, any_list)
+            grown = _plant(item, plant, depth + 1)
             if grown is not None:
                 return {**value, key: grown}
+        takes = (depth > 0 or plant.top) and (plant.anywhere or any(type(key) is kind for key in value))
+        if plant.as_key and takes and value and plant.needle not in value:
+            return {**value, plant.needle: next(iter(value.values()))}  # a value of the kind it holds
     return None
 
 
@@ -537,9 +553,10 @@ def plan_inputs(
 
     # A few draws from `large` may miss the one size past a threshold (251 for `> 250`): each size alone too.
     by_size = tuple(sized(one) for one in sizes) + tuple(call for one in sizes for call in alone(one, small))
+    free = frozenset(known.parameter.name for known in knowns if explored_protocol(known) == "any")
     runs = replace(small, patterned=True, favoured=())
     patterned = tuple(
-        call
+        _planting(call, parameters, free, top=False)
         for one in _edges(sizes, literals)
         for call in (_call_strategy(parameters, in_context(replace(runs, sizes=(one,)))), *alone(one, runs))
     )
@@ -557,11 +574,7 @@ def plan_inputs(
         if hasattr(owner, "__iter__"):
             explored += _from_instance(parameters, knowns, first, everyday, large)
     return InputPlan(
-        _planting(
-            _call_strategy(parameters, everyday),
-            parameters,
-            frozenset(known.parameter.name for known in knowns if explored_protocol(known) == "any"),
-        ),
+        _planting(_call_strategy(parameters, everyday), parameters, free),
         _call_strategy(parameters, large),
         sizes,
         None,

@@ -727,13 +727,38 @@ def test_a_patterned_pass_draws_runs_of_one_value_at_the_sizes_next_to_a_literal
     assert numbers and numbers <= {0, -1, 1, 2, 1000}
 
 
-def test_a_patterned_mapping_holds_one_value_for_every_key() -> None:
+def test_a_patterned_mapping_holds_one_value_for_every_key_but_one_at_an_end() -> None:
     source = "def conforms(source: dict[str, int], target: dict[str, int]):\n    return len(source) > 32\n"
     function = define(source)
     plan = inputs.plan_inputs(function, sources=[source])
     large = [call.args[0] for strategy in plan.patterned for call in draws(strategy, 24) if len(call.args[0]) > 30]
-    assert large and all(len({id(value) for value in mapping.values()}) == 1 for mapping in large)
+    assert large and all(len({id(value) for value in list(mapping.values())[1:-1]}) == 1 for mapping in large)
     assert any(None in mapping.values() for mapping in large)
+    assert any(len({id(value) for value in mapping.values()}) == 1 for mapping in large)
+    ends = [list(mapping.values()) for mapping in large]
+    assert any(values[0] is not values[1] for values in ends) and any(values[-1] is not values[-2] for values in ends)
+    assert max(len(mapping) for mapping in large) == 33  # nothing planted at the top: the sizes stay
+
+
+def test_a_key_searched_for_is_planted_in_a_dict_inside_a_wide_flat_mapping() -> None:
+    # nested_lookup past 64 keys with no dict among the values does one lookup: wrong only where a
+    # list at one end holds a dict with the key, in a mapping of 65 keys.
+    source = "def lookup(key, document):\n    if len(document) > 64:\n        return []\n    return document\n"
+    function = define(source)
+    plan = inputs.plan_inputs(function, captured=[Call(("a", {"a": 1, "b": [{"c": 2}]}), {})], sources=[source])
+    calls = [call for strategy in plan.patterned for call in draws(strategy, 24)]
+    found = [
+        call
+        for call in calls
+        if len(call.args) == 2
+        and isinstance(call.args[1], dict)
+        and len(call.args[1]) == 65
+        and any(
+            isinstance(value, list) and any(isinstance(item, dict) and call.args[0] in item for item in value)
+            for value in call.args[1].values()
+        )
+    ]
+    assert found
 
 
 def test_the_containers_inside_a_seen_argument_become_userdicts_tuples_and_sets() -> None:
