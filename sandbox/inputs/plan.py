@@ -324,7 +324,10 @@ def _planting(
     return st.tuples(calls, st.sampled_from(PLANTINGS)).map(lambda pair: _planted(pair[0], names, free, pair[1], top))
 
 
-PLANTINGS = ("key", "item", None, None)  # hypothesis favours the first: the key most often, the call as drawn least
+# How a call's needle is planted: hypothesis favours the first, the key most often, the call as
+# drawn least; "twin": an equal value of another type where there is one (True for 1, 2.0 for 2),
+# which `==` and a dict find and a comparison of text or type misses.
+PLANTINGS = ("key", "item", "twin key", "twin item", None, None)
 _PLAIN = (int, str, bytes, bool, float)
 MAX_PLANT_DEPTH = 4
 
@@ -334,15 +337,28 @@ def _planted(call: Call, names: Sequence[str], free: frozenset[str], how: str | 
     needle = next((value for value in values if type(value) in _PLAIN and value == value), None)
     if needle is None or how is None:
         return call
+    plant = _twin(needle) if how.startswith("twin") else needle
+    as_key = how.endswith("key")
     for index, value in enumerate(call.args):
-        grown = _plant(value, _Plant(needle, how == "key", index < len(names) and names[index] in free, top), 0)
+        grown = _plant(value, _Plant(plant, as_key, index < len(names) and names[index] in free, top), 0)
         if grown is not None:
             return Call((*call.args[:index], grown, *call.args[index + 1 :]), call.kwargs)
     for name, value in call.kwargs.items():
-        grown = _plant(value, _Plant(needle, how == "key", name in free, top), 0)
+        grown = _plant(value, _Plant(plant, as_key, name in free, top), 0)
         if grown is not None:
             return Call(call.args, {**call.kwargs, name: grown})
     return call
+
+
+def _twin(value: Any) -> Any:
+    """An equal value of another type: 0 and 1 for False and True and back, a float for an int."""
+    if type(value) is bool:
+        return int(value)
+    if type(value) is int:
+        return bool(value) if value in (0, 1) else float(value)
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
 
 
 @dataclass(frozen=True)

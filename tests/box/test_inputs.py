@@ -825,3 +825,25 @@ def test_a_parameter_of_any_kind_takes_the_plant_in_a_list_of_other_items() -> N
 
     assert planted_share(occurrences) > 0.1
     assert planted_share(hinted) < 0.02  # a list of text is all the hint allows there
+
+
+def test_a_needle_is_also_planted_as_its_equal_twin_of_another_type() -> None:
+    # nested_lookup(1, {True: "x"}, wild=True) finds "x" by ==, and a draft matching str(key) alone
+    # misses it: True is planted where 1 is searched for, 2.0 where 2 is.
+    def lookup(key, document):  # type: ignore[no-untyped-def]  # only its signature is read
+        return document
+
+    calls = draws(inputs.plan_inputs(lookup, captured=[Call((1, {"a": {"b": 2}, "c": [3]}), {})]).small, 300)
+
+    def twins(value: Any, needle: Any) -> bool:
+        if isinstance(value, dict):
+            return any(k == needle and type(k) is not type(needle) for k in value) or any(
+                twins(v, needle) for v in value.values()
+            )
+        if isinstance(value, list):
+            return any((v == needle and type(v) is not type(needle)) or twins(v, needle) for v in value)
+        return False
+
+    planted = [call for call in calls if len(call.args) == 2 and type(call.args[0]) is int and twins(*call.args[::-1])]
+    assert len(planted) > 5
+    assert any(type(call.args[0]) is int and call.args[0] in (0, 1) for call in planted)
