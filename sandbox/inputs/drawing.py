@@ -241,9 +241,10 @@ def ints(context: Context, low: int | None = None, high: int | None = None, mark
     high = context.numbers.high if high is None else high
     if context.structured and context.numbers.structured:
         return Element(st.sampled_from(context.numbers.structured), lambda rng, size: rng.randint(low, high))
-    plain = [value for value in dict.fromkeys([*PATTERN_INTS, *context.numbers.marks]) if low <= value <= high]
-    if context.patterned and plain:
-        return Element(st.sampled_from(plain), lambda rng, size: rng.choice(plain))
+    if context.patterned:
+        plain = [value for value in dict.fromkeys([*PATTERN_INTS, *context.numbers.marks]) if low <= value <= high]
+        if plain:
+            return Element(st.sampled_from(plain), lambda rng, size: rng.choice(plain))
     chosen = sorted(set(context.numbers.marks) | set(marks))
     drawn = st.integers(min_value=low, max_value=high)
     top = high
