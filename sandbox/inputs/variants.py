@@ -122,11 +122,13 @@ def _mapping_variants(mapping: dict[Any, Any]) -> list[tuple[str, Any]]:
 # The containers inside an argument become their siblings too (the argument itself stays a dict or
 # a list): a walk that goes into what has `items()` differs from one that goes into dicts only where
 # a mapping that is no dict sits inside, and a "copy" of the dicts and lists alone shares a set
-# with its caller only where a set sits inside.
+# with its caller only where a set sits inside; one that peeks at an inner value for emptiness
+# takes an item from it only where that value is an iterator.
 _INNER: dict[str, Callable[[Any], Any]] = {
     "its inner dicts as UserDicts": lambda item: collections.UserDict(item) if type(item) is dict else None,
     "its inner lists as tuples": lambda item: tuple(item) if type(item) is list else None,
     "its inner lists as sets": lambda item: set(item) if type(item) is list and hashable(item) else None,
+    "its inner lists as iterators": lambda item: iter(item) if type(item) is list else None,
 }
 MAX_INNER_DEPTH = 8
 

@@ -59,9 +59,9 @@ class Version:
                 pass  # a class that takes no new attribute: calls go to the function itself
             else:
                 self.replaced["." + target.function_name] = (old_attribute, raw)
-        for name, value in namespace.items():
-            if name not in before or before[name] is not value:
-                self.replaced[name] = (before.get(name, _MISSING), value)
+        for name in {*before, *namespace}:
+            if before.get(name, _MISSING) is not namespace.get(name, _MISSING):
+                self.replaced[name] = (before.get(name, _MISSING), namespace.get(name, _MISSING))
         function = raw.__func__ if isinstance(raw, (staticmethod, classmethod)) else raw
         if not callable(function):
             raise LookupError(f"the new version defines no function {target.function_name}")

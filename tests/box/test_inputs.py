@@ -773,6 +773,10 @@ def test_the_containers_inside_a_seen_argument_become_userdicts_tuples_and_sets(
     assert type(inner) is dict and type(inner["a"][1]) is collections.UserDict and inner["a"][1]["b"] == [2]
     assert made["its inner lists as tuples"] == {"a": (1, {"b": (2,)}), "c": 1}
     assert made["its inner lists as sets"]["a"][1]["b"] == {2} and type(made["its inner lists as sets"]["a"]) is list
+    iterators = made["its inner lists as iterators"]
+    assert type(iterators) is dict and isinstance(iterators["a"], collections.abc.Iterator)
+    items = list(iterators["a"])
+    assert items[0] == 1 and list(items[1]["b"]) == [2] and iterators["c"] == 1
     assert type(made["UserDict"]) is collections.UserDict
     assert seen.args[0] == {"a": [1, {"b": [2]}], "c": 1}  # the seen value itself is left as it was
 

@@ -323,3 +323,39 @@ def test_the_wire_caps_answers_and_reads_only_json() -> None:
     with pytest.raises(wire.ChannelClosed):
         wire.receive_json(read_end, None)  # the writer is gone
     os.close(read_end)
+
+
+RECURSIVE = """\
+counted = []
+
+
+def fact(n):
+    global counted
+    counted = counted + [n]
+    return 1 if n <= 1 else n * fact(n - 1)
+
+
+class Shelf:
+    def depth(self, n):
+        return 0 if n <= 0 else 1 + self.depth(n - 1)
+"""
+
+
+def test_a_new_version_takes_the_originals_place_in_its_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "recursive.py").write_text(RECURSIVE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    versions = load("version.versions")
+    draft = (
+        "def fact(n):\n    global counted\n    counted = [n]\n    return 1 if n <= 1 else n * fact(n - 1) + (n == 3)\n"
+    )
+    version = versions.Version(contract.TargetSpec("recursive", "fact"), draft)
+    assert version.function(4) == 4 * (3 * 2 + 1)  # its recursive calls reach itself, as once applied
+    assert version.module.counted == [1]  # its `global` rebinds the module's own name
+    with version.as_original():
+        assert version.original(4) == 24  # the original's reach the original
+    assert version.module.fact is version.function
+    method = "def depth(self, n):\n    return 0 if n <= 0 else 2 + self.depth(n - 1)\n"
+    shelf = versions.Version(contract.TargetSpec("recursive", "depth", class_name="Shelf"), method)
+    assert shelf.function(shelf.owner(), 3) == 6 and "depth" not in vars(shelf.module)
+    with shelf.as_original():
+        assert shelf.original(shelf.owner(), 3) == 3
