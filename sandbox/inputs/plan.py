@@ -326,8 +326,9 @@ def _planting(
 
 # How a call's needle is planted: hypothesis favours the first, the key most often, the call as
 # drawn least; "twin": an equal value of another type where there is one (True for 1, 2.0 for 2),
-# which `==` and a dict find and a comparison of text or type misses.
-PLANTINGS = ("key", "item", "twin key", "twin item", None, None)
+# which `==` and a dict find and a comparison of text or type misses; "scatter": everywhere below
+# the top at once.
+PLANTINGS = ("key", "item", "scatter", "twin key", "twin item", None, None)
 _PLAIN = (int, str, bytes, bool, float)
 MAX_PLANT_DEPTH = 4
 
@@ -339,12 +340,13 @@ def _planted(call: Call, names: Sequence[str], free: frozenset[str], how: str | 
         return call
     plant = _twin(needle) if how.startswith("twin") else needle
     as_key = how.endswith("key")
+    place = _scatter if how == "scatter" else _plant
     for index, value in enumerate(call.args):
-        grown = _plant(value, _Plant(plant, as_key, index < len(names) and names[index] in free, top), 0)
+        grown = place(value, _Plant(plant, as_key, index < len(names) and names[index] in free, top), 0)
         if grown is not None:
             return Call((*call.args[:index], grown, *call.args[index + 1 :]), call.kwargs)
     for name, value in call.kwargs.items():
-        grown = _plant(value, _Plant(plant, as_key, name in free, top), 0)
+        grown = place(value, _Plant(plant, as_key, name in free, top), 0)
         if grown is not None:
             return Call(call.args, {**call.kwargs, name: grown})
     return call
@@ -394,6 +396,31 @@ def _plant(value: Any, plant: _Plant, depth: int) -> Any:
         if plant.as_key and takes and value and plant.needle not in value:
             return {**value, plant.needle: next(iter(value.values()))}  # a value of the kind it holds
     return None
+
+
+def _scatter(value: Any, plant: _Plant, depth: int) -> Any:
+    """`value` with the needle in every place below the top that takes it: an item of every list,
+    the first plain value of every dict (a value found in a list and in a dict at once, where a
+    count that skips one of them is wrong only then); None where nothing took it."""
+    if depth > MAX_PLANT_DEPTH or type(value) not in (list, dict):
+        return None
+    kind = type(plant.needle)
+    items = list(value.items()) if type(value) is dict else list(enumerate(value))
+    grown = [(key, _scatter(item, plant, depth + 1)) for key, item in items]
+    changed = any(new is not None for _, new in grown)
+    parts = [(key, item if new is None else new) for (key, item), (_, new) in zip(items, grown)]
+    if type(value) is list:
+        made = [item for _, item in parts]
+        if depth > 0 and (plant.anywhere or any(type(item) is kind for item in made)):
+            return [*made, plant.needle]
+        return made if changed else None
+    plain = next((key for key, item in parts if type(item) in (_PLAIN if plant.anywhere else (kind,))), _NONE)
+    if depth > 0 and plain is not _NONE:
+        return {**dict(parts), plain: plant.needle}
+    return dict(parts) if changed else None
+
+
+_NONE = object()
 
 
 _COLLECTIONS = (str, bytes, list, tuple, set, frozenset, dict)

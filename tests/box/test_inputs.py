@@ -851,3 +851,31 @@ def test_a_needle_is_also_planted_as_its_equal_twin_of_another_type() -> None:
     planted = [call for call in calls if len(call.args) == 2 and type(call.args[0]) is int and twins(*call.args[::-1])]
     assert len(planted) > 5
     assert any(type(call.args[0]) is int and call.args[0] in (0, 1) for call in planted)
+
+
+def test_a_needle_is_also_scattered_into_every_list_and_dict_below_the_top() -> None:
+    # get_occurrences_and_values counts a value among a dict's values and among a list's items: a
+    # mutant that stops counting the list's differs only where the value is in both at once.
+    def occurrences(items, value):  # type: ignore[no-untyped-def]  # only its signature is read
+        return items
+
+    seen = Call(([{"a": "w", "b": ["y", {"c": "z"}]}], "x"), {})
+    calls = draws(inputs.plan_inputs(occurrences, captured=[seen]).small, 300)
+
+    def places(item: Any, needle: Any) -> set[str]:
+        if isinstance(item, dict):
+            found = {"dict"} if needle in item.values() else set()
+            return found.union(*(places(value, needle) for value in item.values()))
+        if isinstance(item, list):
+            found = {"list"} if needle in item else set()
+            return found.union(*(places(value, needle) for value in item))
+        return set()
+
+    both = [
+        call
+        for call in calls
+        if len(call.args) == 2
+        and isinstance(call.args[0], list)
+        and {"dict", "list"} <= set().union(*(places(document, call.args[1]) for document in call.args[0]))
+    ]
+    assert len(both) > 5
