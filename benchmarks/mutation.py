@@ -35,17 +35,17 @@ Sources:
 - suite: benchmarks/slow_functions; the correct version is the known-good draft in fast.py;
 - untyped: the same with every type hint stripped from both (inputs then come from the
   project's tests, the examples and what is widened from them);
-- toolz, boltons, funcy, fnc, more_itertools, flatten_dict, ubelt, nested-lookup: real libraries
-  (pinned below, see LIBRARIES), each downloaded as an sdist with its own tests. Their functions
-  are untyped, several return iterators, lists or dicts, some have sentinel defaults; the correct
-  version is the library's own source. There "verified" means correct (speed does not matter).
-  Generator functions are refused by coderefine as ineligible: their mutants are listed, not
-  checked.
+- toolz, boltons, funcy, fnc, more_itertools, flatten_dict, ubelt, nested-lookup, dpath: real
+  libraries (pinned below, see LIBRARIES), each downloaded as an sdist with its own tests. Their
+  functions are untyped, several return iterators, lists or dicts, some have sentinel defaults;
+  the correct version is the library's own source. There "verified" means correct (speed does not
+  matter). Generator functions are refused by coderefine as ineligible: their mutants are listed,
+  not checked.
 - ordered-set: a library the same way, whose targets are methods, named `Class.method` as
   `coderefine optimize file.py::Class.method` names them: OrderedSet's, whose __init__ is typed (the
   checker builds the instance from it; the oracle's makers build it, and put a mutant in the class
   for the call); a version of a method is its def at the left margin, as a model writes it.
-- library: the nine libraries in that order; all: the suite, untyped and the nine libraries.
+- library: the ten libraries in that order; all: the suite, untyped and the ten libraries.
 
 Nothing in the repository is changed: every run works on copies. Before funcy and fnc, `all` took
 about 20 minutes on 2 cores (the suite 4, untyped 5, toolz 7, boltons 4; each library's sdist is
@@ -298,6 +298,33 @@ NESTED_LOOKUP_FUNCTIONS = (
     ("nested_lookup/lookup_api.py", "nested_update"),
     ("nested_lookup/lookup_api.py", "nested_alter"),
 )
+# dpath (dpath/segments.py): untyped functions over nested documents of mappings and sequences,
+# none typed in its parameters (make_walkable's return is hinted): make_walkable (anything with
+# items() read by it, anything else sized zipped with ListIndex positions, ints that also equal
+# their negative index, or else no pairs; a lazy iterator each way), leafy (leaf()'s isinstance()
+# of six kinds, or empty by len(); False where len() raises), walk (a generator: a node's pairs
+# first, then each child's walk; paths are tuples from the keyword option location; an empty key
+# an InvalidKeyName unless dpath.options.ALLOW_EMPTY_STRING_KEYS, a flag these functions read and
+# never set, at its default throughout here), expand (a generator of the path's prefixes, each a
+# slice of it), has (get() under a bare except: positions as ints or decimal strings, a path of
+# any iterable read only up to its first missing key), types (a tuple of (segment, type) pairs,
+# one get() from the top per prefix), leaves (a filter() over walk) and fold and foldm (a callback
+# on each of walk's pairs with the accumulator, which is returned, stopped by an exact False;
+# foldm's pairs a tuple taken first, so that the callback may change the document). The rest are
+# hinted (get, match, set, extend, view, dpath/__init__.py's) or have no mutation site (leaf,
+# int_str); walk and expand are generators, refused by coderefine: their mutants and drafts are
+# listed, not checked.
+DPATH_FUNCTIONS = (
+    ("dpath/segments.py", "make_walkable"),
+    ("dpath/segments.py", "leafy"),
+    ("dpath/segments.py", "walk"),
+    ("dpath/segments.py", "has"),
+    ("dpath/segments.py", "expand"),
+    ("dpath/segments.py", "types"),
+    ("dpath/segments.py", "leaves"),
+    ("dpath/segments.py", "fold"),
+    ("dpath/segments.py", "foldm"),
+)
 # ordered-set (one module, ordered_set/__init__.py; typed): methods of OrderedSet, whose
 # __init__(initial: OrderedSetInitializer[T] = None) is fully hinted, over the list and the dict
 # (item -> position) it holds; methods that change the instance and return a value (add: the
@@ -352,6 +379,25 @@ _UBELT_PYPROJECT = (
         "pyproject.toml",
         'addopts = "-p no:doctest --xdoctest --xdoctest-style=google --ignore-glob=setup.py',
         'addopts = "-p no:doctest --ignore-glob=setup.py',
+    ),
+)
+# five of dpath's test files take nose2's `helper` (a unittest.TestCase, for assertRaises) from
+# nose2, which is not installed here, nor in the box: a TestCase of unittest's stands in. Its
+# hypothesis profile is made derandomized, so that the kill filter (and the box's runs of the tests)
+# draw the same examples on every run.
+_DPATH_TESTS = (
+    *(
+        (
+            f"tests/test_{name}.py",
+            "from nose2.tools.such import helper",
+            "from unittest import TestCase as _Helper\nhelper = _Helper()",
+        )
+        for name in ("delete", "get_values", "merge", "path_paths", "types")
+    ),
+    (
+        "tests/test_segments.py",
+        'settings.register_profile("default", suppress_health_check=(HealthCheck.too_slow,))',
+        'settings.register_profile("default", suppress_health_check=(HealthCheck.too_slow,), derandomize=True)',
     ),
 )
 LIBRARIES = {
@@ -429,6 +475,8 @@ LIBRARIES = {
         NESTED_LOOKUP_FUNCTIONS,
         test_modules=(("six", "1.17.0", "six.py"),),
     ),
+    # its tests are in tests/ (unittest classes and plain functions, hypothesis's in test_segments.py)
+    "dpath": Library("dpath", "2.2.0", ("tests",), "tests", DPATH_FUNCTIONS, _DPATH_TESTS),
     # its pytest.ini runs the docstrings of the module and README.md as doctests: both are in the
     # kill filter beside test/ (the box runs the project's tests as pytest finds them)
     "ordered-set": Library(

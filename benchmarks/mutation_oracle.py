@@ -360,6 +360,11 @@ def normalize(value: Any, depth: int = 0) -> Any:
     if isinstance(value, dict):
         return (type(value).__name__, {key: normalize(item, depth + 1) for key, item in value.items()})
     state = getattr(value, "__dict__", None)
+    if isinstance(state, dict) and isinstance(value, (int, float, str, bytes)):
+        # a scalar of a subclass with attributes (dpath's ListIndex: an int and its list's length):
+        # its value too, as the scalar it is
+        base: Any = next(kind for kind in (int, float, str, bytes) if isinstance(value, kind))
+        return (type(value).__name__, base(value), {key: normalize(item, depth + 1) for key, item in state.items()})
     if isinstance(state, dict) and not callable(value) and not isinstance(value, types.ModuleType):
         # an instance (an OrderedSet, a method's self): its class and all it holds, even what its
         # __eq__ leaves out (a map beside the list, an attribute a method cached)
@@ -1532,6 +1537,227 @@ def _nl_alter(rng: random.Random) -> Arguments:
     return (document, key, callback), kwargs
 
 
+# dpath's inputs: what its own tests pass (documents of dicts keyed by text and bytes, lists and
+# tuples, nested, with ints, floats, booleans, bytes, text and None inside; paths of the keys they
+# hold, list positions as ints or decimal strings, a path through a leaf or to a missing key; fold
+# callbacks that count, collect, stop at the second pair with an exact False, or change the
+# document as dpath.delete does through foldm), and past them: mappings that are no dict (a
+# UserDict, a MappingProxyType) and dict subclasses (an OrderedDict, a defaultdict, which a lookup
+# fills), sets, a str subclass, 0j, wide dicts and long lists (past 64), long paths (past 8 keys,
+# down nested lists), paths as one-shot iterators, negative positions, now and then an empty key
+# (refused by walk while dpath.options.ALLOW_EMPTY_STRING_KEYS is off, as it is here).
+
+_DP_KEYS: tuple[Any, ...] = ("a", "b", "c", "x y", "0", "ä", b"k")
+
+
+class _DpTag(str):
+    """A str subclass (a leaf to isinstance(), not to type() is str); slots: compared by its text."""
+
+    __slots__ = ()
+
+
+def _dp_leaf(rng: random.Random) -> Any:
+    roll = rng.random()
+    if roll < 0.05:
+        return rng.choice((0j, _DpTag("ab"), _DpTag(""), 1.5, _NAN))
+    return rng.choice((0, 1, -2, 7, 0.5, True, False, None, "", "s", b"", b"b", "0"))
+
+
+def _dp_thing(rng: random.Random, depth: int) -> Any:
+    """A leaf, a mapping, a list, a tuple, now and then a set or a long list of leaves."""
+    roll = rng.random()
+    if depth <= 0 or roll < 0.35:
+        return _dp_leaf(rng)
+    if roll < 0.6:
+        return _dp_mapping(rng, depth - 1)
+    if roll < 0.8:
+        return [_dp_thing(rng, depth - 1) for _ in range(rng.randint(0, 3))]
+    if roll < 0.93:
+        return tuple(_dp_thing(rng, depth - 1) for _ in range(rng.randint(0, 3)))
+    if roll < 0.96:
+        return {rng.choice((1, 2, "s", b"b")) for _ in range(rng.randint(0, 3))}
+    return [_dp_leaf(rng) for _ in range(rng.randint(60, 80))]  # long: past 64 items
+
+
+def _dp_mapping(rng: random.Random, depth: int) -> Any:
+    made: dict[Any, Any] = {key: _dp_thing(rng, depth) for key in rng.sample(_DP_KEYS, rng.randint(0, 4))}
+    if rng.random() < 0.015:
+        made[rng.choice(("", b""))] = _dp_leaf(rng)  # an empty key: walk raises InvalidKeyName when it reaches it
+    roll = rng.random()
+    if roll < 0.05:
+        return collections.OrderedDict(made)
+    if roll < 0.08:
+        return collections.defaultdict(list, made)
+    if roll < 0.12:
+        return collections.UserDict(made)
+    if roll < 0.14:
+        return types.MappingProxyType(made)
+    return made
+
+
+def _dp_chain(rng: random.Random) -> Any:
+    """A deep document: 9 to 12 levels of one-item lists and dicts, a leaf at the bottom."""
+    node: Any = _dp_leaf(rng)
+    for _ in range(rng.randint(9, 12)):
+        node = [node] if rng.random() < 0.6 else {rng.choice(("a", "b")): node}
+    return node
+
+
+def _dp_document(rng: random.Random) -> Any:
+    """A document: a mapping (mostly), a list or a tuple; now and then a wide dict, a deep chain or a leaf."""
+    roll = rng.random()
+    if roll < 0.06:  # wide: past a fast path's threshold, a few nested values among the leaves
+        made: dict[Any, Any] = {f"k{index}": _dp_leaf(rng) for index in range(rng.randint(60, 90))}
+        for key in rng.sample(_DP_KEYS, rng.randint(0, 3)):
+            made[key] = _dp_thing(rng, 2)
+        return made
+    if roll < 0.12:
+        return _dp_chain(rng)
+    if roll < 0.7:
+        return _dp_mapping(rng, 3)
+    if roll < 0.85:
+        return [_dp_thing(rng, 3) for _ in range(rng.randint(0, 3))]
+    if roll < 0.97:
+        return tuple(_dp_thing(rng, 3) for _ in range(rng.randint(0, 3)))
+    return _dp_leaf(rng)
+
+
+def _dp_existing(node: Any, prefix: tuple[Any, ...], found: list[tuple[Any, ...]]) -> None:
+    """The paths `node` holds (positions as plain ints), at most 200 of them."""
+    if len(found) >= 200 or isinstance(node, (str, bytes)):
+        return
+    if hasattr(node, "items"):
+        pairs: list[Any] = list(node.items())
+    elif isinstance(node, (list, tuple)):
+        pairs = list(enumerate(node))
+    else:
+        return
+    for key, value in pairs:
+        found.append((*prefix, key))
+        _dp_existing(value, (*prefix, key), found)
+
+
+def _dp_path(rng: random.Random, document: Any, stream: bool = True) -> Any:
+    """Mostly a path the document holds (positions now and then a decimal string or negative), else
+    one past a leaf or to a missing key; a list, a tuple or (with `stream`) a one-shot iterator."""
+    found: list[tuple[Any, ...]] = []
+    _dp_existing(document, (), found)
+    roll = rng.random()
+    path: list[Any] = []
+    if found and roll < 0.75:
+        deepest = max(len(one) for one in found)
+        chosen = next(one for one in found if len(one) == deepest) if rng.random() < 0.25 else rng.choice(found)
+        path = list(chosen)  # the deepest now and then
+    if roll < 0.5:
+        path = [str(key) if type(key) is int and rng.random() < 0.3 else key for key in path]
+        if path and type(path[-1]) is int and rng.random() < 0.2:
+            path[-1] = -1
+    elif roll < 0.75:
+        path.append(rng.choice((0, "0", "a", "zz")))  # past a leaf or to a missing key
+    elif roll < 0.95:
+        path = [rng.choice(("a", "zz", 0, "0", b"k")) for _ in range(rng.randint(0, 3))]
+    kind = rng.random()
+    if stream and kind < 0.15:
+        return Stream(path)
+    return tuple(path) if kind < 0.4 else path
+
+
+def _dp_located(rng: random.Random) -> Arguments:
+    document = _dp_document(rng)
+    return (document, _dp_path(rng, document)), {}
+
+
+def _dp_typed_path(rng: random.Random) -> Arguments:
+    """A document and a path into it that types() can slice: held (mostly) or not."""
+    document = _dp_document(rng)
+    return (document, _dp_path(rng, document, stream=False)), {}
+
+
+def _dp_node(rng: random.Random) -> Any:
+    roll = rng.random()
+    if roll < 0.15:
+        return rng.choice(("ab", b"ab", 3, None, range(3), Stream([1, 2]), (x for x in "ab")))
+    if roll < 0.25:
+        return rng.choice((collections.UserDict, types.MappingProxyType, collections.OrderedDict))(
+            {key: _dp_leaf(rng) for key in rng.sample(_DP_KEYS, rng.randint(0, 3))}
+        )
+    return _dp_thing(rng, 3) if roll < 0.5 else _dp_document(rng)
+
+
+def _dp_count(obj: Any, pair: Any, acc: Any) -> Any:
+    acc[0] += 1
+
+
+def _dp_paths(obj: Any, pair: Any, acc: Any) -> Any:
+    acc.append(pair[0])
+
+
+def _dp_two(obj: Any, pair: Any, acc: Any) -> Any:
+    """dpath.get's callback: collect, and stop (an exact False) past the first one."""
+    acc.append(pair)
+    if len(acc) > 1:
+        return False
+
+
+def _dp_zero(obj: Any, pair: Any, acc: Any) -> Any:
+    """Collects and answers 0: falsy, yet not the False that stops a fold."""
+    acc.append(pair[0])
+    return 0
+
+
+def _dp_drop_ints(obj: Any, pair: Any, acc: Any) -> Any:
+    """dpath.delete's way, through foldm: an int in a dict is deleted (a path gone already is skipped)."""
+    path, value = pair
+    parent = obj
+    for key in path[:-1]:
+        try:
+            parent = parent[key]
+        except Exception:
+            return None
+    if isinstance(parent, dict) and type(value) is int and parent.get(path[-1], None) is value:
+        del parent[path[-1]]
+        acc.append(path)
+
+
+def _dp_swap_dicts(obj: Any, pair: Any, acc: Any) -> Any:
+    """Replaces each non-empty dict under a dict with a new one, and collects the paths."""
+    path, value = pair
+    acc.append(path)
+    parent = obj
+    for key in path[:-1]:
+        try:
+            parent = parent[key]
+        except Exception:
+            return None
+    if isinstance(parent, dict) and isinstance(value, dict) and value:
+        parent[path[-1]] = {"z": 0}
+
+
+_DP_FOLDS: tuple[tuple[Callable[..., Any], Callable[[], Any]], ...] = (
+    (_dp_count, lambda: [0]),
+    (_dp_paths, list),
+    (_dp_two, list),
+    (_dp_zero, list),
+    (_dp_drop_ints, list),
+    (_dp_swap_dicts, list),
+)
+
+
+def _dp_fold(rng: random.Random) -> Arguments:
+    callback, acc = rng.choice(_DP_FOLDS)
+    return (_dp_document(rng), callback, acc()), {}
+
+
+def _dp_segments(rng: random.Random) -> Any:
+    path = [rng.choice(("a", "b", 0, 7, b"k", "")) for _ in range(min(size(rng), 50))]
+    roll = rng.random()
+    if roll < 0.1:
+        return Stream(path)
+    if roll < 0.2:
+        return "".join(str(key) for key in path)
+    return tuple(path) if roll < 0.5 else path
+
+
 # ordered-set's inputs: what its tests and docstrings pass (OrderedSets of letters, small ints and
 # tuples, read as atoms by index(); sometimes of a subclass, whose kind a result keeps), other
 # collections of such items in every form a method takes (an OrderedSet, a set, a frozenset, a
@@ -1756,6 +1982,16 @@ LIBRARY_INPUTS: dict[str, Maker] = {
     ),
     "nested-lookup.nested_update": _nl_update,
     "nested-lookup.nested_alter": _nl_alter,
+    # dpath
+    "dpath.make_walkable": lambda rng: ((_dp_node(rng),), {}),
+    "dpath.leafy": lambda rng: ((_dp_node(rng) if rng.random() < 0.5 else _dp_leaf(rng),), {}),
+    "dpath.walk": lambda rng: ((_dp_document(rng),), optional(rng, "location", ((), ("r",), ("r", 0)))),
+    "dpath.has": _dp_located,
+    "dpath.expand": lambda rng: ((_dp_segments(rng),), {}),
+    "dpath.types": _dp_typed_path,
+    "dpath.leaves": lambda rng: ((_dp_document(rng),), {}),
+    "dpath.fold": _dp_fold,
+    "dpath.foldm": _dp_fold,
     # ordered-set: its methods, each called with its instance first
     "ordered-set.OrderedSet.add": _os_add,
     "ordered-set.OrderedSet.update": _os_update,

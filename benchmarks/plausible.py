@@ -3140,6 +3140,464 @@ NESTED_LOOKUP: dict[str, tuple[Draft, ...]] = {
 }
 
 
+# -- dpath 2.2.0 ----------------------------------------------------------------------------
+# dpath/segments.py imports deepcopy, fnmatchcase, (from typing) Sequence, Tuple, Iterator, Any,
+# Union, Optional, MutableMapping, MutableSequence, the module options (ALLOW_EMPTY_STRING_KEYS),
+# InvalidGlob, InvalidKeyName, PathNotFound, and (from dpath.types) PathSegment, Creator, Hints,
+# Glob, Path and ListIndex (an int that also equals its negative position); it defines leaf, get,
+# int_str, Star and STAR, match, extend, _default_creator, set and view beside the functions here.
+
+DPATH: dict[str, tuple[Draft, ...]] = {
+    "make_walkable": (
+        draft(
+            "list-vs-iterator",
+            "a sequence's pairs built in one comprehension: a list where the original returns a lazy zip",
+            '''
+            def make_walkable(node) -> Iterator[Tuple[PathSegment, Any]]:
+                """
+                Returns an iterator which yields tuple pairs of (node index, node value), regardless of node type.
+                """
+                try:
+                    return iter(node.items())
+                except AttributeError:
+                    try:
+                        length = len(node)
+                        # one comprehension: no map() over a lambda that calls len(node) again per index
+                        return [(ListIndex(i, length), value) for i, value in enumerate(node)]
+                    except TypeError:
+                        return enumerate([])
+            ''',
+            Witness("make_walkable(['v'])", "iter([(ListIndex(0, 1), 'v')])", "[(ListIndex(0, 1), 'v')]"),
+        ),
+        draft(
+            "mapping-as-iterable",
+            "a dict by isinstance(), anything else sized as a sequence: a UserDict yields its keys by position",
+            '''
+            def make_walkable(node) -> Iterator[Tuple[PathSegment, Any]]:
+                """
+                Returns an iterator which yields tuple pairs of (node index, node value), regardless of node type.
+                """
+                # a dict by one isinstance() check instead of an attribute lookup that raises for
+                # every list; anything else with a length is indexed by position
+                if isinstance(node, dict):
+                    return iter(node.items())
+                try:
+                    length = len(node)
+                except TypeError:
+                    return enumerate([])
+                return zip(map(lambda i: ListIndex(i, length), range(length)), node)
+            ''',
+            Witness("make_walkable(collections.UserDict(a=1))", "iter([('a', 1)])", "iter([(ListIndex(0, 1), 'a')])"),
+        ),
+        draft(
+            "kind-assumed",
+            "exact kind checks, a dict or a list or tuple: a UserDict, a set or a string has no pairs",
+            '''
+            def make_walkable(node) -> Iterator[Tuple[PathSegment, Any]]:
+                """
+                Returns an iterator which yields tuple pairs of (node index, node value), regardless of node type.
+                """
+                # two isinstance() checks instead of two try/excepts: no exception raised and caught
+                # for every list, and none for every leaf
+                if isinstance(node, dict):
+                    return iter(node.items())
+                if isinstance(node, (list, tuple)):
+                    length = len(node)
+                    return zip(map(lambda i: ListIndex(i, length), range(length)), node)
+                return enumerate([])
+            ''',
+            Witness("make_walkable(collections.UserDict(a=1))", "iter([('a', 1)])", "iter([])"),
+        ),
+        draft(
+            "size-fast-path",
+            "past 64 items a sequence is enumerated: plain int positions, no longer equal to their negative index",
+            '''
+            def make_walkable(node) -> Iterator[Tuple[PathSegment, Any]]:
+                """
+                Returns an iterator which yields tuple pairs of (node index, node value), regardless of node type.
+                """
+                try:
+                    return iter(node.items())
+                except AttributeError:
+                    try:
+                        length = len(node)
+                        if length > 64:
+                            # a long sequence: enumerate() in C, no ListIndex object built per item
+                            return enumerate(node)
+                        indices = map(lambda i: ListIndex(i, length), range(length))
+                        return zip(indices, node)
+                    except TypeError:
+                        return enumerate([])
+            ''',
+            Witness("next(make_walkable([0] * 65))[0] == -65", "True", "False"),
+        ),
+    ),
+    "leafy": (
+        draft(
+            "kind-assumed",
+            "leaf() inlined as exact type() checks: a str or int subclass is no leaf, and a long one not empty",
+            '''
+            def leafy(thing):
+                """
+                Same as leaf(thing), but also treats empty sequences and
+                dictionaries as True.
+                """
+                # leaf() inlined as identity checks on type(): no call, no isinstance() over six classes
+                kind = type(thing)
+                if kind is str or kind is int or kind is bool or kind is float or kind is bytes or thing is None:
+                    return True
+                try:
+                    return len(thing) == 0
+                except TypeError:
+                    return False
+            ''',
+            Witness("leafy(type('Tag', (str,), {})('ab'))", "True", "False"),
+        ),
+        draft(
+            "error-changed",
+            "`not thing` for the empty test, no try: a thing with no len() but false (0j, Decimal(0)) is leafy",
+            '''
+            def leafy(thing):
+                """
+                Same as leaf(thing), but also treats empty sequences and
+                dictionaries as True.
+                """
+                # `not thing` is the empty test done in C (it falls back to __len__) and never raises
+                # TypeError, so the try/except goes too
+                return leaf(thing) or not thing
+            ''',
+            Witness("leafy(0j)", "False", "True"),
+        ),
+    ),
+    "walk": (
+        draft(
+            "option-ignored",
+            "one explicit stack from the top: location dropped, the paths start from () whatever the caller gave",
+            '''
+            def walk(obj, location=()):
+                """
+                Yield all valid (segments, value) pairs (from a breadth-first
+                search, right-to-left on sequences).
+                """
+                # one explicit stack instead of a generator per level; each node's pairs are read
+                # once, and its children go on the stack in reverse so the order stays the same
+                stack = [((), obj)]
+                while stack:
+                    path, node = stack.pop()
+                    if leaf(node):
+                        continue
+                    pairs = list(make_walkable(node))
+                    for k, v in pairs:
+                        try:
+                            length = len(k)
+                        except TypeError:
+                            length = None
+                        if length == 0 and not options.ALLOW_EMPTY_STRING_KEYS:
+                            raise InvalidKeyName("Empty string keys not allowed without "
+                                                 "dpath.options.ALLOW_EMPTY_STRING_KEYS=True: "
+                                                 f"{path + (k,)}")
+                        yield path + (k,), v
+                    stack.extend((path + (k,), v) for k, v in reversed(pairs))
+            ''',
+            Witness("walk({'a': 1}, ('r',))", "iter([(('r', 'a'), 1)])", "iter([(('a',), 1)])"),
+        ),
+    ),
+    "has": (
+        draft(
+            "one-too-many",
+            "get() inlined with the next segment read ahead: one segment past a missing key is taken from an iterator",
+            '''
+            def has(obj, segments):
+                """
+                Return True if the path exists in the obj. Otherwise return False.
+                """
+                # get() inlined: no PathNotFound built and raised through a second frame for a
+                # missing path; the next segment is read ahead so that the last key of a plain dict
+                # is a membership test, its value never fetched
+                end = object()
+                try:
+                    it = iter(segments)
+                    current = obj
+                    segment = next(it, end)
+                    while segment is not end:
+                        following = next(it, end)
+                        if leaf(current):
+                            return False
+                        if isinstance(current, Sequence) and isinstance(segment, str) and segment.isdecimal():
+                            segment = int(segment)
+                        if following is end and type(current) is dict:
+                            return segment in current
+                        current = current[segment]
+                        segment = following
+                    return True
+                except:
+                    return False
+            ''',
+            Witness(
+                "(lambda it: (has({'a': 1}, it), list(it)))(iter(['b', 'c', 'd']))",
+                "(False, ['c', 'd'])",
+                "(False, ['d'])",
+            ),
+        ),
+        draft(
+            "kind-assumed",
+            "a one-segment path answered with `in`: a list is searched by value, not by position",
+            '''
+            def has(obj, segments):
+                """
+                Return True if the path exists in the obj. Otherwise return False.
+                """
+                # the common one-key path: a membership test, no get() and no exception raised for a miss
+                if len(segments) == 1 and not leaf(obj):
+                    try:
+                        return segments[0] in obj
+                    except TypeError:
+                        return False
+                try:
+                    get(obj, segments)
+                    return True
+                except:
+                    return False
+            ''',
+            Witness("has([10, 20], [1])", "True", "False"),
+        ),
+        draft(
+            "error-changed",
+            "only the lookup errors caught: a list indexed by a word raises TypeError instead of False",
+            '''
+            def has(obj, segments):
+                """
+                Return True if the path exists in the obj. Otherwise return False.
+                """
+                # the errors a missing path raises, not a bare except: nothing else pays for a wide handler
+                try:
+                    get(obj, segments)
+                    return True
+                except (KeyError, IndexError, PathNotFound):
+                    return False
+            ''',
+            Witness("has({'a': [1]}, ['a', 'x'])", "False", "raises TypeError"),
+        ),
+    ),
+    "expand": (
+        draft(
+            "argument-shared",
+            "the whole path yielded as the caller's own segments: the last prefix is no copy",
+            '''
+            def expand(segments):
+                """
+                Yield a tuple of segments for each possible length of segments.
+                Starting from the shortest length of segments and increasing by 1.
+                """
+                # slices only for the proper prefixes: the full-length slice is a copy of segments
+                # that nobody needs
+                length = len(segments)
+                for index in range(1, length):
+                    yield segments[:index]
+                if length:
+                    yield segments
+            ''',
+            Witness("(lambda s: list(expand(s))[-1] is s)(['a', 'b'])", "False", "True"),
+        ),
+    ),
+    "types": (
+        draft(
+            "kind-lost",
+            "the list of pairs returned as it is: a list where the original gives a tuple",
+            '''
+            def types(obj, segments):
+                """
+                For each segment produce a tuple of (segment, type(value)).
+                """
+                # one walk down the path, not a get() from the top for every prefix; the list is
+                # returned as it is, no tuple() copy
+                result = []
+                current = obj
+                for index, segment in enumerate(segments):
+                    current = get(current, segments[index:index + 1])
+                    result.append((segment, type(current)))
+                return result
+            ''',
+            Witness("types({'a': {'b': 1}}, ['a', 'b'])", "(('a', dict), ('b', int))", "[('a', dict), ('b', int)]"),
+        ),
+        draft(
+            "size-fast-path",
+            "past 8 segments of a list one walk down the path by []: a decimal string no longer indexes a list",
+            '''
+            def types(obj, segments):
+                """
+                For each segment produce a tuple of (segment, type(value)).
+                """
+                if not (isinstance(segments, (list, tuple)) and len(segments) > 8):
+                    result = []
+                    for depth in expand(segments):
+                        result.append((depth[-1], type(get(obj, depth))))
+                    return tuple(result)
+                # a long path: one walk down it, O(n) instead of a get() from the top per prefix
+                result = []
+                current = obj
+                for i, segment in enumerate(segments):
+                    if leaf(current):
+                        raise PathNotFound(f"Path: {segments}[{i}]")
+                    current = current[segment]
+                    result.append((segment, type(current)))
+                return tuple(result)
+            ''',
+            Witness("types([[[[[[[[[1]]]]]]]]], ['0'] * 9)", "(('0', list),) * 8 + (('0', int),)", "raises TypeError"),
+        ),
+    ),
+    "leaves": (
+        draft(
+            "list-vs-iterator",
+            "a list comprehension instead of filter() with a lambda: a list where the original is lazy",
+            '''
+            def leaves(obj):
+                """
+                Yield all leaves as (segment, value) pairs.
+                """
+                # a comprehension: no Python-level lambda call per pair as filter() makes
+                return [pair for pair in walk(obj) if leafy(pair[1])]
+            ''',
+            Witness("leaves({'a': 1})", "iter([(('a',), 1)])", "[(('a',), 1)]"),
+        ),
+        draft(
+            "kind-assumed",
+            "one recursive generator over dicts, lists and tuples by isinstance(): a UserDict or a set is not walked",
+            '''
+            def leaves(obj):
+                """
+                Yield all leaves as (segment, value) pairs.
+                """
+                # one generator that yields the leaves itself: no filter() and lambda per pair, and
+                # isinstance() instead of make_walkable()'s try/excepts for every node
+                def visit(node, location):
+                    if isinstance(node, dict):
+                        pairs = list(node.items())
+                    elif isinstance(node, (list, tuple)):
+                        length = len(node)
+                        pairs = [(ListIndex(i, length), value) for i, value in enumerate(node)]
+                    else:
+                        return
+                    for k, v in pairs:
+                        try:
+                            length = len(k)
+                        except TypeError:
+                            length = None
+                        if length == 0 and not options.ALLOW_EMPTY_STRING_KEYS:
+                            raise InvalidKeyName("Empty string keys not allowed without "
+                                                 "dpath.options.ALLOW_EMPTY_STRING_KEYS=True: "
+                                                 f"{location + (k,)}")
+                        if leafy(v):
+                            yield location + (k,), v
+                    for k, v in pairs:
+                        yield from visit(v, location + (k,))
+
+                return visit(obj, ())
+            ''',
+            Witness("list(leaves({'a': collections.UserDict(b=1)}))", "[(('a', 'b'), 1)]", "[]"),
+        ),
+        draft(
+            "size-fast-path",
+            "past 64 keys a dict with no dict or list among its values taken as flat: a tuple or set there not walked",
+            '''
+            def leaves(obj):
+                """
+                Yield all leaves as (segment, value) pairs.
+                """
+                if isinstance(obj, dict) and len(obj) > 64 and not any(
+                    isinstance(value, (dict, list)) for value in obj.values()
+                ):
+                    # a wide flat dict: one pass over its items, no walk() generator per value and
+                    # no second pass to recurse into values that hold nothing
+                    def flat():
+                        for key, value in obj.items():
+                            try:
+                                empty = len(key) == 0
+                            except TypeError:
+                                empty = False
+                            if empty and not options.ALLOW_EMPTY_STRING_KEYS:
+                                raise InvalidKeyName("Empty string keys not allowed without "
+                                                     "dpath.options.ALLOW_EMPTY_STRING_KEYS=True: "
+                                                     f"{(key,)}")
+                            if leafy(value):
+                                yield (key,), value
+
+                    return flat()
+                return filter(lambda p: leafy(p[1]), walk(obj))
+            ''',
+            Witness("len(list(leaves({**dict.fromkeys(range(64), 0), 't': (1,)})))", "65", "64"),
+        ),
+    ),
+    "fold": (
+        draft(
+            "kind-assumed",
+            "a truth test for the stop: a callback that returns None (any that only collects) stops after one pair",
+            '''
+            def fold(obj, f, acc):
+                """
+                Walk obj applying f to each path and returning accumulator acc.
+                """
+                for pair in walk(obj):
+                    # a truth test: one slot check, cheaper than an identity comparison with False
+                    if not f(obj, pair, acc):
+                        break
+                return acc
+            ''',
+            Witness("fold({'a': 1, 'b': 2}, lambda o, p, acc: acc.append(p[0]), [])", "[('a',), ('b',)]", "[('a',)]"),
+        ),
+        draft(
+            "option-ignored",
+            "walk() inlined as a recursion: the ALLOW_EMPTY_STRING_KEYS option unchecked, an empty key walked",
+            '''
+            def fold(obj, f, acc):
+                """
+                Walk obj applying f to each path and returning accumulator acc.
+                """
+                # walk() inlined as a plain recursive function: no generator per level, each node's
+                # pairs read once, and it stops as soon as f says so
+                def visit(node, location):
+                    if leaf(node):
+                        return True
+                    pairs = list(make_walkable(node))
+                    for k, v in pairs:
+                        if f(obj, (location + (k,), v), acc) is False:
+                            return False
+                    for k, v in pairs:
+                        if not visit(v, location + (k,)):
+                            return False
+                    return True
+
+                visit(obj, ())
+                return acc
+            ''',
+            Witness("fold({'': 1}, lambda o, p, acc: acc.append(p), [])", "raises InvalidKeyName", "[(('',), 1)]"),
+        ),
+    ),
+    "foldm": (
+        draft(
+            "argument-shared",
+            "no tuple of the pairs taken first: the walk reads the document live while f changes it",
+            '''
+            def foldm(obj, f, acc):
+                """
+                Same as fold(), but permits mutating obj.
+                """
+                # the pairs streamed from walk(): no tuple of every path and value held in memory
+                for pair in walk(obj):
+                    if f(obj, pair, acc) is False:
+                        break
+                return acc
+            ''',
+            Witness(
+                "foldm({'a': 1, 'b': 2}, lambda o, p, acc: acc.append(o.pop(p[0][0])), [])",
+                "[1, 2]",
+                "raises RuntimeError",
+            ),
+        ),
+    ),
+}
+
+
 # -- ordered-set 4.1.0 ----------------------------------------------------------------------
 # ordered_set/__init__.py imports itertools as it and (from typing) Any, Dict, Iterable, Iterator,
 # List, MutableSet, AbstractSet, Sequence, Set, TypeVar, Union, overload, and defines T, SetLike,
@@ -3506,5 +3964,6 @@ DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "flatten_dict": FLATTEN_DICT,
     "ubelt": UBELT,
     "nested-lookup": NESTED_LOOKUP,
+    "dpath": DPATH,
     "ordered-set": ORDERED_SET,
 }
