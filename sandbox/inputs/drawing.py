@@ -90,6 +90,9 @@ class Context:
     depth: int = 0
     structured: bool = False  # integers only from numbers.structured: a pass that draws nothing else
     patterned: bool = False  # runs of one value past the sizes, short collections and -1..2 otherwise
+    # Values of a parameter of any kind: the values in a dict seen may also be lists of such values
+    # (a nested document seen holding text alone is also one that holds lists: JSON does).
+    listed_values: bool = False
 
     def lengths(self) -> SearchStrategy[int]:
         if self.sizes:

@@ -19,6 +19,8 @@ import operator
 import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from hypothesis import strategies as st
@@ -142,6 +144,8 @@ def _siblings(known: Parameter, context: Context) -> list[tuple[str, SearchStrat
     found: list[tuple[str, SearchStrategy[Any]]] = []
     if protocol == "any" and any(callable(value) and not isinstance(value, type) for value in known.seen):
         found.append(("another function", st.sampled_from(OTHER_FUNCTIONS)))
+    if protocol == "any" and any(type(value) in (int, float) for value in known.seen):
+        found.append(("another kind of number", st.sampled_from(OTHER_NUMBERS)))
     if protocol in ("any", "iterable", "sequence", "set") and (sequences or hinted):
         items = items_of(sequences)
         element = shape(items, inner) if items else from_hint(hinted[0], inner) if hinted else None
@@ -158,6 +162,10 @@ def _siblings(known: Parameter, context: Context) -> list[tuple[str, SearchStrat
 
 
 SMALL_TEXT = 20  # characters of a seen string taken as items
+# Beside ints and floats seen, numbers of the other kinds: `not x` and `len(x) == 0` part ways on
+# a false one without a len() once the common scalars were told apart (0j, Decimal(0)), and a
+# test by isinstance(x, (int, float)) on any of them.
+OTHER_NUMBERS = (0j, 1j, complex(2, 0), Fraction(0), Fraction(1, 2), Decimal(0), Decimal("2.5"))
 
 
 def _is_record(value: Any) -> bool:

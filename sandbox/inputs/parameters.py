@@ -9,7 +9,7 @@ import inspect
 import textwrap
 import typing
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hypothesis import strategies as st
@@ -112,7 +112,7 @@ def _value_strategy(known: Parameter, context: Context, kin: Element | None) -> 
     if known.captured and not context.patterned:
         options.append(sample(known.captured).strategy)  # exactly as observed: identity may matter
     if known.seen:
-        options.append(shape(known.seen, context).strategy)
+        options.append(shape(known.seen, replace(context, listed_values=known.hint is None)).strategy)
     once = _once_through(known, hinted, context)
     if once is not None:
         options.append(once)

@@ -328,36 +328,49 @@ def _planting(
 # drawn least; "twin": an equal value of another type where there is one (True for 1, 2.0 for 2),
 # which `==` and a dict find and a comparison of text or type misses; "scatter": everywhere below
 # the top at once.
-PLANTINGS = ("key", "item", "scatter", "twin key", "twin item", None, None)
+PLANTINGS = ("key", "twin key", "item", "scatter", "twin item", None, None)
 _PLAIN = (int, str, bytes, bool, float)
 MAX_PLANT_DEPTH = 4
 
 
 def _planted(call: Call, names: Sequence[str], free: frozenset[str], how: str | None, top: bool) -> Call:
-    values = [*call.args, *call.kwargs.values()]
-    needle = next((value for value in values if type(value) in _PLAIN and value == value), None)
-    if needle is None or how is None:
+    found = [(index, value) for index, value in enumerate(call.args)] + list(call.kwargs.items())
+    where = next((key for key, value in found if type(value) in _PLAIN and value == value), None)
+    if where is None or how is None:
         return call
+    needle = call.args[where] if isinstance(where, int) else call.kwargs[where]
+    drawn = call
+    if how.startswith("twin") and type(needle) is int and needle not in (0, 1):
+        # An int's only twins of another type that compare equal and read otherwise as text are the
+        # bools: the needle becomes 1, and True is planted (`"1" in str(True)` is false).
+        needle = 1
+        call = _replaced(call, where, needle)
     plant = _twin(needle) if how.startswith("twin") else needle
     as_key = how.endswith("key")
     place = _scatter if how == "scatter" else _plant
     for index, value in enumerate(call.args):
         grown = place(value, _Plant(plant, as_key, index < len(names) and names[index] in free, top), 0)
         if grown is not None:
-            return Call((*call.args[:index], grown, *call.args[index + 1 :]), call.kwargs)
+            return _replaced(call, index, grown)
     for name, value in call.kwargs.items():
         grown = place(value, _Plant(plant, as_key, name in free, top), 0)
         if grown is not None:
-            return Call(call.args, {**call.kwargs, name: grown})
-    return call
+            return _replaced(call, name, grown)
+    return drawn  # nowhere to plant it: the call as it was drawn
+
+
+def _replaced(call: Call, where: int | str, value: Any) -> Call:
+    if isinstance(where, int):
+        return Call((*call.args[:where], value, *call.args[where + 1 :]), call.kwargs)
+    return Call(call.args, {**call.kwargs, where: value})
 
 
 def _twin(value: Any) -> Any:
-    """An equal value of another type: 0 and 1 for False and True and back, a float for an int."""
+    """An equal value of another type: 0 and 1 for False and True and back, an int for a whole float."""
     if type(value) is bool:
         return int(value)
-    if type(value) is int:
-        return bool(value) if value in (0, 1) else float(value)
+    if type(value) is int and value in (0, 1):
+        return bool(value)
     if type(value) is float and value.is_integer():
         return int(value)
     return value

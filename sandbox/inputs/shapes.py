@@ -133,6 +133,8 @@ def _collection_shape(kind: str, values: list[Any], context: Context) -> Element
     if kind == "dict":
         keys = _shape_or_default(items_of(values), context.inner(), "key")
         items = _shape_or_default(items_of(value.values() for value in values), context.inner(), "value")
+        if context.listed_values:
+            items = combine([items, Element(sized(items, context.inner(), list))])
         return Element(sized_dict(keys, items, context))
     if kind == "tuple":
         lengths = {len(value) for value in values}

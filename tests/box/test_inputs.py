@@ -153,8 +153,15 @@ def test_captured_values_of_several_kinds_keep_their_kinds() -> None:
     assert all(type(key) is str for key in keys)
     assert any(key not in ("ab", "cd") and len(key) > 2 for key in keys)
     tables = [call.args[1] for call in calls]
+
+    def shaped(value: Any, key: Any) -> bool:
+        # An int, or a list of ints (a dict of any kind may hold lists of what it was seen holding),
+        # where the call's key may have been planted.
+        return type(value) is int or (type(value) is list and all(type(i) is int or i == key for i in value))
+
     assert all(
-        type(table) is dict and all(type(k) is str and type(v) is int for k, v in table.items()) for table in tables
+        type(table) is dict and all(type(k) is str and shaped(v, call.args[0]) for k, v in table.items())
+        for call, table in zip(calls, tables, strict=True)
     )
     assert any(len(table) > 2 for table in tables)
     pairs = [call.args[2] for call in calls]
@@ -879,3 +886,30 @@ def test_a_needle_is_also_scattered_into_every_list_and_dict_below_the_top() -> 
         and {"dict", "list"} <= set().union(*(places(document, call.args[1]) for document in call.args[0]))
     ]
     assert len(both) > 5
+
+
+def test_the_values_in_a_dict_of_any_kind_may_be_lists_of_such_values() -> None:
+    # A document seen holding text alone is drawn holding lists too (JSON documents do): a count
+    # that skips the values found in lists differs only there.
+    def occurrences(items, value):  # type: ignore[no-untyped-def]  # only its signature is read
+        return items
+
+    def hinted(items: list[dict[str, str]], value: str) -> str:
+        return value
+
+    def listed(function: Any) -> int:
+        seen = Call(([{"a": "4", "b": "2.7 GHz"}], "4"), {})
+        calls = draws(inputs.plan_inputs(function, captured=[seen]).small, 200)
+        return sum(
+            any(
+                isinstance(value, list)
+                for document in call.args[0]
+                if isinstance(document, dict)
+                for value in document.values()
+            )
+            for call in calls
+            if len(call.args) == 2 and isinstance(call.args[0], list)
+        )
+
+    assert listed(occurrences) > 20
+    assert listed(hinted) == 0

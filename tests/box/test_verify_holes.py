@@ -229,6 +229,15 @@ def without(document, key):
     return copied
 
 
+
+def leafy(thing):
+    """A scalar, or an empty container: what a walk stops at."""
+    try:
+        return isinstance(thing, (str, int, float, bool, type(None), bytes)) or len(thing) == 0
+    except TypeError:
+        return False
+
+
 found_so_far = []
 
 
@@ -259,7 +268,7 @@ def nth(n, seq):
 TESTS = """\
 from holes import (
     apply_all, as_pairs, by_key, compact, count_positive, drain, evens, first, flatten, has_key, head, labels,
-    neighbours, nth, only, rotate, scale, sums_to, window_sums, count_key, without, occurrences,
+    neighbours, nth, only, rotate, scale, sums_to, window_sums, count_key, without, occurrences, leafy,
 )
 
 
@@ -325,6 +334,7 @@ def test_kinds_seen_once():
     assert has_key("a", {"a": 1, "b": 2})
     assert nth(1, [5, 6]) == 6 and nth(3, [5, 6]) is None
     assert occurrences([1, 2, 1], 1) == [1, 1]
+    assert leafy([]) and leafy("ab") and leafy(3) and not leafy([1]) and not leafy({"a": 1})
 """
 
 
@@ -779,3 +789,24 @@ def test_a_draft_rebinds_the_modules_own_globals(check: Checker) -> None:
     kept = "def occurrences(items, value):\n    return _collect(items, value)\n"
     verdict = check("occurrences", kept)
     assert not verdict.correct and not verdict.verified
+
+
+def test_a_number_of_another_kind_is_explored_beside_the_ints_seen(check: Checker) -> None:
+    # `not thing` for `len(thing) == 0`: the same on every scalar a walk meets, and on containers;
+    # apart only on a false value that has no len() (0j, Decimal(0)), where the original says False.
+    truthiness = (
+        "def leafy(thing):\n    return isinstance(thing, (str, int, float, bool, type(None), bytes)) or not thing\n"
+    )
+    verdict = check("leafy", truthiness)
+    assert not verdict.correct, verdict.found
+    assert any(text in str(verdict.found.counterexample) for text in ("0j", "Decimal", "Fraction")), verdict.found
+    right = (
+        "def leafy(thing):\n"
+        "    if isinstance(thing, (str, int, float, bool, type(None), bytes)):\n"
+        "        return True\n"
+        "    try:\n"
+        "        return not len(thing)\n"
+        "    except TypeError:\n"
+        "        return False\n"
+    )
+    assert check("leafy", right).verified
