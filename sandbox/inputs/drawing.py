@@ -198,7 +198,12 @@ def sized_dict(keys: Element, values: Element, context: Context) -> SearchStrate
         key_pool, value_pool, seed = drawn
         rng = random.Random(seed)
         chosen = _expand(key_pool, seed, size, keys.fresh, True)
-        return {key: values.fresh(rng, size) if values.fresh else rng.choice(value_pool) for key in chosen}
+        # Half fresh, half from the drawn pool (as a long list's items): fresh values alone would be
+        # the plain ones, and a large document would never hold a nested one.
+        return {
+            key: values.fresh(rng, size) if values.fresh and rng.random() < 0.5 else rng.choice(value_pool)
+            for key in chosen
+        }
 
     def exact(size: int) -> SearchStrategy[Any]:
         if size not in made:

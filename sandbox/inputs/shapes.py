@@ -122,7 +122,9 @@ def _text_shape(values: list[str], context: Context) -> Element:
     alphabet = "".join(chars)
     item = Element(st.sampled_from(chars), lambda rng, size: rng.choice(alphabet))
     made = drawn_text(item, context, alphabet)
-    longest = max(1, min(SMALL, max(len(value) for value in values)))
+    # At least 3 characters: one-letter keys seen would allow a dozen distinct keys, and a large
+    # mapping (past a `len(d) > 32`) could never be made of them.
+    longest = max(3, min(SMALL, max(len(value) for value in values)))
     seen = st.sampled_from(sorted(set(values)))
     return Element(st.one_of(seen, made.strategy), words_fresh(alphabet, longest))
 

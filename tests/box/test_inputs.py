@@ -913,3 +913,22 @@ def test_the_values_in_a_dict_of_any_kind_may_be_lists_of_such_values() -> None:
 
     assert listed(occurrences) > 20
     assert listed(hinted) == 0
+
+
+def test_a_large_mapping_holds_the_nested_values_seen_not_only_fresh_plain_ones() -> None:
+    # get_all_keys past 32 keys adding a dict's keys at once, its values walked after: wrong only
+    # where a large dict holds a nested dict before its last key.
+    def get_all_keys(dictionary):  # type: ignore[no-untyped-def]  # only its signature is read
+        return dictionary
+
+    seen = Call(({"a": {"b": {"c": "4"}, "d": "x"}, "e": "y"},), {})
+    plan = inputs.plan_inputs(get_all_keys, captured=[seen], sources=["LIMIT = 32"])
+    calls = [call for strategy in (plan.scaled, *plan.by_size) for call in draws(strategy, 20)]
+    nested = [
+        call
+        for call in calls
+        if isinstance(call.args[0], dict)
+        and len(call.args[0]) > 32
+        and any(isinstance(value, dict) and value for value in list(call.args[0].values())[:-1])
+    ]
+    assert len(nested) > 5
