@@ -314,7 +314,8 @@ def _planting(
     calls: SearchStrategy[Call], parameters: Sequence[inspect.Parameter], free: frozenset[str], top: bool = True
 ) -> SearchStrategy[Call]:
     """Most of the time, a call's first plain argument (a number, a text) is also planted inside
-    another argument, as an item of a list in it or as a key of a dict in it: a search for a value
+    another argument (see PLANTINGS), as an item of a list in it or as a key of a dict in it, or
+    everywhere below its top, itself or its twin of another type: a search for a value
     or a key in a nested document (`lookup(value, items)`) differs from a wrong draft only where
     it is there to find, and two draws rarely meet. `free`: the parameters whose values may be of
     any kind (no hint of the code's own), where any list or dict inside takes it, not only one
@@ -325,9 +326,9 @@ def _planting(
 
 
 # How a call's needle is planted: hypothesis favours the first, the key most often, the call as
-# drawn least; "twin": an equal value of another type where there is one (True for 1, 2.0 for 2),
-# which `==` and a dict find and a comparison of text or type misses; "scatter": everywhere below
-# the top at once.
+# drawn least; "twin": an equal value of another type (True for 1, the int for a whole float; an
+# int needle becomes 1 for it), which `==` and a dict find and a comparison of text or type
+# misses; "scatter": everywhere below the top at once.
 PLANTINGS = ("key", "twin key", "item", "scatter", "twin item", None, None)
 _PLAIN = (int, str, bytes, bool, float)
 MAX_PLANT_DEPTH = 4
