@@ -238,10 +238,7 @@ def _dict_run(keys: dict[Any, Any], usual: Any, other: Any, pattern: str) -> dic
     """The keys of `keys` holding one object, or `other` at the first or last (see PATTERNS): a wide
     mapping of None with one list of documents at its end is where a fast path past a size that
     looks at the values for dicts alone goes wrong."""
-    made = dict.fromkeys(keys, usual)
-    if made and pattern != "one value":
-        made[next(iter(made)) if pattern == "another first" else next(reversed(made))] = other
-    return made
+    return dict(zip(keys, _run(len(keys), usual, other, pattern), strict=True))
 
 
 def ints(context: Context, low: int | None = None, high: int | None = None, marks: Iterable[int] = ()) -> Element:

@@ -335,8 +335,7 @@ MAX_PLANT_DEPTH = 4
 
 
 def _planted(call: Call, names: Sequence[str], free: frozenset[str], how: str | None, top: bool) -> Call:
-    found = [(index, value) for index, value in enumerate(call.args)] + list(call.kwargs.items())
-    where = next((key for key, value in found if type(value) in _PLAIN and value == value), None)
+    where = next((key for key, value in _arguments(call) if type(value) in _PLAIN and value == value), None)
     if where is None or how is None:
         return call
     needle = call.args[where] if isinstance(where, int) else call.kwargs[where]
@@ -349,15 +348,17 @@ def _planted(call: Call, names: Sequence[str], free: frozenset[str], how: str | 
     plant = _twin(needle) if how.startswith("twin") else needle
     as_key = how.endswith("key")
     place = _scatter if how == "scatter" else _plant
-    for index, value in enumerate(call.args):
-        grown = place(value, _Plant(plant, as_key, index < len(names) and names[index] in free, top), 0)
-        if grown is not None:
-            return _replaced(call, index, grown)
-    for name, value in call.kwargs.items():
+    for key, value in _arguments(call):
+        name = (names[key] if key < len(names) else None) if isinstance(key, int) else key
         grown = place(value, _Plant(plant, as_key, name in free, top), 0)
         if grown is not None:
-            return _replaced(call, name, grown)
+            return _replaced(call, key, grown)
     return drawn  # nowhere to plant it: the call as it was drawn
+
+
+def _arguments(call: Call) -> list[tuple[int | str, Any]]:
+    """Each argument by its position or its keyword."""
+    return [*enumerate(call.args), *call.kwargs.items()]
 
 
 def _replaced(call: Call, where: int | str, value: Any) -> Call:
