@@ -14,9 +14,11 @@ the project's own tests fail with it in place, or the host's own differential ch
 original differ; the rest are equivalent and discarded. Every kept mutant then goes to
 coderefine's checker, exactly as `coderefine optimize` calls it: verified correct is a HOLE
 (the promise broken; it must be 0), and verified correct and faster is OFFERED. The correct
-version itself is checked too: refusing it is a false refusal. A refused mutant that only the
-project's tests stopped (differential testing let it through: `t-only`, TESTS ONLY) would be a
-hole in a project whose tests are weaker.
+version itself is checked too: refusing it is a false refusal, unless the checker's counterexample,
+replayed on the host (the call as the checker printed it), shows it wrong there too (RIGHTLY
+REFUSED: it was no correct rewrite; the untyped suite's versions were written for the typed one).
+A refused mutant that only the project's tests stopped (differential testing let it through:
+`t-only`, TESTS ONLY) would be a hole in a project whose tests are weaker.
 
 Beside the mutants (--kind mutants|plausible|both, both by default), a library function may have
 plausible wrong drafts (benchmarks/plausible.py): hand-written "optimizations" as a model writes
@@ -783,6 +785,7 @@ class FunctionRow:
     correct_verified: bool | None  # None: not checked (an ineligible function)
     correct_faster: bool
     correct_reason: str | None  # why the checker refused the correct version
+    correct_wrong: str | None  # the checker's counterexample, replayed on the host, shows it wrong after all
     premise: str | None  # the host's own checks found the correct version wrong: figures in doubt
     mutants: tuple[MutantRow, ...]
     seconds: float
@@ -857,7 +860,7 @@ def run_function(
             f"{len(drafts) - kept} equivalent",
             flush=True,
         )
-    verified, faster, reason = None, False, None
+    verified, faster, reason, wrong = None, False, None, None
     if target.eligible:
         baseline = check(sandbox, subject.module, target, None, None, subject.examples, tests)
         usable, problem = lets_through(baseline)
@@ -866,6 +869,7 @@ def run_function(
             verified, reason = lets_through(verdict)
             faster = verified and verdict.faster
             print(f"  correct version: {'verified' if verified else 'REFUSED: ' + str(reason)}", flush=True)
+            wrong = _wrong_after_all(subject, project, verdict)
             rows = [_checked(row, sandbox, subject, target, baseline) for row in rows]
         else:
             verified, reason = False, f"the original cannot be checked: {problem}"
@@ -884,10 +888,26 @@ def run_function(
         verified,
         faster,
         None if verified else reason,
+        wrong,
         doubt,
         tuple(rows),
         round(time.monotonic() - started, 1),
     )
+
+
+def _wrong_after_all(subject: Subject, project: Path, verdict: Verdict) -> str | None:
+    """Where the checker refused the correct version on a counterexample, whether that input shows
+    it wrong on the host too: then it is no correct rewrite of the original (the untyped suite's
+    versions were written for the typed one), and the refusal is right, not a false one."""
+    if verdict.verified or not verdict.counterexample:
+        return None
+    root = project / subject.import_root
+    shown = oracle.replays(root, subject.module, subject.name, subject.correct, verdict.counterexample)
+    if shown is None:
+        return None
+    text = f"on {shown.arguments} the original gives {shown.original}, it gives {shown.mutant}"
+    print(f"  the refusal replays on the host: {text}", flush=True)
+    return text
 
 
 def _judged(label: str, description: str, source: str, kind: str, kill: Kill, target: Target) -> MutantRow:
@@ -1159,7 +1179,10 @@ def totals(rows: Sequence[FunctionRow], seconds: float) -> dict[str, Any]:
             m.refused_at == "project tests" for m in drafts if m.outcome == "refused"
         ),
         "correct_verified": sum(row.correct_verified is True for row in eligible),
-        "correct_refused": sum(row.correct_verified is not True for row in eligible),
+        "correct_refused": sum(row.correct_verified is not True and not row.correct_wrong for row in eligible),
+        "correct_wrong_after_all": sum(
+            row.correct_verified is not True and bool(row.correct_wrong) for row in eligible
+        ),
         "premise_problems": sum(row.premise is not None for row in rows),
         "seconds": round(seconds, 1),
     }
@@ -1208,7 +1231,10 @@ def _print_findings(row: FunctionRow) -> None:
         elif mutant.kind == "plausible" and mutant.outcome == "equivalent":
             print(f"  EQUIVALENT {row.name} plausible draft [{mutant.operator}] {mutant.description}: dropped")
     if row.skip_reason is None and row.correct_verified is not True:
-        print(f"  FALSE REFUSAL {row.name}: {row.correct_reason}")
+        if row.correct_wrong:
+            print(f"  RIGHTLY REFUSED {row.name} (not correct after all): {row.correct_wrong}")
+        else:
+            print(f"  FALSE REFUSAL {row.name}: {row.correct_reason}")
     if row.premise:
         print(f"  PREMISE {row.name}: {row.premise}")
 
@@ -1227,6 +1253,8 @@ def _correct_label(row: FunctionRow) -> str:
         return f"ineligible: {row.skip_reason}"[:30]
     if row.correct_verified:
         return "verified" + (", faster" if row.correct_faster else "")
+    if row.correct_wrong:
+        return "rightly refused: wrong after all"[:30]
     return f"REFUSED: {row.correct_reason or ''}"[:30]
 
 

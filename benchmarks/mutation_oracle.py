@@ -18,6 +18,8 @@ from __future__ import annotations
 import ast
 import collections
 import contextlib
+import decimal
+import fractions
 import functools
 import importlib
 import importlib.util
@@ -283,6 +285,14 @@ def shows(
     return difference, unlike
 
 
+def replays(project: Path, module: str, function: str, candidate: str, call: str) -> Difference | None:
+    """Whether `call`, a counterexample as the checker prints it (`name(args)`, each argument's
+    repr), shows `candidate` and the original apart on the host too. A text that cannot be read
+    back (a value cut short, a repr that is not an expression) raises alike in both: None."""
+    difference, _ = shows(project, module, function, candidate, call, "None", "None")
+    return difference
+
+
 def _witness_child(
     sender: Connection, project: Path, module: str, function: str, candidate: str, texts: tuple[str, str, str]
 ) -> None:
@@ -301,12 +311,23 @@ def _witness_child(
         sender.send(SetupFailure(f"{type(error).__name__}: {error}"))
         return
     # The call and the written results may name these modules without importing them.
-    helpers = {"collections": collections, "itertools": itertools, "operator": operator}
+    helpers = {"collections": collections, "itertools": itertools, "operator": operator, **_REPR_NAMES}
     first = _outcome(lambda: eval(call, {**helpers, **vars(loaded)}))  # the original, as the module has it
     with spliced:
         second = _outcome(lambda: eval(call, {**helpers, **namespace}))
     results = [first, second, *(_written(text, {**helpers, **vars(loaded)}) for text in (original, draft))]
     sender.send(tuple(results))
+
+
+# The names the reprs of the checker's explored kinds use, so that its counterexamples read back.
+_REPR_NAMES: dict[str, Any] = {
+    "Counter": collections.Counter,
+    "Decimal": decimal.Decimal,
+    "Fraction": fractions.Fraction,
+    "OrderedDict": collections.OrderedDict,
+    "deque": collections.deque,
+    "mappingproxy": types.MappingProxyType,
+}
 
 
 def _outcome(run: Callable[[], Any]) -> tuple[Any, ...]:
