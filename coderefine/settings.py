@@ -185,6 +185,15 @@ class Settings:
     time_budget: float | None = _setting(
         flag=_check("review", "start no new work after this long", "SECONDS"), bounds=_POSITIVE
     )
+    on_unavailable: str = _setting(
+        "fail",
+        flag=_check(
+            "review",
+            "when the model or the sandbox cannot be had: fail (exit 3, the default) or skip (said, exit 0)",
+            "fail|skip",
+        ),
+        choices=("fail", "skip"),
+    )
     # modules the static guard lets drafts import (see coderefine.code.guard)
     guard_allow_imports: tuple[str, ...] = _setting((), kind=Names)
     # more file name patterns the sandbox's copy of the project leaves out

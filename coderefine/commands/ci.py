@@ -19,7 +19,7 @@ from coderefine import config
 from coderefine.code.result_cache import facts_store
 from coderefine.commands.progress import Progress, choose_mode
 from coderefine.commands.reviewing import ReviewInputs, observer
-from coderefine.errors import UsageError
+from coderefine.errors import EnvironmentProblem, UsageError
 from coderefine.review import git, markdown, reports, sarif
 from coderefine.review.document import merge as merge_documents
 from coderefine.review.document import review_document
@@ -71,7 +71,7 @@ def run_ci(
         head_commit=since.head,
         shard=[part.index, part.count] if part else None,
     )
-    return _finish(document, outputs)
+    return _finish(document, outputs, skip_unavailable=settings.on_unavailable == "skip")
 
 
 def merge_command(documents: Sequence[Path], root: Path | None, outputs: ReportOutputs) -> int:
@@ -93,7 +93,9 @@ def _load(path: Path) -> dict[str, Any]:
     return document
 
 
-def _finish(document: dict[str, Any], outputs: ReportOutputs) -> int:
+def _finish(document: dict[str, Any], outputs: ReportOutputs, *, skip_unavailable: bool = False) -> int:
+    """Write the reports and say what they hold. A review the environment cut short is written
+    (what finished is kept) and still exit 3, never a pass, unless asked to skip it (said)."""
     written = write_reports(document, outputs.out)
     if outputs.json:
         print(reports.to_json(document))
@@ -105,6 +107,12 @@ def _finish(document: dict[str, Any], outputs: ReportOutputs) -> int:
             + f"; reports in {outputs.out}/ ({', '.join(p.name for p in written)})",
             file=sys.stderr,
         )
+    problem = document.get("error")
+    if problem and not skip_unavailable:
+        print(f"coderefine: the review is incomplete: {problem}", file=sys.stderr)
+        return EnvironmentProblem.exit_code
+    if problem:
+        print(f"coderefine: skipped what could not be checked (on_unavailable = skip): {problem}", file=sys.stderr)
     return 1 if outputs.fail_on_suggestions and document["suggestions"] else 0
 
 

@@ -20,7 +20,7 @@ from coderefine.code.files import write_atomically
 from coderefine.code.result_cache import facts_store
 from coderefine.commands.progress import Progress, choose_mode
 from coderefine.commands.reviewing import ReviewInputs, observer
-from coderefine.errors import UsageError
+from coderefine.errors import EnvironmentProblem, UsageError
 from coderefine.review import git
 from coderefine.review.document import Review, entry_summary
 from coderefine.review.review import review, touched
@@ -56,7 +56,18 @@ def run_hook(
         )
     if done.unfinished or done.cut_short:
         print(budget_line(done, budget), file=sys.stderr)
-    return _apply(done, root) if fix else _suggest(done, strict)
+    code = _apply(done, root) if fix else _suggest(done, strict)  # what was verified is kept either way
+    if done.problem is None:
+        return code
+    if settings.on_unavailable == "skip":
+        print(f"coderefine: skipped what could not be checked (on_unavailable = skip): {done.problem}", file=sys.stderr)
+        return code
+    print(
+        f"coderefine: the check is incomplete: {done.problem} (to skip it on purpose: SKIP=coderefine git commit, "
+        'or on_unavailable = "skip" in [tool.coderefine])',
+        file=sys.stderr,
+    )
+    return EnvironmentProblem.exit_code
 
 
 def budget_line(done: Review, budget: float) -> str:

@@ -160,7 +160,10 @@ def gave_up(error: openai.APIError, client: openai.OpenAI, attempts: int) -> End
     if isinstance(error, openai.APIConnectionError):
         cause = error.__cause__
         reason = _one_line(str(cause)) if cause else "connection failed"
-        return EndpointUnavailable(f"cannot reach the LLM endpoint at {url}: {reason} ({tries})")
+        return EndpointUnavailable(
+            f"cannot reach the LLM endpoint at {url}: {reason} ({tries}): check that it runs, "
+            "and OPENAI_BASE_URL or --base-url"
+        )
     if isinstance(error, openai.APIStatusError):
         return EndpointUnavailable(f"the LLM endpoint at {url} kept failing with status {error.status_code} ({tries})")
     return EndpointUnavailable(f"the LLM endpoint at {url} failed ({tries})")

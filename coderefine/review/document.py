@@ -16,7 +16,7 @@ from coderefine.code.candidate import parse_candidate
 from coderefine.code.file_facts import FileFacts
 from coderefine.code.files import unified_diff
 from coderefine.code.kinds import by_task
-from coderefine.code.report import NOT_STARTED, CodeReport, FunctionResult
+from coderefine.code.report import NOT_REACHED, NOT_STARTED, CodeReport, FunctionResult
 from coderefine.code.scores import measure
 from coderefine.code.source import SourceFile
 from coderefine.code.splice import compatible
@@ -36,6 +36,7 @@ class FileOutcome:
     patch: str  # this file's suggestions, for `git apply`
     new_text: str | None  # the file with them, when there are any
     encoding: str = "utf-8"
+    error: str | None = None  # the environment problem (model, endpoint, sandbox) that cut its work short
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -51,6 +52,7 @@ class FileOutcome:
             data["patch"],
             data["new_text"],
             data["encoding"],
+            data.get("error"),
         )
 
 
@@ -64,6 +66,11 @@ class Review:
     @property
     def suggestions(self) -> list[dict[str, Any]]:
         return [entry for outcome in self.files for entry in outcome.entries if entry["status"] == "improved"]
+
+    @property
+    def problem(self) -> str | None:
+        """The environment problem that cut the review short, if one did: the review is not a pass."""
+        return next((outcome.error for outcome in self.files if outcome.error), None)
 
     @property
     def unfinished(self) -> list[str]:
@@ -116,7 +123,14 @@ def file_outcome(file: str, facts: FileFacts, report: CodeReport) -> FileOutcome
     improved = report.new_bytes != report.original_bytes
     new_text = report.new_bytes.decode(report.encoding) if improved else None
     patch = unified_diff(file, report.original_bytes, report.new_bytes, report.encoding)  # paths as git has them
-    return FileOutcome(file, facts.sha256, tuple(entries), tuple(skipped), patch, new_text, report.encoding)
+    error = report.error or next((r.refine.error for r in report.results if r.refine and r.refine.error), None)
+    return FileOutcome(file, facts.sha256, tuple(entries), tuple(skipped), patch, new_text, report.encoding, error)
+
+
+def unreached_outcome(file: str, facts: FileFacts, names: Sequence[str], problem: str) -> FileOutcome:
+    """A file not worked on because the environment failed for good before it: each function not reached."""
+    skipped = tuple({"file": file, "target": name, "reason": f"{NOT_REACHED}{problem}"} for name in names)
+    return FileOutcome(file, facts.sha256, (), skipped, "", None, error=problem)
 
 
 def review_document(review: Review, skipped: Sequence[dict[str, str]] = (), **about: Any) -> dict[str, Any]:
@@ -133,6 +147,7 @@ def review_document(review: Review, skipped: Sequence[dict[str, str]] = (), **ab
         "files": {o.file: {"sha256": o.sha256, "patch": o.patch} for o in review.files},
         "results": [entry for outcome in review.files for entry in outcome.entries],
         "skipped": [*skipped, *(s for outcome in review.files for s in outcome.skipped)],
+        "error": review.problem,  # the model, endpoint or sandbox failed: not a pass (exit 3)
     }
     return finish_document(document)
 
@@ -208,6 +223,7 @@ def merge(documents: Sequence[Mapping[str, Any]], root: Path) -> dict[str, Any]:
         # Every shard lists the files it could not read: list each once.
         skipped=list({(s["file"], s["target"]): s for d in documents for s in d["skipped"]}.values()),
         sandbox_fallback=next((d["sandbox_fallback"] for d in documents if d.get("sandbox_fallback")), None),
+        error=next((d["error"] for d in documents if d.get("error")), None),
     )
     return finish_document(merged)
 

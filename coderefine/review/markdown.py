@@ -20,6 +20,8 @@ def render(document: Mapping[str, Any]) -> str:
         "",
         _scope(document),
     ]
+    if document.get("error"):
+        lines += ["", f"**Incomplete:** {document['error']}. The functions not reached are listed below."]
     if document.get("missing_shards"):
         lines += ["", f"**Incomplete:** the reports of shard(s) {_listed(document['missing_shards'])} are missing."]
     if document.get("sandbox_fallback"):

@@ -26,7 +26,7 @@ from coderefine.code.target import Target
 from coderefine.code.testfiles import TEST_FILE_REASON, is_test_file
 from coderefine.engine import ProgressCallback
 from coderefine.errors import UsageError
-from coderefine.review.document import FileOutcome, Review, file_outcome, outcome_lines
+from coderefine.review.document import FileOutcome, Review, file_outcome, outcome_lines, unreached_outcome
 from coderefine.review.git import Span
 from coderefine.review.reports import function_summary
 from coderefine.settings import Settings
@@ -121,7 +121,7 @@ def review(
     for function in functions:
         by_file.setdefault(function.file, []).append(function)
     with Resources(settings, limits_for(verify_options), fallback=options.fallback, on_note=observer.note) as resources:
-        review_file = _FileReview(job, verify_options, settings, options, observer, resources)
+        review_file = _FileReview(job, verify_options, settings, options, observer, resources, [])
         jobs = min(settings.concurrency, len(by_file))
         if jobs > 1:
             with ThreadPoolExecutor(max_workers=jobs) as pool:  # the files' functions share `jobs` slots
@@ -141,9 +141,16 @@ class _FileReview:
     options: ReviewOptions
     observer: Observer
     resources: Resources
+    failed: list[str]  # the environment problem that stopped a file: no later file is started
 
     def outcome(self, changed: Sequence[Changed]) -> FileOutcome:
         facts, file = changed[0].facts, changed[0].file
+        if self.failed:
+            outcome = unreached_outcome(file, facts, [c.target.name for c in changed], self.failed[0])
+            if self.observer.finished is not None:
+                for line in outcome_lines(outcome):
+                    self.observer.finished(line)
+            return outcome
         request = RunRequest(
             facts.path,
             None,
@@ -166,7 +173,9 @@ class _FileReview:
             return outcome
         report = run_code_task(request, self.job, self.resources)
         outcome = file_outcome(file, facts, report)
-        if store is not None and key is not None and all(self.resources.keeps(r) for r in report.results):
+        if outcome.error is not None:
+            self.failed.append(outcome.error)  # asking again file after file would fail alike, slowly
+        elif store is not None and key is not None and all(self.resources.keeps(r) for r in report.results):
             store.put(key, outcome.to_dict())
         return outcome
 

@@ -18,6 +18,35 @@ POOL_LABEL = "coderefine.sandbox"
 OWNER_LABEL = "coderefine.owner"
 SETUP_HINT = "run 'coderefine sandbox setup'"
 
+# What a failed connection to the engine says, in a few words, by what its text holds.
+_CAUSES = (
+    ("Connection refused", "connection refused"),
+    ("No such file", "no socket there"),
+    ("FileNotFoundError", "no socket there"),
+    ("Permission denied", "permission denied"),
+    ("Name or service not known", "unknown host"),
+    ("nodename nor servname", "unknown host"),
+    ("timed out", "no answer in time"),
+)
+
+
+def engine_problem(error: Exception) -> tuple[str, str]:
+    """(what is wrong, how to fix it) for a Docker engine that did not answer: the address that
+    DOCKER_HOST names is checked, not Docker installed anew; this machine's engine is started by
+    `coderefine sandbox setup`, and a socket refused to this user is a permission to grant."""
+    text = " ".join(str(error).split())
+    cause = next((short for needle, short in _CAUSES if needle in text), text[:120])
+    host = os.environ.get("DOCKER_HOST")
+    if host:
+        return f"the Docker engine at {host} (DOCKER_HOST) does not answer: {cause}", (
+            "check that address, or unset DOCKER_HOST to use this machine's engine"
+        )
+    if cause == "permission denied":
+        return "Docker's socket refuses this user: permission denied", (
+            "add the user to the docker group (then log in again), or run as root"
+        )
+    return f"Docker is not available: {cause}", SETUP_HINT
+
 
 class SandboxUnavailable(EnvironmentProblem):
     """Docker, its daemon or the sandbox image is missing."""

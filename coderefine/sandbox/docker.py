@@ -40,6 +40,7 @@ from coderefine.sandbox.base import (
     Limits,
     RunResult,
     SandboxUnavailable,
+    engine_problem,
     parse_runner_output,
     project_path_for,
     runner_env,
@@ -387,8 +388,8 @@ def _connect() -> DockerClient:
     except docker.errors.DockerException as error:
         if client is not None:
             client.close()  # its pooled connection to a socket that did not answer
-        reason = " ".join(str(error).split())[:200]
-        raise SandboxUnavailable(f"Docker is not available ({reason}): {SETUP_HINT}") from None
+        what, fix = engine_problem(error)
+        raise SandboxUnavailable(f"{what}: {fix}") from None
     return client
 
 

@@ -7,6 +7,7 @@ import shutil
 from dataclasses import dataclass
 
 from coderefine.errors import EnvironmentProblem
+from coderefine.sandbox.base import SETUP_HINT, engine_problem
 from coderefine.sandbox.docker import DockerSandbox
 from coderefine.sandbox.image import default_image
 
@@ -48,8 +49,9 @@ def doctor() -> list[Check]:
 
 
 def _daemon_missing(error: Exception) -> Check:
-    detail = " ".join(str(error).split())[:160]
-    fix = "coderefine sandbox setup" if shutil.which("dockerd") or os.geteuid() == 0 else "install Docker"
+    detail, fix = engine_problem(error)
+    if fix == SETUP_HINT:
+        fix = "coderefine sandbox setup" if shutil.which("dockerd") or os.geteuid() == 0 else "install Docker"
     return Check("docker daemon", False, detail, fix)
 
 

@@ -240,6 +240,42 @@ def test_no_model_reviews_with_the_rewrite_rules_alone(repo: Path, monkeypatch: 
     assert main([*argv, "--model", "gpt-4o"]) == 2  # --no-model and a model: a usage error
 
 
+def test_a_docker_host_that_points_nowhere_is_exit_3_not_a_pass(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DOCKER_HOST", "tcp://127.0.0.1:9")
+    monkeypatch.chdir(repo)
+    argv = ["ci", "--base", "main", "--out", str(repo / "out"), "--no-model", "--progress", "quiet"]
+    assert main(argv) == 3
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    problem = (
+        "the Docker engine at tcp://127.0.0.1:9 (DOCKER_HOST) does not answer: connection refused: check that "
+        "address, or unset DOCKER_HOST to use this machine's engine"
+    )
+    assert last == f"coderefine: the review is incomplete: {problem}"
+    document = report(repo)
+    assert document["error"] == problem and document["results"] == []
+    assert [s["target"] for s in document["skipped"]] == ["Bag.count_of", "dedupe", "squares"]
+    assert {s["reason"] for s in document["skipped"]} == {f"not reached: {problem}"}
+    assert f"**Incomplete:** {problem}." in report(repo, "coderefine.md")
+    assert main([*argv, "--on-unavailable", "skip"]) == 0  # on purpose: said, and a pass
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last == f"coderefine: skipped what could not be checked (on_unavailable = skip): {problem}"
+
+
+def test_a_second_file_is_not_started_after_the_environment_failed(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (repo / "more.py").write_text("def double(x: int) -> int:\n    return x * 2\n")
+    git(repo, "add", "more.py")
+    git(repo, "commit", "-qm", "more")
+    monkeypatch.setenv("DOCKER_HOST", "tcp://127.0.0.1:9")
+    monkeypatch.chdir(repo)
+    argv = ["ci", "--base", "main", "--out", str(repo / "out"), "--no-model", "--progress", "quiet", "--jobs", "1"]
+    assert main(argv) == 3
+    reasons = {s["file"]: s["reason"] for s in report(repo)["skipped"]}
+    assert set(reasons) == {"more.py", "nums.py"}
+    assert all(reason.startswith("not reached: the Docker engine at tcp://127.0.0.1:9") for reason in reasons.values())
+
+
 @pytest.mark.docker
 def test_fail_on_suggestions_exits_1(scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     server = scripted(answer)

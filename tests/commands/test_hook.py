@@ -207,7 +207,7 @@ def test_suggest_hook_without_docker_says_the_local_sandbox_ran(
     server = scripted(answer)
     run = try_repo(repo, SUGGEST, server, pre_commit_home, DOCKER_HOST="unix:///nonexistent.sock")
     assert run.code == 0, run.output
-    fallback = [line for line in run.hook_lines if "Docker is not available" in line]
+    fallback = [line for line in run.hook_lines if "unix:///nonexistent.sock (DOCKER_HOST) does not answer" in line]
     assert len(fallback) == 1 and "; the local sandbox ran the checks instead" in fallback[0], run.output
     assert any(line.startswith("coderefine: slow.py::dedupe:") and " faster, " in line for line in run.hook_lines)
     assert (repo / "slow.py").read_bytes() == STAGED.encode()
@@ -228,6 +228,38 @@ def test_a_change_outside_functions_asks_the_model_nothing(scripted: Start, repo
     assert run.hook_lines == []
     assert server.attempts == 0
     assert (repo / "slow.py").read_bytes() == commented.encode()
+
+
+@pytest.mark.docker
+def test_an_endpoint_that_cannot_be_reached_fails_the_hook(scripted: Start, repo: Path, pre_commit_home: Path) -> None:
+    server = scripted(answer)
+    run = try_repo(repo, SUGGEST, server, pre_commit_home, OPENAI_BASE_URL="http://127.0.0.1:9/v1")
+    assert run.code == 1 and "- exit code: 3" in run.output, run.output  # pre-commit: "Failed"
+    said = [line for line in run.hook_lines if "the check is incomplete: cannot reach the LLM endpoint at" in line]
+    assert len(said) == 1 and "SKIP=coderefine" in said[0], run.output
+    assert server.attempts == 0
+    assert (repo / "slow.py").read_bytes() == STAGED.encode()
+
+
+def test_nothing_to_reach_is_exit_3_unless_told_to_skip(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from coderefine.cli import main
+
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("CODEREFINE_MODEL", "any-model")
+    monkeypatch.setenv("CODEREFINE_RETRIES", "0")
+    monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent.sock")  # the local sandbox runs the original
+    assert main(["hook", "slow.py"]) == 3
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith(
+        "coderefine: the check is incomplete: cannot reach the LLM endpoint at http://127.0.0.1:9/v1"
+    )
+    assert main(["hook", "slow.py", "--on-unavailable", "skip"]) == 0
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith("coderefine: skipped what could not be checked (on_unavailable = skip): cannot reach")
+    assert (repo / "slow.py").read_bytes() == STAGED.encode()
 
 
 def test_a_spent_budget_names_what_it_left_out_and_what_the_tests_cost() -> None:

@@ -322,7 +322,36 @@ def test_docker_unreachable_is_exit_3_naming_the_fix(tmp_path: Path) -> None:
     done = run_cli("sandbox", "run", str(script), env=env, cwd=tmp_path)
     assert done.returncode == 3
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
-    assert "Docker is not available" in done.stderr and "coderefine sandbox setup" in done.stderr
+    host = f"unix://{tmp_path}/no.sock"
+    assert done.stderr == (
+        f"coderefine: the Docker engine at {host} (DOCKER_HOST) does not answer: no socket there: check that "
+        "address, or unset DOCKER_HOST to use this machine's engine\n"
+    )
+
+
+def test_an_engine_that_does_not_answer_is_said_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    import docker.errors
+
+    from coderefine.sandbox.base import engine_problem
+
+    refused = docker.errors.DockerException(
+        "Error while fetching server API version: ('Connection aborted.', ConnectionRefusedError(111, "
+        "'Connection refused'))"
+    )
+    missing = docker.errors.DockerException(
+        "Error while fetching server API version: ('Connection aborted.', FileNotFoundError(2, "
+        "'No such file or directory'))"
+    )
+    denied = docker.errors.DockerException(
+        "Error while fetching server API version: ('Connection aborted.', PermissionError(13, 'Permission denied'))"
+    )
+    monkeypatch.delenv("DOCKER_HOST", raising=False)
+    assert engine_problem(missing) == ("Docker is not available: no socket there", "run 'coderefine sandbox setup'")
+    assert engine_problem(denied)[1].startswith("add the user to the docker group")
+    monkeypatch.setenv("DOCKER_HOST", "tcp://10.0.0.7:2375")
+    what, fix = engine_problem(refused)
+    assert what == "the Docker engine at tcp://10.0.0.7:2375 (DOCKER_HOST) does not answer: connection refused"
+    assert "sandbox setup" not in fix and "DOCKER_HOST" in fix
 
 
 @pytest.mark.docker
