@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-import tempfile
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,13 +18,14 @@ from typing import Any, NoReturn
 from coderefine import config, settings
 from coderefine.cache import default_cache_root
 from coderefine.code import kinds
-from coderefine.code.files import check_writable
+from coderefine.code.files import check_writable, folder_problem
 from coderefine.code.kind import CodeKind
-from coderefine.commands import ci, code, hook, sandbox, tasks, text
+from coderefine.commands import ci, code, doctor, hook, sandbox, tasks, text
 from coderefine.commands.progress import MODES
 from coderefine.commands.reviewing import ReviewInputs
 from coderefine.errors import CoderefineError, EnvironmentProblem, UsageError
 from coderefine.review import reports
+from coderefine.version import package_version
 
 
 class _Parser(argparse.ArgumentParser):
@@ -90,6 +90,7 @@ def _build_parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks")
     parser = _Parser(prog="coderefine", description="Self-Refine for code and text.", parents=[common])
+    parser.add_argument("--version", action="version", version=f"coderefine {package_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     text = commands.add_parser("text", parents=[common], help="refine text with a plain-text task")
@@ -112,6 +113,11 @@ def _build_parser() -> argparse.ArgumentParser:
 
     tasks = commands.add_parser("tasks", parents=[common], help="list the built-in tasks")
     tasks.add_argument("--json", action="store_true", help="print one JSON object")
+
+    checkup = commands.add_parser(
+        "doctor", parents=[common], help="check everything a run needs: settings, cache, model, sandbox, tests"
+    )
+    checkup.add_argument("--json", action="store_true", help="print one JSON object")
 
     sandbox = commands.add_parser("sandbox", parents=[common], help="set up, check or use the sandbox")
     actions = sandbox.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -217,6 +223,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     """The command's typed request, made from the parsed flags, handed to its module."""
     if args.command == "tasks":
         return tasks.run(json=args.json)
+    if args.command == "doctor":
+        return doctor.run(json=args.json)
     if args.command == "sandbox":
         if args.action == "setup":
             return sandbox.setup()
@@ -307,35 +315,15 @@ def _check_file(path: Path, what: str) -> None:
         return
     if not path.parent.is_dir():
         raise UsageError(f"{what} {path} cannot be written: the folder {path.parent} does not exist")
-    problem = _folder_problem(path.parent)
+    problem = folder_problem(path.parent)
     if problem:
         raise UsageError(f"{what} {path} cannot be written: its folder {problem}")
 
 
 def _check_folder(folder: Path, what: str) -> None:
-    problem = _folder_problem(folder)
+    problem = folder_problem(folder)
     if problem:
         raise UsageError(f"{what} {problem}")
-
-
-def _folder_problem(folder: Path) -> str | None:
-    """Why `folder` cannot take new files (it cannot be made, or written), or None."""
-    existing = folder
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if not existing.is_dir():
-        return f"{folder} cannot be made: {existing} is a file"
-    try:
-        # A real try, not os.access: root passes every permission check yet not a read-only mount.
-        if existing == folder:
-            with tempfile.TemporaryFile(dir=folder):
-                pass
-        else:
-            with tempfile.TemporaryDirectory(dir=existing):
-                pass
-    except OSError as error:
-        return f"{folder} is not writable: {error.strerror}"
-    return None
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:

@@ -8,17 +8,21 @@
 
 from __future__ import annotations
 
+import difflib
+import functools
 import math
 import os
 import re
 import shlex
+import sys
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from coderefine.errors import UsageError
 from coderefine.settings import (
+    RENAMED,
     SETTING_NAMES,
     Arguments,
     Bounds,
@@ -39,19 +43,25 @@ def resolve(
     overrides: Mapping[str, Any] | None = None,
     environ: Mapping[str, str] | None = None,
     start: Path | None = None,
+    *,
+    pyproject: bool = True,
 ) -> Settings:
-    """Settings from all layers; a bad value raises UsageError naming its source."""
+    """Settings from all layers (without pyproject.toml's when not `pyproject`); a bad value raises
+    UsageError naming its source."""
     environ = os.environ if environ is None else environ
     values: dict[str, Any] = {}
-    values.update(_from_pyproject(start or Path.cwd()))
+    if pyproject:
+        values.update(_from_pyproject(start or Path.cwd()))
     values.update(_from_environment(environ))
-    for key, value in (overrides or {}).items():
+    given: dict[str, Any] = {}
+    for old_key, value in (overrides or {}).items():
+        key = _current(old_key, f"option {old_key}")
         if key not in SETTING_NAMES:
-            raise UsageError(f"unknown option {key!r} (known: {', '.join(sorted(SETTING_NAMES))})")
+            raise UsageError(f"unknown option {key!r} ({_closest(key, SETTING_NAMES)})")
+        given[key] = value
         if value is not None:
             values[key] = _convert(key, value, f"option {key}")
     _check_ranges(values)
-    given = overrides or {}
     if given.get("no_model") and given.get("model") is not None:
         raise UsageError("--no-model and --model contradict each other: give one of them")
     return Settings(**values)
@@ -62,11 +72,37 @@ def _from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     for variable, key in (("OPENAI_API_KEY", "api_key"), ("OPENAI_BASE_URL", "base_url")):
         if environ.get(variable):
             values[key] = environ[variable]
+    for old_key, key in RENAMED.items():
+        variable = f"CODEREFINE_{old_key.upper()}"
+        if environ.get(variable) and not environ.get(f"CODEREFINE_{key.upper()}"):
+            values[_current(old_key, variable, f"CODEREFINE_{key.upper()}")] = _convert(
+                key, environ[variable], variable
+            )
     for key in SETTING_NAMES:
         variable = f"CODEREFINE_{key.upper()}"
         if environ.get(variable):
             values[key] = _convert(key, environ[variable], variable)
     return values
+
+
+def _current(key: str, source: str, new_name: str | None = None) -> str:
+    """A setting's name today: an old name (RENAMED) is read as the new one, with a one-line note."""
+    new = RENAMED.get(key)
+    if new is None:
+        return key
+    _say_once(f"coderefine: {source}: {key!r} is now {new_name or new!r}; the old name is still read, for now")
+    return new
+
+
+@functools.cache
+def _say_once(note: str) -> None:
+    print(note, file=sys.stderr)  # settings are resolved more than once a run: the note is said once
+
+
+def _closest(key: str, known: Iterable[str]) -> str:
+    """ "did you mean 'threshold'?" for a misspelt key, else the list of the known ones."""
+    close = difflib.get_close_matches(key, list(known), n=1)
+    return f"did you mean {close[0]!r}?" if close else f"known: {', '.join(sorted(known))}"
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -90,10 +126,10 @@ def _from_pyproject(start: Path) -> dict[str, Any]:
         raise UsageError(f"{path}: [tool.coderefine] must be a table")
     values = {}
     for raw_key, value in table.items():
-        key = raw_key.replace("-", "_")
+        key = _current(raw_key.replace("-", "_"), f"{path}: [tool.coderefine]")
         if key not in SETTING_NAMES or key in _NOT_IN_FILES:
-            known = ", ".join(sorted(set(SETTING_NAMES) - _NOT_IN_FILES))
-            raise UsageError(f"{path}: [tool.coderefine] has unknown key {raw_key!r} (known: {known})")
+            known = _closest(key, set(SETTING_NAMES) - _NOT_IN_FILES)
+            raise UsageError(f"{path}: [tool.coderefine] has unknown key {raw_key!r} ({known})")
         values[key] = _convert(key, value, f"{path}: [tool.coderefine].{raw_key}")
         if key in ("model_path", "cache_dir") and not values[key].is_absolute():
             values[key] = path.parent / values[key]  # relative to the file that says it

@@ -44,7 +44,8 @@ Commands = Literal["refine", "code", "task", "review"]
 
 @dataclass(frozen=True)
 class Flag:
-    """A setting's flag on the command line; its dest is the setting's name.
+    """A setting's flag on the command line, `--NAME` with dashes (`--no-NAME` for a switch on by
+    default); its dest is the setting's name.
 
     `commands` says which commands take it: "refine" every command that refines (text, the code
     commands, ci, hook); "code" the code commands, ci and hook; "task" the code command whose
@@ -53,7 +54,6 @@ class Flag:
     commands: Commands
     group: str  # its heading in --help
     help: str
-    spelling: str | None = None  # else --NAME with dashes; a True default makes it --no-NAME
     metavar: str | None = None
 
 
@@ -91,8 +91,8 @@ def _loop(help: str, metavar: str = "N") -> Flag:
     return Flag("refine", "loop", help, metavar=metavar)
 
 
-def _check(commands: Commands, help: str, metavar: str | None = None, spelling: str | None = None) -> Flag:
-    return Flag(commands, "checks", help, spelling=spelling, metavar=metavar)
+def _check(commands: Commands, help: str, metavar: str | None = None) -> Flag:
+    return Flag(commands, "checks", help, metavar=metavar)
 
 
 _ALLOWANCE_HELP = (
@@ -166,11 +166,9 @@ class Settings:
     sandbox: str = _setting(  # "local" where Docker cannot be had
         "docker", flag=_check("code", "where drafts run (default docker)"), choices=("docker", "local")
     )
-    speedup_threshold: float = _setting(
+    threshold: float = _setting(
         1.05,
-        flag=_check(
-            "task", "claim a speedup only above this (lower bound of the 95%% CI; default 1.05)", "RATIO", "--threshold"
-        ),
+        flag=_check("task", "claim a speedup only above this (lower bound of the 95%% CI; default 1.05)", "RATIO"),
         bounds=Bounds(least=1),
     )
     # readability: a draft may be this much slower, no more ...
@@ -270,6 +268,8 @@ JOBS_WITH_ENDPOINT = 4
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
 SETTING_NAMES: tuple[str, ...] = tuple(_FIELDS)
+# Old names still read (keys, environment names, keyword arguments), each with a one-line note.
+RENAMED: Mapping[str, str] = {"speedup_threshold": "threshold"}
 
 
 def _kind(name: str, hint: Any) -> type:
@@ -301,7 +301,7 @@ def spelling_of(name: str) -> str | None:
     flag = FLAGS.get(name)
     if flag is None:
         return None
-    spelling = flag.spelling or "--" + name.replace("_", "-")
+    spelling = "--" + name.replace("_", "-")  # a key is its flag's name: one name per setting
     if _TYPES[name] is bool and _FIELDS[name].default:  # a switch says the other way than the default
         spelling = "--no-" + spelling.removeprefix("--")
     return spelling

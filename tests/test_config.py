@@ -78,6 +78,37 @@ def test_unknown_library_option(isolated: Path) -> None:
         resolve({"colour": 1}, environ={})
 
 
+def test_a_misspelt_key_gets_did_you_mean(isolated: Path) -> None:
+    write_pyproject(isolated, "threshhold = 1.2\n")
+    with pytest.raises(UsageError) as caught:
+        resolve(environ={})
+    assert str(caught.value).endswith("has unknown key 'threshhold' (did you mean 'threshold'?)")
+    with pytest.raises(UsageError, match=r"unknown option 'max_iteration' \(did you mean 'max_iterations'\?\)"):
+        resolve({"max_iteration": 2}, environ={}, pyproject=False)
+
+
+def test_each_key_is_its_flags_name() -> None:
+    for name in settings.FLAGS:
+        switched_off = settings.kind_of(name) is bool and settings.default_of(name) is True  # --no-cache: cache
+        expected = "--" + ("no-" if switched_off else "") + name.replace("_", "-")
+        assert settings.spelling_of(name) == expected
+
+
+def test_an_old_name_is_read_with_one_note(isolated: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_pyproject(isolated, "speedup_threshold = 1.2\n")
+    assert resolve(environ={}).threshold == 1.2
+    assert resolve(environ={}).threshold == 1.2
+    notes = capsys.readouterr().err.splitlines()
+    assert notes == [
+        f"coderefine: {isolated / 'pyproject.toml'}: [tool.coderefine]: 'speedup_threshold' is now 'threshold'; "
+        "the old name is still read, for now"
+    ]
+    assert resolve(environ={"CODEREFINE_SPEEDUP_THRESHOLD": "1.3"}).threshold == 1.3
+    assert resolve({"speedup_threshold": 1.4}, environ={}).threshold == 1.4
+    assert resolve(environ={"CODEREFINE_SPEEDUP_THRESHOLD": "1.3", "CODEREFINE_THRESHOLD": "1.5"}).threshold == 1.5
+    assert "'CODEREFINE_THRESHOLD'" in capsys.readouterr().err
+
+
 def test_the_readmes_table_has_each_setting_with_its_flag_and_environment_name() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     rows = {}

@@ -420,7 +420,7 @@ def test_the_docstring_of_a_parsed_draft_is_whole() -> None:
         (["--temperature", "7"], "temperature must be at most 2, got 7.0"),
         (["--timeout", "1e30"], "timeout must be at most 86400, got 1e+30"),
         (["--timeout=-inf"], "timeout must be a finite number, got -inf"),
-        (["--threshold", "nan"], "speedup_threshold must be a finite number, got nan"),
+        (["--threshold", "nan"], "threshold must be a finite number, got nan"),
         (["--plateau-margin", "nan"], "plateau_margin must be a finite number, got nan"),
         (["--max-tokens", "-5"], "max_tokens must be positive, got -5"),
         (["--size", "-1"], "max_examples and size must be positive"),

@@ -72,6 +72,26 @@ def check_writable(path: Path) -> None:
         raise UsageError(f"{path} cannot be replaced: its folder {target.parent} is not writable")
 
 
+def folder_problem(folder: Path) -> str | None:
+    """Why `folder` cannot take new files (it cannot be made, or written), or None."""
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        return f"{folder} cannot be made: {existing} is a file"
+    try:
+        # A real try, not os.access: root passes every permission check yet not a read-only mount.
+        if existing == folder:
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        else:
+            with tempfile.TemporaryDirectory(dir=existing):
+                pass
+    except OSError as error:
+        return f"{folder} is not writable: {error.strerror}"
+    return None
+
+
 def find_project(path: Path) -> Path:
     """The nearest folder above `path` that looks like a project root, else its own folder."""
     for folder in path.resolve().parents:

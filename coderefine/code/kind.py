@@ -50,7 +50,7 @@ class CodeKind:
         library's one entry, which `coderefine.optimize` and `coderefine.improve_readability` are.
 
         `path_or_source` is a file path, or Python source (run in a scratch project). `options` are
-        `Settings` fields (model, max_iterations, sandbox, speedup_threshold, ...).
+        `Settings` fields (model, max_iterations, sandbox, threshold, ...).
         """
         settings = config.resolve(options)
         job, verify_options = self.make_job(settings, task_file, examples, size, max_examples)

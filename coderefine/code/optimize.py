@@ -59,7 +59,7 @@ def optimize(path_or_source: str | Path, name: str | None = None, **options: Any
 
     `path_or_source` is a file path, or Python source (run in a scratch project). The keywords are
     `CodeKind.run`'s (examples, size, max_examples, apply, task_file, on_iteration, on_function) and
-    `Settings` fields (model, max_iterations, sandbox, speedup_threshold, ...).
+    `Settings` fields (model, max_iterations, sandbox, threshold, ...).
     """
     return KIND.run(path_or_source, name, **options)
 
@@ -68,12 +68,12 @@ def speed_job(
     settings: Settings, task_file: Path | None, examples: Sequence[str], size: int | None, max_examples: int
 ) -> tuple[SpeedJob, VerifyOptions]:
     """The optimization job and its checks' options."""
-    verify_options = checks(examples, size, max_examples, threshold=settings.speedup_threshold, settings=settings)
+    verify_options = checks(examples, size, max_examples, threshold=settings.threshold, settings=settings)
     spec = load_code_task(task_file or builtin_tasks_dir() / f"{TASK}.toml", TASK)
     catalogue.check_names(settings.rewrite_rules)
     job = SpeedJob(
         spec,
-        settings.speedup_threshold,
+        settings.threshold,
         rules=settings.analyzer_rules,
         rewrite_rules=settings.rewrite_rules,
         small=settings.small_model,
@@ -89,7 +89,7 @@ KIND = CodeKind(
     doing="optimizing",
     not_better="not faster",
     score_first=False,
-    settings=("speedup_threshold",),
+    settings=("threshold",),
     sarif_rule={
         "id": "coderefine/faster-version",
         "name": "FasterVersion",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 import sys
-from dataclasses import asdict
 from pathlib import Path
 
+from coderefine.commands.doctor import report
 from coderefine.errors import UsageError
 from coderefine.review import reports
 from coderefine.sandbox import doctor as checks
@@ -20,15 +20,8 @@ def setup() -> int:
 
 
 def doctor(*, json: bool = False) -> int:
-    found = checks.doctor()
-    healthy = all(check.ok for check in found)
-    if json:
-        print(reports.to_json({"ok": healthy, "checks": [asdict(check) for check in found]}))
-    else:
-        for check in found:
-            fix = f" (fix: {check.fix})" if check.fix else ""
-            print(f"{'ok' if check.ok else 'MISSING':7}  {check.name}: {check.detail}{fix}")
-    return 0 if healthy else 3
+    """The sandbox's part of `coderefine doctor` alone."""
+    return report(checks.doctor(), json=json)
 
 
 def run_file(

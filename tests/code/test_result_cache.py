@@ -62,7 +62,7 @@ def test_keys_follow_the_function_its_context_its_imports_and_the_settings(tmp_p
     (project / "pkg" / "helpers.py").write_text("def scale(x: int, k: int) -> int:\n    return x * k\n")
     assert keys(project) == before
     assert keys(project, model="another-model")["double"] != before["double"]
-    assert keys(project, speedup_threshold=1.2)["double"] != before["double"]
+    assert keys(project, threshold=1.2)["double"] != before["double"]
     assert keys(project, timeout=5.0, retries=0) == before  # how a result is reached, not what it is
 
 
