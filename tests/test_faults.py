@@ -522,3 +522,74 @@ def test_json_is_one_object_on_every_failure(capsys: pytest.CaptureFixture[str],
         assert code == expected == document["exit_code"], argv
         assert document["status"] == "error"
         assert f"coderefine: {document['error']}" == one_line(err)
+
+
+# -- hostile files and answers ---------------------------------------------------------------
+
+DEEP_MINUS = "def f(x):\n    return " + "-" * 20000 + "x\n"  # libcst alone crashes on it
+DEEP_BRACKETS = "x = " + "[" * 3000 + "]" * 3000 + "\n"
+DEEP_LAMBDAS = "def f(x):\n    return " + "lambda: " * 1000 + "x\n"  # 1,000 crash libcst on a 2 MB stack
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (DEEP_MINUS, "nested too deep for Python's parser (coderefine works on 200 levels)"),
+        (DEEP_BRACKETS, "not valid Python: too many nested parentheses"),
+        (DEEP_LAMBDAS, "nested 1005 levels deep (coderefine works on 200 levels at most)"),
+    ],
+)
+def test_a_file_too_deep_for_the_parsers_is_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, said: str
+) -> None:
+    path = tmp_path / "deep.py"
+    path.write_text(content)
+    code, _, err = outcome(["optimize", str(path), "--no-model"], capsys)
+    assert code == 2 and one_line(err).startswith(f"coderefine: {path}: {said}")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "loop", "device"])
+def test_only_regular_files_are_read(tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str) -> None:
+    path = tmp_path / "odd.py"
+    if kind == "fifo":
+        os.mkfifo(path)  # reading it would wait forever for a writer
+        said = f"{path} is not a regular file (a FIFO): only regular files are read"
+    elif kind == "loop":
+        (tmp_path / "other.py").symlink_to(path)
+        path.symlink_to(tmp_path / "other.py")
+        said = f"{path} is a loop of symbolic links"
+    else:
+        path = Path("/dev/null")
+        said = "/dev/null is not a regular file (a character device): only regular files are read"
+    for target in (str(path), f"{path}::f"):
+        code, _, err = outcome(["optimize", target, "--no-model"], capsys)
+        assert (code, one_line(err)) == (2, f"coderefine: {said}")
+
+
+def test_a_fifo_in_the_project_is_passed_over(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    os.mkfifo(project / "pipe.py")  # the project's walks (its tests' hashes, imports) must not wait on it
+    (project / "deep.py").write_text(DEEP_LAMBDAS)  # nor fail on a file too deep for `ast.dump`
+    argv = ["optimize", f"{project / 'slow.py'}::dedupe", "--no-model", "--sandbox", "local", "--json"]
+    code, out, _ = outcome([*argv, "--max-examples", "30"], capsys)
+    assert code == 0 and json.loads(out)["stop_reason"] == "no_model"
+
+
+@pytest.mark.parametrize("answer", [DEEP_MINUS, DEEP_LAMBDAS, "def f(x):\n    return " + "-" * 250 + "x\n"])
+def test_an_answer_too_deep_for_the_parsers_is_malformed(answer: str) -> None:
+    from coderefine.engine import MalformedAnswer
+
+    target = SourceFile(b"def f(x):\n    return x\n").target("f")
+    with pytest.raises(MalformedAnswer, match="the code is nested"):
+        parse_candidate(f"```python\n{answer}```", target)
+
+
+@pytest.mark.docker
+def test_a_hostile_answer_after_a_verified_draft_loses_nothing(
+    scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server = scripted([FAST, "Try again.", f"```python\n{DEEP_MINUS}```", f"```python\n{DEEP_LAMBDAS}```"])
+    code, out, _ = outcome(optimize_argv(server, f"{project / 'slow.py'}::dedupe"), capsys)
+    document = json.loads(out)
+    assert code == 0 and document["status"] == "improved" and document["best_iteration"] == 0
+    assert [bool(it["error"]) for it in document["iterations"]] == [False, True, True]
+    assert "nested" in document["iterations"][1]["error"]

@@ -3,13 +3,13 @@ and the private helpers it calls (new `_names` of its own)."""
 
 from __future__ import annotations
 
-import ast
 import re
 import textwrap
 from collections.abc import Iterator, Mapping
 
 import libcst as cst
 
+from coderefine.code import parsing
 from coderefine.code.target import ALLOWED_DECORATORS, Candidate, Target, dotted, one_line
 from coderefine.engine import MalformedAnswer
 
@@ -54,12 +54,10 @@ def _code_blocks(answer: str) -> Iterator[str]:
 def _candidate_from(code: str, target: Target) -> Candidate:
     text = code.strip() + "\n"
     try:
-        module = cst.parse_module(text)
-    except cst.ParserSyntaxError as error:
-        raise MalformedAnswer(f"the code does not parse: {one_line(str(error))}") from None
-    try:  # libcst's grammar is looser than CPython's in places (`{**x for x in y}`): CPython decides
-        ast.parse(text)
-    except (SyntaxError, ValueError) as error:
+        module, _ = parsing.parse(text)
+    except parsing.TooDeep as error:
+        raise MalformedAnswer(f"the code is {error}") from None
+    except SyntaxError as error:
         raise MalformedAnswer(f"the code does not parse: {one_line(str(error))}") from None
     imports: list[cst.SimpleStatementLine] = []
     helpers: dict[str, cst.FunctionDef] = {}

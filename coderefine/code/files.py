@@ -4,6 +4,7 @@ atomically, only if it has not changed meanwhile, keeping its owner and mode."""
 from __future__ import annotations
 
 import difflib
+import errno
 import os
 import shutil
 import stat
@@ -15,6 +16,53 @@ from pathlib import Path
 from coderefine.errors import UsageError
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+
+
+class NotARegularFile(OSError):
+    """A FIFO, a device, a socket or a folder where a file was to be read: never waited on."""
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of `path` (through links) if it is a regular file; NotARegularFile otherwise. Opened
+    without blocking, so a FIFO is refused at once instead of waiting forever for a writer."""
+    handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        mode = os.fstat(handle).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotARegularFile(f"not a regular file ({file_kind(mode)})")
+        with os.fdopen(os.dup(handle), "rb") as stream:
+            return stream.read()
+    finally:
+        os.close(handle)
+
+
+def file_problem(path: Path) -> str | None:
+    """Why `path` cannot be read as a source file, in a line (missing, a link loop, a folder, a FIFO
+    or a device), or None."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return f"file not found: {path}"
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return f"{path} is a loop of symbolic links"
+        return f"cannot read {path}: {error.strerror}"
+    if stat.S_ISDIR(mode):
+        return f"{path} is a folder, not a Python file"
+    if not stat.S_ISREG(mode):
+        return f"{path} is not a regular file ({file_kind(mode)}): only regular files are read"
+    return None
+
+
+def file_kind(mode: int) -> str:
+    kinds = {
+        "a folder": stat.S_ISDIR,
+        "a FIFO": stat.S_ISFIFO,
+        "a socket": stat.S_ISSOCK,
+        "a character device": stat.S_ISCHR,
+        "a block device": stat.S_ISBLK,
+    }
+    return next((name for name, test in kinds.items() if test(mode)), "not a file")
 
 
 def unified_diff(name: str, before: bytes, after: bytes, encoding: str) -> str:
@@ -109,6 +157,9 @@ def project_of(path_or_source: str | Path) -> Iterator[tuple[Path, Path, str]]:
     """(file, project root, name to show): the given file, or source text in a scratch project."""
     if isinstance(path_or_source, Path) or _is_path(path_or_source):
         path = Path(path_or_source)
+        problem = file_problem(path)  # before its project is looked for: a link loop cannot be resolved
+        if problem:
+            raise UsageError(problem)
         yield path, find_project(path), str(path)
         return
     if "def " not in path_or_source:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from coderefine.code.files import read_regular
 from coderefine.code.result_cache import module_files
 from coderefine.code.testfiles import is_test_file
 from coderefine.sandbox import contract
@@ -72,7 +73,7 @@ def file_hashes(project: Path, exclude: tuple[str, ...] = ()) -> dict[str, str]:
             if (name.endswith(".py") or name in CONFIGURATION) and not left_out(name, exclude):
                 path = Path(folder, name)
                 try:
-                    found[path.relative_to(project).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
+                    found[path.relative_to(project).as_posix()] = hashlib.sha256(read_regular(path)).hexdigest()
                 except OSError:
                     continue
     return found
@@ -111,11 +112,15 @@ def stale_tests(previous: KeptRun, hashes: Mapping[str, str], project: Path) -> 
 
 def unit_hashes(path: Path) -> dict[str, str] | None:
     """{qualname: hash of its syntax tree} of a file's functions and methods (those in classes too),
-    and under MODULE the hash of the rest; None when the file cannot be read or parsed."""
+    and under MODULE the hash of the rest; None when the file cannot be read or parsed (nor walked:
+    `ast.dump` recurses, and a project may hold a file nested too deep for it)."""
     try:
-        tree = ast.parse(path.read_bytes())
-    except (OSError, SyntaxError, ValueError):
+        return _unit_hashes(ast.parse(read_regular(path)))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+
+
+def _unit_hashes(tree: ast.Module) -> dict[str, str]:
     found: dict[str, str] = {}
 
     def strip(body: list[ast.stmt], prefix: str) -> list[ast.stmt]:
@@ -177,8 +182,8 @@ def merged(old: contract.FileTests, new: contract.FileTests, rerun: frozenset[st
 def imported_files(path: Path, project: Path) -> list[str]:
     """The project's files that the test file at `path` imports (by its import statements)."""
     try:
-        tree = ast.parse(path.read_bytes())
-    except (OSError, SyntaxError, ValueError):
+        tree = ast.parse(read_regular(path))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     imports: list[tuple[int, str, tuple[str, ...]]] = []
     for node in ast.walk(tree):

@@ -19,6 +19,7 @@ from coderefine.cache import JsonCache, cache_key, default_cache_root
 from coderefine.code import analyzer, catalogue, scores
 from coderefine.code.check import VerifyOptions
 from coderefine.code.file_facts import Import
+from coderefine.code.files import read_regular
 from coderefine.code.target import Target
 from coderefine.engine import Facts, Iteration, Prompt, RefineResult, Usage
 from coderefine.llm.chat import Message
@@ -87,7 +88,7 @@ def imported_sources(imports: Sequence[Import], path: Path, project: Path) -> di
     for name in _imported_names(imports, _package_of(path, project)):
         file = _module_file(name, project)
         if file is not None:
-            found[name] = hashlib.sha256(file.read_bytes()).hexdigest()
+            found[name] = hashlib.sha256(read_regular(file)).hexdigest()
     return found
 
 

@@ -19,6 +19,8 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
+from coderefine.code import parsing
+from coderefine.code.files import file_problem, read_regular
 from coderefine.code.splice import Replace, check_helpers, with_helpers, with_imports
 from coderefine.code.target import ALLOWED_DECORATORS, Candidate, Target, dotted, one_line, standalone
 from coderefine.errors import UsageError
@@ -62,12 +64,10 @@ class SourceFile:
         self.data = data
         _check_encoding(data, path)
         try:
-            self.module = cst.parse_module(data)
-        except cst.ParserSyntaxError as error:
-            raise UsageError(f"{path}: not valid Python: {one_line(str(error))}") from None
-        try:  # libcst's grammar is looser than CPython's in places (`{**x for x in y}`): CPython decides
-            tree = ast.parse(data)
-        except (SyntaxError, ValueError) as error:
+            self.module, tree = parsing.parse(data)
+        except parsing.TooDeep as error:
+            raise UsageError(f"{path}: {error}") from None
+        except SyntaxError as error:
             raise UsageError(f"{path}: not valid Python: {one_line(str(error))}") from None
         self._targets = _collect_targets(self.module, tree)
 
@@ -158,16 +158,15 @@ def _known_names(name: str, names: list[str]) -> str:
 
 def read_python(path: Path) -> bytes:
     """A Python file's bytes, or a one-line UsageError saying why they cannot be had."""
-    if not path.exists():
-        raise UsageError(f"file not found: {path}")
-    if path.is_dir():
-        raise UsageError(f"{path} is a folder, not a Python file")
+    problem = file_problem(path)
+    if problem:
+        raise UsageError(problem)
     if path.suffix not in (".py", ".pyw", ""):
         raise UsageError(f"{path} is not a Python file")
     try:
-        return path.read_bytes()
-    except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror}") from None
+        return read_regular(path)
+    except OSError as error:  # replaced between the two looks
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
 
 
 def _collect_targets(module: cst.Module, tree: ast.Module) -> dict[str, Target]:
@@ -191,7 +190,7 @@ def top_level_names(source: str | bytes) -> frozenset[str]:
     `if`/`try` blocks, where they still bind module names)."""
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return frozenset()
     return _bound_at_top(tree)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from coderefine.code.candidate import parse_candidate
 from coderefine.code.file_facts import FileFacts
-from coderefine.code.files import unified_diff
+from coderefine.code.files import read_regular, unified_diff
 from coderefine.code.kinds import by_task
 from coderefine.code.report import NOT_REACHED, NOT_STARTED, CodeReport, FunctionResult
 from coderefine.code.scores import measure
@@ -244,7 +244,7 @@ def _merged_files(
 
 def _respliced(file: str, sha256: str, entries: Sequence[Mapping[str, Any]], root: Path) -> str:
     try:
-        data = (root / file).read_bytes()
+        data = read_regular(root / file)
     except OSError:
         raise UsageError(f"{file} is not here: merge in the checkout the shards ran on") from None
     if hashlib.sha256(data).hexdigest() != sha256:

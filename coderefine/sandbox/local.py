@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -118,12 +119,21 @@ class LocalSandbox(Closing):
             self._copy = None
 
 
+def _special(path: str) -> bool:
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode))
+
+
 def copy_read_only(project: Path, copy: Path, exclude: Sequence[str]) -> None:
     """The project's files but secrets and caches (project_copy.left_out), read-only; a symbolic
-    link that leads out of the copy is left out (written through, it would reach the original)."""
+    link that leads out of the copy is left out (written through, it would reach the original), and
+    so are FIFOs, sockets and devices (a copy would wait on a FIFO, or refuse it)."""
 
     def ignored(folder: str, names: list[str]) -> set[str]:
-        return {name for name in names if left_out(name, exclude)}
+        return {name for name in names if left_out(name, exclude) or _special(os.path.join(folder, name))}
 
     shutil.copytree(project, copy, ignore=ignored, symlinks=True)
     inside = str(copy) + os.sep
