@@ -1,5 +1,5 @@
 """`python -m coderefine`: the command line (coderefine.cli)."""
 
-from coderefine.cli import main
+from coderefine.cli import entry
 
-raise SystemExit(main())
+entry()

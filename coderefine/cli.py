@@ -7,6 +7,7 @@ Exit codes: 0 success, 1 suggestions found where asked to fail on them,
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import traceback
@@ -23,7 +24,7 @@ from coderefine.code.kind import CodeKind
 from coderefine.commands import ci, code, doctor, hook, sandbox, tasks, text
 from coderefine.commands.progress import MODES
 from coderefine.commands.reviewing import ReviewInputs
-from coderefine.errors import CoderefineError, EnvironmentProblem, UsageError
+from coderefine.errors import CoderefineError, EnvironmentProblem, Interrupted, UsageError, signal_of
 from coderefine.review import reports
 from coderefine.version import package_version
 
@@ -215,8 +216,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:  # a disk or folder that failed mid-run: the environment's fault
         where = f": {error.filename}" if error.filename else ""
         return _fail(args, argv, f"{error.strerror or error}{where}", EnvironmentProblem.exit_code)
-    except KeyboardInterrupt:
-        return _fail(args, argv, "interrupted", 130)
+    except KeyboardInterrupt as stop:
+        return _fail(args, argv, "interrupted", 128 + signal_of(stop))
+
+
+def entry() -> NoReturn:
+    """The `coderefine` program: `main`, then exit with its code. After an interrupt the process
+    ends at once (its output flushed, its sandbox closed): a model request still in flight on a
+    worker thread must not hold it up until the endpoint answers."""
+    code = main()
+    if code in (Interrupted(signal.SIGINT).exit_code, Interrupted(signal.SIGTERM).exit_code):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    raise SystemExit(code)
 
 
 def _dispatch(args: argparse.Namespace) -> int:
@@ -327,4 +340,4 @@ def _check_folder(folder: Path, what: str) -> None:
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
+    raise Interrupted(signum)

@@ -49,3 +49,20 @@ class NoUsableAnswer(EnvironmentProblem):
 
 class BadResponse(EndpointUnavailable):
     """The endpoint answered, but not with a chat completion: not UTF-8, not JSON, an HTML page, another shape."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM: the run stops, keeps what finished, and exits 128 + the signal's number."""
+
+    def __init__(self, signum: int = 2) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+def signal_of(stop: BaseException) -> int:
+    """The signal behind a KeyboardInterrupt: Ctrl-C's own (SIGINT) unless an Interrupted says otherwise."""
+    return stop.signum if isinstance(stop, Interrupted) else 2

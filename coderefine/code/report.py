@@ -91,6 +91,7 @@ class CodeReport:
     applied: bool = False
     error: str | None = None  # what stopped a file's run before its last function (its winners are kept)
     apply_refused: str | None = None  # why winners asked to be written were not (the file changed meanwhile)
+    interrupted: int | None = None  # the signal (SIGINT, SIGTERM) that stopped it: what finished is kept
 
     @property
     def diff(self) -> str:
@@ -99,3 +100,12 @@ class CodeReport:
     @property
     def status(self) -> str:
         return "improved" if any(r.improved for r in self.results) else "no_improvement"
+
+
+def interrupted_reason(signum: int) -> str:
+    """Why a function was not finished: the run was interrupted (SIGINT, SIGTERM) before or during it."""
+    return f"{NOT_REACHED}interrupted ({signal_name(signum)})"
+
+
+def signal_name(signum: int) -> str:
+    return {2: "SIGINT", 15: "SIGTERM"}.get(signum, f"signal {signum}")

@@ -4,21 +4,28 @@ one model, the project's tests (run once per review); and the limits a check run
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import ExitStack
 from pathlib import Path
 from types import TracebackType
+from typing import TypeVar
 
 from coderefine.code import result_cache
 from coderefine.code.baseline_cache import BaselineCache, ProjectTests
 from coderefine.code.check import VerifyOptions
 from coderefine.code.report import FunctionResult
+from coderefine.errors import signal_of
 from coderefine.llm.chat import ChatModel
 from coderefine.llm.open import open_model
 from coderefine.sandbox.base import Limits, Sandbox, SandboxUnavailable
 from coderefine.sandbox.image import default_image, sandbox_digest
 from coderefine.sandbox.open import open_sandbox
 from coderefine.settings import Settings
+
+Item = TypeVar("Item")
+Done = TypeVar("Done")
+INTERRUPT_GRACE_S = 2.0  # for the work in flight to end once its sandbox and model are closed
 
 
 class Resources:
@@ -47,6 +54,7 @@ class Resources:
         self.timing_lock = threading.Lock()
         self.slots = threading.BoundedSemaphore(settings.concurrency)
         self._baselines: BaselineCache | None = None
+        self.interrupted: int | None = None  # the signal that stopped the run (see `stop`)
 
     @property
     def sandbox_kind(self) -> str:
@@ -112,6 +120,12 @@ class Resources:
             )
         return tests, ran
 
+    def stop(self, signum: int) -> None:
+        """An interrupt: say so to the work in flight and close what it uses (its containers, the
+        model), so that it ends now instead of when its check or its request would."""
+        self.interrupted = signum
+        self.close()
+
     def close(self) -> None:
         self._stack.close()
 
@@ -124,3 +138,31 @@ class Resources:
 
 def limits_for(options: VerifyOptions) -> Limits:
     return Limits(timeout=options.timeout, memory_mb=1024)
+
+
+def each(
+    one: Callable[[Item], Done | None], items: Sequence[Item], jobs: int, resources: Resources
+) -> list[Done | None]:
+    """`one` of each item, `jobs` at a time, in the items' order. An interrupt (SIGINT, SIGTERM)
+    while they run stops the resources, so that the work in flight ends, and leaves None for each
+    item that did not finish."""
+    found: list[Done | None] = [None] * len(items)
+    if jobs <= 1:
+        try:
+            for index, item in enumerate(items):
+                found[index] = one(item)
+        except KeyboardInterrupt as stop:
+            resources.stop(signal_of(stop))
+        return found
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    futures = [pool.submit(one, item) for item in items]
+    try:
+        wait(futures)
+    except KeyboardInterrupt as stop:
+        resources.stop(signal_of(stop))
+        wait(futures, timeout=INTERRUPT_GRACE_S)  # the work in flight ends as its resources close
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+    if not resources.interrupted:
+        return [future.result() for future in futures]
+    return [f.result() if f.done() and not f.cancelled() and f.exception() is None else None for f in futures]

@@ -18,7 +18,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -32,14 +31,14 @@ from coderefine.code.checker import Checker
 from coderefine.code.file_facts import FileFacts, facts_of
 from coderefine.code.files import check_writable, project_of, write_atomically
 from coderefine.code.guard import Guard
-from coderefine.code.report import NOT_REACHED, NOT_STARTED, CodeReport, FunctionResult
-from coderefine.code.resources import Resources, limits_for
+from coderefine.code.report import NOT_REACHED, NOT_STARTED, CodeReport, FunctionResult, interrupted_reason
+from coderefine.code.resources import Resources, each, limits_for
 from coderefine.code.source import SourceFile
 from coderefine.code.splice import compatible
 from coderefine.code.target import Candidate, Target
 from coderefine.code.testfiles import TEST_FILE_REASON, is_test_file
 from coderefine.engine import ProgressCallback, Task
-from coderefine.errors import EnvironmentProblem, UsageError
+from coderefine.errors import EnvironmentProblem, Interrupted, UsageError
 from coderefine.sandbox.image import default_image, sandbox_digest
 from coderefine.settings import Settings
 
@@ -106,6 +105,7 @@ def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None
             encoding=source.module.encoding,
             sandbox=resources.sandbox_kind,
             error=error,
+            interrupted=resources.interrupted,
         )
         if request.apply:
             report = written(report, path)
@@ -128,34 +128,41 @@ def written(report: CodeReport, path: Path) -> CodeReport:
 def _results(run: _FileRun, targets: list[Target], *, single: bool) -> tuple[list[FunctionResult], str | None]:
     """Each target's result, in the file's order whatever order they finish in. When the endpoint or
     the sandbox fails for good in file mode, what was verified before stays (to report, and to write
-    when asked) and the functions not yet done are not reached."""
+    when asked) and the functions not yet done are not reached; so too after an interrupt (SIGINT,
+    SIGTERM), which stops the work in flight at once (`Resources.stop`)."""
     failure: list[EnvironmentProblem] = []
+    resources = run.resources
 
     def one(target: Target) -> FunctionResult | None:
-        with run.resources.slots:
-            if failure:
+        with resources.slots:
+            if failure or resources.interrupted:
                 return None
             try:
-                return run.result_for(target)
-            except EnvironmentProblem as problem:
-                if single:
+                result = run.result_for(target)
+            except Exception as problem:
+                if resources.interrupted:
+                    return None  # what it used was closed under it by the interrupt
+                if single or not isinstance(problem, EnvironmentProblem):
                     raise
                 failure.append(problem)
                 return None
+            # A run the interrupt cut short (its sandbox closed under it) is not complete: not kept.
+            return None if resources.interrupted and not result.final_result else result
 
-    jobs = min(run.resources.settings.concurrency, len(targets))
-    if jobs > 1:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            found = list(pool.map(one, targets))
+    found = each(one, targets, min(resources.settings.concurrency, len(targets)), resources)
+    if resources.interrupted and single:
+        raise Interrupted(resources.interrupted)  # one function, and it did not finish: nothing to keep
+    if resources.interrupted:
+        reason = interrupted_reason(resources.interrupted)
+        error: str | None = "interrupted"
+    elif failure:
+        reason, error = f"{NOT_REACHED}{failure[0]}", str(failure[0])
     else:
-        found = [one(target) for target in targets]
-    if not failure:
         return [result for result in found if result is not None], None
-    reason = f"{NOT_REACHED}{failure[0]}"
     return [
         r if r is not None else FunctionResult(t.name, t.source, None, reason)
         for t, r in zip(targets, found, strict=True)
-    ], str(failure[0])
+    ], error
 
 
 def _targets(source: SourceFile, request: RunRequest, job: CodeJob) -> list[Target]:

@@ -19,7 +19,7 @@ from coderefine import config
 from coderefine.code.result_cache import facts_store
 from coderefine.commands.progress import Progress, choose_mode
 from coderefine.commands.reviewing import ReviewInputs, observer
-from coderefine.errors import EnvironmentProblem, UsageError
+from coderefine.errors import EnvironmentProblem, Interrupted, UsageError
 from coderefine.review import git, markdown, reports, sarif
 from coderefine.review.document import merge as merge_documents
 from coderefine.review.document import review_document
@@ -71,7 +71,7 @@ def run_ci(
         head_commit=since.head,
         shard=[part.index, part.count] if part else None,
     )
-    return _finish(document, outputs, skip_unavailable=settings.on_unavailable == "skip")
+    return _finish(document, outputs, skip_unavailable=settings.on_unavailable == "skip", interrupted=done.interrupted)
 
 
 def merge_command(documents: Sequence[Path], root: Path | None, outputs: ReportOutputs) -> int:
@@ -93,9 +93,12 @@ def _load(path: Path) -> dict[str, Any]:
     return document
 
 
-def _finish(document: dict[str, Any], outputs: ReportOutputs, *, skip_unavailable: bool = False) -> int:
+def _finish(
+    document: dict[str, Any], outputs: ReportOutputs, *, skip_unavailable: bool = False, interrupted: int | None = None
+) -> int:
     """Write the reports and say what they hold. A review the environment cut short is written
-    (what finished is kept) and still exit 3, never a pass, unless asked to skip it (said)."""
+    (what finished is kept) and still exit 3, never a pass, unless asked to skip it (said); one
+    interrupted (SIGINT, SIGTERM) is written too, and exits 128 + the signal's number."""
     written = write_reports(document, outputs.out)
     if outputs.json:
         print(reports.to_json(document))
@@ -107,6 +110,9 @@ def _finish(document: dict[str, Any], outputs: ReportOutputs, *, skip_unavailabl
             + f"; reports in {outputs.out}/ ({', '.join(p.name for p in written)})",
             file=sys.stderr,
         )
+    if interrupted:
+        print(f"coderefine: interrupted ({document['interrupted']}): the reports hold what finished", file=sys.stderr)
+        return Interrupted(interrupted).exit_code
     problem = document.get("error")
     if problem and not skip_unavailable:
         print(f"coderefine: the review is incomplete: {problem}", file=sys.stderr)

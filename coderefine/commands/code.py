@@ -13,7 +13,7 @@ from coderefine.code.kind import CodeKind
 from coderefine.code.report import CodeReport, FunctionResult
 from coderefine.code.target import Target
 from coderefine.commands.progress import choose_mode, print_progress
-from coderefine.errors import UsageError
+from coderefine.errors import Interrupted, UsageError
 from coderefine.review import reports
 
 
@@ -68,6 +68,8 @@ def run(kind: CodeKind, request: CodeRun, settings: Mapping[str, Any]) -> int:
         )
     document = reports.code_report_to_dict(report)
     code = UsageError.exit_code if refused else (3 if document["error"] else 0)
+    if report.interrupted:
+        code = Interrupted(report.interrupted).exit_code
     if request.json:
         document["exit_code"] = code
         if refused:
@@ -82,7 +84,10 @@ def run(kind: CodeKind, request: CodeRun, settings: Mapping[str, Any]) -> int:
 
 
 def _print_summary(report: CodeReport, document: dict[str, Any], *, quiet: bool) -> None:
-    if document["error"]:
+    if report.interrupted:
+        done = sum(r.final_result for r in report.results)
+        print(f"coderefine: interrupted: {done} of {len(report.results)} function(s) finished (below)", file=sys.stderr)
+    elif document["error"]:
         # Stopped early by the endpoint: what was verified before is reported (and written), yet it counts.
         print(f"coderefine: stopped early: {document['error']}", file=sys.stderr)
     if quiet:

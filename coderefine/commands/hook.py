@@ -20,7 +20,7 @@ from coderefine.code.files import write_atomically
 from coderefine.code.result_cache import facts_store
 from coderefine.commands.progress import Progress, choose_mode
 from coderefine.commands.reviewing import ReviewInputs, observer
-from coderefine.errors import EnvironmentProblem, UsageError
+from coderefine.errors import EnvironmentProblem, Interrupted, UsageError
 from coderefine.review import git
 from coderefine.review.document import Review, entry_summary
 from coderefine.review.review import review, touched
@@ -57,6 +57,9 @@ def run_hook(
     if done.unfinished or done.cut_short:
         print(budget_line(done, budget), file=sys.stderr)
     code = _apply(done, root) if fix else _suggest(done, strict)  # what was verified is kept either way
+    if done.interrupted:
+        print("coderefine: interrupted: what finished is above", file=sys.stderr)
+        return Interrupted(done.interrupted).exit_code
     if done.problem is None:
         return code
     if settings.on_unavailable == "skip":

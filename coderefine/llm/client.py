@@ -137,6 +137,11 @@ class OpenAIChat:
             )
         return completion
 
+    def close(self) -> None:
+        """Close the connections; a request still in flight on another thread fails."""
+        if self._client is not None:
+            self._client.close()
+
     def _cache_key(self, request: dict[str, Any]) -> str | None:
         # Only deterministic requests are worth replaying: greedy decoding or a fixed seed.
         if request["temperature"] != 0 and request.get("seed") is None:

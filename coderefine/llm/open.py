@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 
 from coderefine.cache import JsonCache, default_cache_root
 from coderefine.llm.chat import ChatModel
@@ -30,7 +30,8 @@ def open_model(settings: Settings) -> Iterator[ChatModel]:
     if settings.has_endpoint:
         # Local servers accept any key, but the client insists on one.
         source = RemoteEndpoint(settings.base_url or OPENAI_DEFAULT_URL, settings.api_key or "none")
-        yield OpenAIChat(source, options, cache)
+        with closing(OpenAIChat(source, options, cache)) as chat:
+            yield chat
         return
-    with EmbeddedServer(settings.model_path) as server:
-        yield OpenAIChat(server, options, cache)
+    with EmbeddedServer(settings.model_path) as server, closing(OpenAIChat(server, options, cache)) as chat:
+        yield chat

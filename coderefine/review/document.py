@@ -16,7 +16,7 @@ from coderefine.code.candidate import parse_candidate
 from coderefine.code.file_facts import FileFacts
 from coderefine.code.files import read_regular, unified_diff
 from coderefine.code.kinds import by_task
-from coderefine.code.report import NOT_REACHED, NOT_STARTED, CodeReport, FunctionResult
+from coderefine.code.report import NOT_STARTED, CodeReport, FunctionResult, signal_name
 from coderefine.code.scores import measure
 from coderefine.code.source import SourceFile
 from coderefine.code.splice import compatible
@@ -62,6 +62,7 @@ class Review:
     files: tuple[FileOutcome, ...]
     sandbox: str = "docker"
     fallback_reason: str | None = None
+    interrupted: int | None = None  # the signal that stopped it: what finished is in `files`
 
     @property
     def suggestions(self) -> list[dict[str, Any]]:
@@ -124,12 +125,17 @@ def file_outcome(file: str, facts: FileFacts, report: CodeReport) -> FileOutcome
     new_text = report.new_bytes.decode(report.encoding) if improved else None
     patch = unified_diff(file, report.original_bytes, report.new_bytes, report.encoding)  # paths as git has them
     error = report.error or next((r.refine.error for r in report.results if r.refine and r.refine.error), None)
+    if report.interrupted:
+        error = None  # an interrupt is no environment problem: the review says it apart (Review.interrupted)
     return FileOutcome(file, facts.sha256, tuple(entries), tuple(skipped), patch, new_text, report.encoding, error)
 
 
-def unreached_outcome(file: str, facts: FileFacts, names: Sequence[str], problem: str) -> FileOutcome:
-    """A file not worked on because the environment failed for good before it: each function not reached."""
-    skipped = tuple({"file": file, "target": name, "reason": f"{NOT_REACHED}{problem}"} for name in names)
+def unreached_outcome(
+    file: str, facts: FileFacts, names: Sequence[str], reason: str, problem: str | None = None
+) -> FileOutcome:
+    """A file not worked on (the environment failed for good before it: `problem`; or an interrupt
+    came): each function skipped for `reason`."""
+    skipped = tuple({"file": file, "target": name, "reason": reason} for name in names)
     return FileOutcome(file, facts.sha256, (), skipped, "", None, error=problem)
 
 
@@ -148,6 +154,7 @@ def review_document(review: Review, skipped: Sequence[dict[str, str]] = (), **ab
         "results": [entry for outcome in review.files for entry in outcome.entries],
         "skipped": [*skipped, *(s for outcome in review.files for s in outcome.skipped)],
         "error": review.problem,  # the model, endpoint or sandbox failed: not a pass (exit 3)
+        "interrupted": signal_name(review.interrupted) if review.interrupted else None,
     }
     return finish_document(document)
 
@@ -224,6 +231,7 @@ def merge(documents: Sequence[Mapping[str, Any]], root: Path) -> dict[str, Any]:
         skipped=list({(s["file"], s["target"]): s for d in documents for s in d["skipped"]}.values()),
         sandbox_fallback=next((d["sandbox_fallback"] for d in documents if d.get("sandbox_fallback")), None),
         error=next((d["error"] for d in documents if d.get("error")), None),
+        interrupted=next((d["interrupted"] for d in documents if d.get("interrupted")), None),
     )
     return finish_document(merged)
 

@@ -20,6 +20,8 @@ def render(document: Mapping[str, Any]) -> str:
         "",
         _scope(document),
     ]
+    if document.get("interrupted"):
+        lines += ["", f"**Interrupted** ({document['interrupted']}): the functions finished before it are below."]
     if document.get("error"):
         lines += ["", f"**Incomplete:** {document['error']}. The functions not reached are listed below."]
     if document.get("missing_shards"):

@@ -9,7 +9,6 @@ several shards are in `coderefine.review.document`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,8 +17,8 @@ from coderefine.code.check import VerifyOptions
 from coderefine.code.file_facts import FileFacts, read_facts
 from coderefine.code.files import find_project
 from coderefine.code.kinds import by_command
-from coderefine.code.report import FunctionResult
-from coderefine.code.resources import Resources, limits_for
+from coderefine.code.report import NOT_REACHED, FunctionResult, interrupted_reason
+from coderefine.code.resources import Resources, each, limits_for
 from coderefine.code.result_cache import result_store
 from coderefine.code.run import CodeJob, RunRequest, result_keys, run_code_task
 from coderefine.code.target import Target
@@ -122,13 +121,13 @@ def review(
         by_file.setdefault(function.file, []).append(function)
     with Resources(settings, limits_for(verify_options), fallback=options.fallback, on_note=observer.note) as resources:
         review_file = _FileReview(job, verify_options, settings, options, observer, resources, [])
-        jobs = min(settings.concurrency, len(by_file))
-        if jobs > 1:
-            with ThreadPoolExecutor(max_workers=jobs) as pool:  # the files' functions share `jobs` slots
-                outcomes = list(pool.map(review_file.outcome, by_file.values()))
-        else:
-            outcomes = [review_file.outcome(changed) for changed in by_file.values()]
-        return Review(job.name, tuple(outcomes), resources.sandbox_kind, resources.fallback_reason)
+        files = list(by_file.values())
+        # The files' functions share `jobs` slots; an interrupt keeps every file's finished functions.
+        found = each(review_file.outcome, files, min(settings.concurrency, len(files)), resources)
+        outcomes = [outcome or review_file.unreached(changed) for outcome, changed in zip(found, files, strict=True)]
+        return Review(
+            job.name, tuple(outcomes), resources.sandbox_kind, resources.fallback_reason, resources.interrupted
+        )
 
 
 @dataclass(frozen=True)
@@ -143,14 +142,23 @@ class _FileReview:
     resources: Resources
     failed: list[str]  # the environment problem that stopped a file: no later file is started
 
+    def unreached(self, changed: Sequence[Changed]) -> FileOutcome:
+        """The file's outcome when it is not worked on: the environment failed, or an interrupt came."""
+        facts, file = changed[0].facts, changed[0].file
+        names = [c.target.name for c in changed]
+        if self.resources.interrupted:
+            outcome = unreached_outcome(file, facts, names, interrupted_reason(self.resources.interrupted))
+        else:
+            outcome = unreached_outcome(file, facts, names, f"{NOT_REACHED}{self.failed[0]}", self.failed[0])
+        if self.observer.finished is not None:
+            for line in outcome_lines(outcome):
+                self.observer.finished(line)
+        return outcome
+
     def outcome(self, changed: Sequence[Changed]) -> FileOutcome:
         facts, file = changed[0].facts, changed[0].file
-        if self.failed:
-            outcome = unreached_outcome(file, facts, [c.target.name for c in changed], self.failed[0])
-            if self.observer.finished is not None:
-                for line in outcome_lines(outcome):
-                    self.observer.finished(line)
-            return outcome
+        if self.failed or self.resources.interrupted:
+            return self.unreached(changed)
         request = RunRequest(
             facts.path,
             None,
@@ -175,6 +183,8 @@ class _FileReview:
         outcome = file_outcome(file, facts, report)
         if outcome.error is not None:
             self.failed.append(outcome.error)  # asking again file after file would fail alike, slowly
+        elif report.interrupted:
+            pass  # what finished is in the outcome; the file's rest is not: nothing kept whole
         elif store is not None and key is not None and all(self.resources.keeps(r) for r in report.results):
             store.put(key, outcome.to_dict())
         return outcome
