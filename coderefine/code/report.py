@@ -14,6 +14,7 @@ from coderefine.engine import RefineResult
 
 NOT_STARTED = "not started: the time budget was spent"
 NOT_REACHED = "not reached: "  # the endpoint or the sandbox failed for good before this function
+NOT_FINISHED = "not finished: the time budget was spent (its checks were stopped)"
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class FunctionResult:
     def final_result(self) -> bool:
         """Not cut short (time budget, endpoint failure): the same inputs would give it again."""
         if self.refine is None:
-            return self.skipped is not None and not self.skipped.startswith((NOT_STARTED, NOT_REACHED))
+            return self.skipped is not None and not self.skipped.startswith((NOT_STARTED, NOT_REACHED, NOT_FINISHED))
         return self.refine.error is None and self.refine.stop_reason != "time_budget"
 
     def to_dict(self) -> dict[str, Any]:

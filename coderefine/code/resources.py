@@ -4,8 +4,8 @@ one model, the project's tests (run once per review); and the limits a check run
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import ExitStack
 from pathlib import Path
 from types import TracebackType
@@ -15,7 +15,7 @@ from coderefine.code import result_cache
 from coderefine.code.baseline_cache import BaselineCache, ProjectTests
 from coderefine.code.check import VerifyOptions
 from coderefine.code.report import FunctionResult
-from coderefine.errors import signal_of
+from coderefine.errors import EnvironmentProblem, signal_of
 from coderefine.llm.chat import ChatModel
 from coderefine.llm.open import open_model
 from coderefine.sandbox.base import Limits, Sandbox, SandboxUnavailable
@@ -55,6 +55,7 @@ class Resources:
         self.slots = threading.BoundedSemaphore(settings.concurrency)
         self._baselines: BaselineCache | None = None
         self.interrupted: int | None = None  # the signal that stopped the run (see `stop`)
+        self.out_of_time = False  # the time budget stopped it (see `expire`)
 
     @property
     def sandbox_kind(self) -> str:
@@ -66,6 +67,8 @@ class Resources:
 
     def sandbox(self, project: Path) -> Sandbox:
         with self._opening:
+            if self.halted:
+                raise Halted("the run was stopped")  # a closed run opens nothing again
             return self._open_sandbox(project)
 
     def _open_sandbox(self, project: Path) -> Sandbox:
@@ -89,6 +92,8 @@ class Resources:
 
     def model(self) -> ChatModel:
         with self._opening:
+            if self.halted:
+                raise Halted("the run was stopped")
             if self._model is None:
                 self._model = self._stack.enter_context(open_model(self.settings))
             return self._model
@@ -126,8 +131,19 @@ class Resources:
         self.interrupted = signum
         self.close()
 
+    def expire(self) -> None:
+        """The time budget is spent: the work in flight is stopped as an interrupt stops it."""
+        self.out_of_time = True
+        self.close()
+
+    @property
+    def halted(self) -> bool:
+        """Stopped by an interrupt or the time budget: nothing more is opened or started."""
+        return self.interrupted is not None or self.out_of_time
+
     def close(self) -> None:
-        self._stack.close()
+        with self._opening:  # not while a sandbox or the model is being opened
+            self._stack.close()
 
     def __enter__(self) -> Resources:
         return self
@@ -140,29 +156,62 @@ def limits_for(options: VerifyOptions) -> Limits:
     return Limits(timeout=options.timeout, memory_mb=1024)
 
 
+class Halted(EnvironmentProblem):
+    """What work in flight meets when an interrupt or the time budget closed the run under it."""
+
+
 def each(
-    one: Callable[[Item], Done | None], items: Sequence[Item], jobs: int, resources: Resources
+    one: Callable[[Item], Done | None],
+    items: Sequence[Item],
+    jobs: int,
+    resources: Resources,
+    grace: float = INTERRUPT_GRACE_S,
 ) -> list[Done | None]:
     """`one` of each item, `jobs` at a time, in the items' order. An interrupt (SIGINT, SIGTERM)
-    while they run stops the resources, so that the work in flight ends, and leaves None for each
-    item that did not finish."""
+    stops the resources, as the time budget's ceiling does (`Resources.expire`): the work in flight
+    ends, or is left behind after `grace` seconds (a model request cannot be cut), and each item
+    that did not finish is None. The workers are daemon threads: one left behind never holds up
+    the exit."""
     found: list[Done | None] = [None] * len(items)
-    if jobs <= 1:
-        try:
-            for index, item in enumerate(items):
-                found[index] = one(item)
-        except KeyboardInterrupt as stop:
-            resources.stop(signal_of(stop))
-        return found
-    pool = ThreadPoolExecutor(max_workers=jobs)
-    futures = [pool.submit(one, item) for item in items]
+    failed: dict[int, BaseException] = {}
+    pending = iter(range(len(items)))
+    taking = threading.Lock()
+
+    def work() -> None:
+        while not resources.halted:
+            with taking:
+                index = next(pending, None)
+            if index is None:
+                return
+            try:
+                found[index] = one(items[index])
+            except BaseException as error:  # handed to the caller's thread
+                failed[index] = error
+
+    # Even one job runs on a worker: the caller's thread must stay free to stop it (interrupt, ceiling).
+    workers = [threading.Thread(target=work, daemon=True, name=f"coderefine-{n}") for n in range(max(1, jobs))]
+    for worker in workers:
+        worker.start()
     try:
-        wait(futures)
+        _join(workers, resources, grace)
     except KeyboardInterrupt as stop:
         resources.stop(signal_of(stop))
-        wait(futures, timeout=INTERRUPT_GRACE_S)  # the work in flight ends as its resources close
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
-    if not resources.interrupted:
-        return [future.result() for future in futures]
-    return [f.result() if f.done() and not f.cancelled() and f.exception() is None else None for f in futures]
+        _join(workers, resources, grace)
+    if resources.halted:
+        return list(found)  # a copy: a worker left behind writes no more into what the caller keeps
+    if failed:
+        raise failed[min(failed)]
+    return found
+
+
+def _join(workers: Sequence[threading.Thread], resources: Resources, grace: float) -> None:
+    """Wait for the workers, in slices (so that an interrupt reaches the main thread), and no more
+    than `grace` seconds once the run is halted."""
+    halted_at: float | None = None
+    for worker in workers:
+        while worker.is_alive():
+            worker.join(0.05)
+            if resources.halted:
+                halted_at = halted_at or time.monotonic()
+                if time.monotonic() - halted_at > grace:
+                    return

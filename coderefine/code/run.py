@@ -31,7 +31,14 @@ from coderefine.code.checker import Checker
 from coderefine.code.file_facts import FileFacts, facts_of
 from coderefine.code.files import check_writable, project_of, write_atomically
 from coderefine.code.guard import Guard
-from coderefine.code.report import NOT_REACHED, NOT_STARTED, CodeReport, FunctionResult, interrupted_reason
+from coderefine.code.report import (
+    NOT_FINISHED,
+    NOT_REACHED,
+    NOT_STARTED,
+    CodeReport,
+    FunctionResult,
+    interrupted_reason,
+)
 from coderefine.code.resources import Resources, each, limits_for
 from coderefine.code.source import SourceFile
 from coderefine.code.splice import compatible
@@ -131,38 +138,47 @@ def _results(run: _FileRun, targets: list[Target], *, single: bool) -> tuple[lis
     when asked) and the functions not yet done are not reached; so too after an interrupt (SIGINT,
     SIGTERM), which stops the work in flight at once (`Resources.stop`)."""
     failure: list[EnvironmentProblem] = []
+    started: set[str] = set()
     resources = run.resources
 
     def one(target: Target) -> FunctionResult | None:
         with resources.slots:
-            if failure or resources.interrupted:
+            if failure or resources.halted:
                 return None
+            started.add(target.name)
             try:
                 result = run.result_for(target)
             except Exception as problem:
-                if resources.interrupted:
-                    return None  # what it used was closed under it by the interrupt
+                if resources.halted:
+                    return None  # what it used was closed under it by the interrupt or the budget
                 if single or not isinstance(problem, EnvironmentProblem):
                     raise
                 failure.append(problem)
                 return None
-            # A run the interrupt cut short (its sandbox closed under it) is not complete: not kept.
-            return None if resources.interrupted and not result.final_result else result
+            # A run stopped in flight (its sandbox closed under it) is not complete: not kept.
+            return None if resources.halted and not result.final_result else result
 
     found = each(one, targets, min(resources.settings.concurrency, len(targets)), resources)
     if resources.interrupted and single:
         raise Interrupted(resources.interrupted)  # one function, and it did not finish: nothing to keep
+    error: str | None = None
     if resources.interrupted:
-        reason = interrupted_reason(resources.interrupted)
-        error: str | None = "interrupted"
+        error = "interrupted"
     elif failure:
-        reason, error = f"{NOT_REACHED}{failure[0]}", str(failure[0])
-    else:
+        error = str(failure[0])
+    elif not resources.out_of_time:
         return [result for result in found if result is not None], None
-    return [
-        r if r is not None else FunctionResult(t.name, t.source, None, reason)
-        for t, r in zip(targets, found, strict=True)
-    ], error
+
+    def unfinished(target: Target) -> FunctionResult:
+        if resources.interrupted:
+            reason = interrupted_reason(resources.interrupted)
+        elif failure:
+            reason = f"{NOT_REACHED}{failure[0]}"
+        else:
+            reason = NOT_FINISHED if target.name in started else NOT_STARTED
+        return FunctionResult(target.name, target.source, None, reason)
+
+    return [r if r is not None else unfinished(t) for t, r in zip(targets, found, strict=True)], error
 
 
 def _targets(source: SourceFile, request: RunRequest, job: CodeJob) -> list[Target]:

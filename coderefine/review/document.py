@@ -16,7 +16,7 @@ from coderefine.code.candidate import parse_candidate
 from coderefine.code.file_facts import FileFacts
 from coderefine.code.files import read_regular, unified_diff
 from coderefine.code.kinds import by_task
-from coderefine.code.report import NOT_STARTED, CodeReport, FunctionResult, signal_name
+from coderefine.code.report import NOT_FINISHED, NOT_STARTED, CodeReport, FunctionResult, signal_name
 from coderefine.code.scores import measure
 from coderefine.code.source import SourceFile
 from coderefine.code.splice import compatible
@@ -75,8 +75,9 @@ class Review:
 
     @property
     def unfinished(self) -> list[str]:
-        """`file::name` of each function the time budget left unstarted."""
-        return [f"{o.file}::{s['target']}" for o in self.files for s in o.skipped if s["reason"] == NOT_STARTED]
+        """`file::name` of each function the time budget left unstarted or stopped unfinished."""
+        left = (NOT_STARTED, NOT_FINISHED)
+        return [f"{o.file}::{s['target']}" for o in self.files for s in o.skipped if s["reason"] in left]
 
     @property
     def cut_short(self) -> list[str]:

@@ -8,6 +8,8 @@ several shards are in `coderefine.review.document`.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,8 +19,8 @@ from coderefine.code.check import VerifyOptions
 from coderefine.code.file_facts import FileFacts, read_facts
 from coderefine.code.files import find_project
 from coderefine.code.kinds import by_command
-from coderefine.code.report import NOT_REACHED, FunctionResult, interrupted_reason
-from coderefine.code.resources import Resources, each, limits_for
+from coderefine.code.report import NOT_REACHED, NOT_STARTED, FunctionResult, interrupted_reason
+from coderefine.code.resources import INTERRUPT_GRACE_S, Resources, each, limits_for
 from coderefine.code.result_cache import result_store
 from coderefine.code.run import CodeJob, RunRequest, result_keys, run_code_task
 from coderefine.code.target import Target
@@ -122,8 +124,20 @@ def review(
     with Resources(settings, limits_for(verify_options), fallback=options.fallback, on_note=observer.note) as resources:
         review_file = _FileReview(job, verify_options, settings, options, observer, resources, [])
         files = list(by_file.values())
-        # The files' functions share `jobs` slots; an interrupt keeps every file's finished functions.
-        found = each(review_file.outcome, files, min(settings.concurrency, len(files)), resources)
+        # The budget is a ceiling: at the deadline the work in flight is stopped, as an interrupt stops it.
+        ceiling = None
+        if options.deadline is not None:
+            ceiling = threading.Timer(max(0.0, options.deadline - time.monotonic()), resources.expire)
+            ceiling.daemon = True
+            ceiling.start()
+        try:
+            # The files' functions share `jobs` slots; an interrupt keeps every file's finished functions.
+            # A file waits for its own functions' grace first: its outcome keeps those that finished.
+            grace = 2 * INTERRUPT_GRACE_S
+            found = each(review_file.outcome, files, min(settings.concurrency, len(files)), resources, grace)
+        finally:
+            if ceiling is not None:
+                ceiling.cancel()
         outcomes = [outcome or review_file.unreached(changed) for outcome, changed in zip(found, files, strict=True)]
         return Review(
             job.name, tuple(outcomes), resources.sandbox_kind, resources.fallback_reason, resources.interrupted
@@ -148,6 +162,8 @@ class _FileReview:
         names = [c.target.name for c in changed]
         if self.resources.interrupted:
             outcome = unreached_outcome(file, facts, names, interrupted_reason(self.resources.interrupted))
+        elif self.resources.out_of_time:
+            outcome = unreached_outcome(file, facts, names, NOT_STARTED)
         else:
             outcome = unreached_outcome(file, facts, names, f"{NOT_REACHED}{self.failed[0]}", self.failed[0])
         if self.observer.finished is not None:
@@ -157,7 +173,7 @@ class _FileReview:
 
     def outcome(self, changed: Sequence[Changed]) -> FileOutcome:
         facts, file = changed[0].facts, changed[0].file
-        if self.failed or self.resources.interrupted:
+        if self.failed or self.resources.halted:
             return self.unreached(changed)
         request = RunRequest(
             facts.path,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.resources
 import json
 import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ import pytest
 from coderefine.cli import main
 from coderefine.code.testfiles import TEST_FILE_REASON
 from tests.functions import FAST_DEDUPE, SLOW_DEDUPE
-from tests.scripted_llm import ScriptedLLM
+from tests.scripted_llm import Reply, ScriptedLLM
 
 Start = Callable[..., ScriptedLLM]
 
@@ -274,6 +275,25 @@ def test_a_second_file_is_not_started_after_the_environment_failed(repo: Path, m
     reasons = {s["file"]: s["reason"] for s in report(repo)["skipped"]}
     assert set(reasons) == {"more.py", "nums.py"}
     assert all(reason.startswith("not reached: the Docker engine at tcp://127.0.0.1:9") for reason in reasons.values())
+
+
+@pytest.mark.docker
+def test_the_time_budget_is_a_ceiling(scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def held(request: dict[str, Any]) -> Reply | str:
+        if "def squares(" in request["messages"][-1]["content"]:
+            return Reply(answer(request), delay=300)  # a model that takes five minutes on this one
+        return answer(request)
+
+    server = scripted(held)
+    monkeypatch.chdir(repo)
+    started = time.monotonic()
+    assert ci(server, repo, "--time-budget", "20", "--jobs", "2") == 0
+    took = time.monotonic() - started
+    assert took < 20 + 10, took  # the request in flight is left behind (benchmarks measure the overshoot)
+    document = report(repo)
+    reasons = {s["target"]: s["reason"] for s in document["skipped"]}
+    assert reasons["squares"] == "not finished: the time budget was spent (its checks were stopped)"
+    assert all(r["target"] != "squares" for r in document["results"])
 
 
 @pytest.mark.docker
