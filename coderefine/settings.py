@@ -194,6 +194,8 @@ class Settings:
     )
     # modules the static guard lets drafts import (see coderefine.code.guard)
     guard_allow_imports: tuple[str, ...] = _setting((), kind=Names)
+    # more requirements (pip's form) installed in the sandbox for the project's tests, beside those it declares
+    test_requirements: tuple[str, ...] = _setting((), kind=Arguments)
     # more file name patterns the sandbox's copy of the project leaves out
     sandbox_exclude: tuple[str, ...] = _setting((), kind=Patterns)
     include_tests: bool = _setting(

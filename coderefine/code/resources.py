@@ -56,6 +56,8 @@ class Resources:
         self._baselines: BaselineCache | None = None
         self.interrupted: int | None = None  # the signal that stopped the run (see `stop`)
         self.out_of_time = False  # the time budget stopped it (see `expire`)
+        self._state = threading.Lock()
+        self._testing = 0  # runs of the project's tests under way
 
     @property
     def sandbox_kind(self) -> str:
@@ -80,6 +82,7 @@ class Resources:
                     limits=self.limits,
                     exclude=self.settings.sandbox_exclude,
                     pool_size=self.settings.concurrency,
+                    requirements=self.settings.test_requirements,
                 )
             except SandboxUnavailable as problem:
                 if self.sandbox_kind != "docker" or not self._may_fall_back:
@@ -113,8 +116,17 @@ class Resources:
                     timeout=self.settings.check_timeout,
                 )
             baselines = self._baselines
-        with self.timing_lock:  # the project's tests use every CPU: no timing beside them
-            tests, ran = baselines.tests_of(project, sandbox, deadline)
+        with self._state:
+            self._testing += 1
+        try:
+            with self.timing_lock:  # the project's tests use every CPU: no timing beside them
+                tests, ran = baselines.tests_of(project, sandbox, deadline)
+        finally:
+            with self._state:
+                self._testing -= 1
+                late = self.out_of_time and not self._testing
+            if late:
+                self.close()  # the ceiling came while they ran
         if ran and tests.note and self.on_note is not None:
             self.on_note(tests.note)
         if ran and tests.failed and self.on_note is not None:
@@ -132,8 +144,13 @@ class Resources:
         self.close()
 
     def expire(self) -> None:
-        """The time budget is spent: the work in flight is stopped as an interrupt stops it."""
-        self.out_of_time = True
+        """The time budget is spent: the work in flight is stopped as an interrupt stops it, but for
+        a run of the project's tests, which stops at the deadline itself and keeps the tests that
+        ran for the next run: everything is closed after it."""
+        with self._state:
+            self.out_of_time = True
+            if self._testing:
+                return
         self.close()
 
     @property

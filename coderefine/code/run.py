@@ -155,8 +155,10 @@ def _results(run: _FileRun, targets: list[Target], *, single: bool) -> tuple[lis
                     raise
                 failure.append(problem)
                 return None
-            # A run stopped in flight (its sandbox closed under it) is not complete: not kept.
-            return None if resources.halted and not result.final_result else result
+            # A run stopped in flight (its sandbox closed under it: an error) is not complete: not kept.
+            # One the budget ended between drafts, or before it began, is: it says so itself.
+            cut = result.refine is not None and result.refine.error is not None
+            return None if resources.halted and cut else result
 
     found = each(one, targets, min(resources.settings.concurrency, len(targets)), resources)
     if resources.interrupted and single:

@@ -208,7 +208,9 @@ class DockerSandbox(Closing):
         limits: Limits = DEFAULT_LIMITS,
         pool_size: int = 1,
         exclude: Sequence[str] = (),
+        requirements: Sequence[str] = (),
     ) -> None:
+        """`requirements`: more than the project declares, installed beside it (the test_requirements setting)."""
         self.limits = limits
         self.project = project.resolve() if project else None
         self._pool_size = pool_size
@@ -222,7 +224,7 @@ class DockerSandbox(Closing):
         try:
             _require_image(self._client, self.image)
             if self.project is not None and image is None:
-                self.image = project_image(self._client, self.project, self.image)
+                self.image = project_image(self._client, self.project, self.image, requirements)
             remove_stale_containers(self._client)
             if self.project is not None:
                 # Always a copy, never the folder itself: files that hold secrets stay out, and the

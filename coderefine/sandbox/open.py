@@ -18,11 +18,16 @@ def open_sandbox(
     image: str | None = None,
     exclude: Sequence[str] = (),
     pool_size: int = 1,
+    requirements: Sequence[str] = (),
 ) -> DockerSandbox | LocalSandbox:
     """`exclude`: file name patterns the sandbox's copy of the project leaves out, besides secrets;
-    `pool_size`: how many warm containers to keep (one per check that may run side by side)."""
+    `pool_size`: how many warm containers to keep (one per check that may run side by side);
+    `requirements`: more than the project declares, for its tests (Docker; the local sandbox runs
+    in coderefine's own environment)."""
     if kind == "docker":
-        return DockerSandbox(image=image, project=project, limits=limits, exclude=exclude, pool_size=pool_size)
+        return DockerSandbox(
+            image=image, project=project, limits=limits, exclude=exclude, pool_size=pool_size, requirements=requirements
+        )
     if kind == "local":
         return LocalSandbox(project=project, limits=limits, exclude=exclude)
     raise ValueError(f"unknown sandbox kind {kind!r}")

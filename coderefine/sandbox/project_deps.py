@@ -1,11 +1,10 @@
 """A project's third-party dependencies, as a cached image layer over the sandbox image.
 
-The project itself is mounted read-only and put on the path; what it imports
-from elsewhere must be installed in the image. Its declared requirements
-(`requirements.txt`, else `[project] dependencies` in pyproject.toml) are
-turned into wheels on the host (the sandbox has no network) and installed in
-an image named by the hash of the sandbox image and those requirements, so
-each set of requirements is built once.
+The project itself is mounted read-only and put on the path; what it and its
+tests import from elsewhere must be installed in the image. What it declares
+(`coderefine.sandbox.requirements`) is turned into wheels on the host (the
+sandbox has no network) and installed in an image named by the hash of the
+sandbox image and those requirements, so each set of requirements is built once.
 """
 
 from __future__ import annotations
@@ -14,11 +13,12 @@ import hashlib
 import subprocess
 import sys
 import tempfile
-import tomllib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from coderefine.errors import EnvironmentProblem, UsageError
+from coderefine.errors import EnvironmentProblem
+from coderefine.sandbox.requirements import declared
 
 if TYPE_CHECKING:
     from docker import DockerClient
@@ -32,32 +32,15 @@ RUN /opt/venv/bin/pip install --no-index --no-cache-dir --disable-pip-version-ch
 """
 
 
-def requirements_text(project: Path) -> str | None:
-    """The project's requirements in requirements.txt form, or None when it declares none."""
-    requirements = project / "requirements.txt"
-    if requirements.is_file():
-        lines = requirements.read_text(encoding="utf-8").splitlines()
-        # The project itself is mounted, not installed: drop editable and local-path lines.
-        kept = [line for line in lines if not line.strip().startswith(("-e", "--editable", ".", "/"))]
-        return "\n".join(kept) + "\n"
-    pyproject = project / "pyproject.toml"
-    if not pyproject.is_file():
-        return None
-    try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise UsageError(f"cannot read {pyproject}: {error}") from None
-    dependencies = data.get("project", {}).get("dependencies", [])
-    return "\n".join(dependencies) + "\n" if dependencies else None
-
-
 def _is_empty(requirements: str) -> bool:
     return not any(line.strip() and not line.lstrip().startswith("#") for line in requirements.splitlines())
 
 
-def project_image(client: DockerClient, project: Path, base: str) -> str:
-    """The image to run `project`'s code in: `base`, or `base` plus its dependencies."""
-    requirements = requirements_text(project)
+def project_image(client: DockerClient, project: Path, base: str, extra: Sequence[str] = ()) -> str:
+    """The image to run `project`'s code and tests in: `base`, or `base` plus what the project
+    declares it needs (`requirements.declared`, with the `extra` requirements a setting names)."""
+    found = declared(project, extra)
+    requirements = found.text()
     if requirements is None or _is_empty(requirements):
         return base
     base_id = client.images.get(base).id
@@ -74,7 +57,7 @@ def project_image(client: DockerClient, project: Path, base: str) -> str:
     with tempfile.TemporaryDirectory(prefix="coderefine-deps-") as folder:
         context = Path(folder)
         (context / "requirements.txt").write_text(requirements, encoding="utf-8")
-        _wheels(context, python)
+        _wheels(context, python, found.sources)
         (context / "Dockerfile").write_text(_DOCKERFILE.format(base=base), encoding="utf-8")
         try:
             client.images.build(
@@ -82,12 +65,13 @@ def project_image(client: DockerClient, project: Path, base: str) -> str:
             )
         except docker.errors.BuildError as error:
             raise EnvironmentProblem(
-                f"could not install {project}'s dependencies in the sandbox: {error.msg}"
+                f"could not install {project}'s dependencies in the sandbox (from {', '.join(found.sources)}): "
+                f"{error.msg}"
             ) from None
     return tag
 
 
-def _wheels(context: Path, python: str | None) -> None:
+def _wheels(context: Path, python: str | None, sources: Sequence[str]) -> None:
     """Wheels for every requirement, built for the sandbox's Python version."""
     host = f"{sys.version_info.major}.{sys.version_info.minor}"
     command = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--quiet"]
@@ -108,4 +92,6 @@ def _wheels(context: Path, python: str | None) -> None:
     done = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["pip failed"])[-1]
-        raise EnvironmentProblem(f"could not fetch the project's dependencies for the sandbox: {last}")
+        raise EnvironmentProblem(
+            f"could not fetch the project's dependencies for the sandbox (from {', '.join(sources)}): {last}"
+        )

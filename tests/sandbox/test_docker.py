@@ -256,6 +256,20 @@ def test_third_party_dependencies_of_the_project_are_installed(tmp_path: Path) -
 
 
 @pytest.mark.docker
+def test_a_test_only_dependency_is_installed_too(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    (project / "tests").mkdir(parents=True)
+    project.chmod(0o755)
+    (project / "pyproject.toml").write_text(
+        "[project]\nname = 'proj'\n\n[project.optional-dependencies]\ntest = ['six==1.16.0']\n"
+    )
+    (project / "tests" / "test_it.py").write_text("import six\n\ndef test_six():\n    assert six.PY3\n")
+    with DockerSandbox(project=project, limits=LIMITS) as box:
+        result = box.run("import six\nprint(six.__name__)")
+    assert result.ok and result.stdout == "six\n", result.stderr
+
+
+@pytest.mark.docker
 def test_a_project_without_dependencies_uses_the_sandbox_image(tmp_path: Path) -> None:
     tmp_path.chmod(0o755)
     with DockerSandbox(project=tmp_path, limits=LIMITS) as box:
