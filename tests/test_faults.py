@@ -593,3 +593,18 @@ def test_a_hostile_answer_after_a_verified_draft_loses_nothing(
     assert code == 0 and document["status"] == "improved" and document["best_iteration"] == 0
     assert [bool(it["error"]) for it in document["iterations"]] == [False, True, True]
     assert "nested" in document["iterations"][1]["error"]
+
+
+@pytest.mark.docker
+def test_the_projects_failing_tests_are_named_once_on_stderr(
+    make_project: MakeProject, capsys: pytest.CaptureFixture[str]
+) -> None:
+    failing = "from slow import dedupe\n\n\ndef test_wrong():\n    assert dedupe([1, 1]) == [1, 1]\n"
+    project = make_project({"slow.py": SLOW, "tests/test_slow.py": failing})
+    argv = ["optimize", str(project / "slow.py"), "--no-model", "--max-examples", "30", "--progress", "quiet"]
+    code, _, err = outcome(argv, capsys)
+    said = [line for line in err.splitlines() if "of the project's tests fail already" in line]
+    assert code == 0 and said == [
+        "coderefine: 1 of the project's tests fail already (tests/test_slow.py::test_wrong): "
+        "the functions they call are checked with the tests that pass"
+    ]

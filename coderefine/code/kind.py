@@ -44,6 +44,7 @@ class CodeKind:
         task_file: Path | None = None,
         on_iteration: ProgressCallback | None = None,
         on_function: FunctionCallback | None = None,
+        on_note: Callable[[str], None] | None = None,
         **options: Any,
     ) -> CodeReport:
         """This task on `name` (a function or `Class.method`), or on every eligible function: the
@@ -54,5 +55,7 @@ class CodeKind:
         """
         settings = config.resolve(options)
         job, verify_options = self.make_job(settings, task_file, examples, size, max_examples)
-        request = RunRequest(path_or_source, name, verify_options, settings, apply, on_iteration, on_function)
+        request = RunRequest(
+            path_or_source, name, verify_options, settings, apply, on_iteration, on_function, on_note=on_note
+        )
         return run_code_task(request, job)

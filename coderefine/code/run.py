@@ -85,13 +85,15 @@ class RunRequest:
     on_result: Callable[[FunctionResult], None] | None = None
     only: frozenset[str] | None = None  # with no `name`: just these functions of the file
     deadline: float | None = None  # time.monotonic(): no function or draft is started after it
+    on_note: Callable[[str], None] | None = None  # about the run as a whole (the project's tests' problems)
 
 
 def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None = None) -> CodeReport:
     """Run the job over the request's functions; `resources` may be shared by several files' runs."""
     with project_of(request.path_or_source) as (path, project, shown), ExitStack() as stack:
         if resources is None:
-            resources = stack.enter_context(Resources(request.settings, limits_for(request.verify_options)))
+            limits = limits_for(request.verify_options)
+            resources = stack.enter_context(Resources(request.settings, limits, on_note=request.on_note))
         source = SourceFile.read(path)
         if request.apply:  # before the run, not after it: a refused write wastes nothing
             if shown == "<source>":

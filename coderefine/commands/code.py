@@ -59,6 +59,7 @@ def run(kind: CodeKind, request: CodeRun, settings: Mapping[str, Any]) -> int:
         task_file=request.task_file,
         on_iteration=print_progress if show_progress else None,
         on_function=_function_printer(kind.doing) if show_progress else None,
+        on_note=None if request.quiet else _say,
         **settings,
     )
     refused = report.apply_refused
@@ -112,6 +113,11 @@ EMBEDDED_HINT = (
 def _embedded_found_nothing(result: FunctionResult) -> bool:
     refine = result.refine
     return refine is not None and not result.improved and refine.model.startswith("embedded:")
+
+
+def _say(note: str) -> None:
+    """A note about the run as a whole (the project's tests failing or uncollectable), said once."""
+    print(f"coderefine: {note}", file=sys.stderr, flush=True)
 
 
 def _function_printer(doing: str) -> Callable[[Target], None]:
