@@ -7,9 +7,11 @@ that a run killed mid-write never leaves a torn entry behind.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -52,13 +54,27 @@ class JsonCache:
         return value if isinstance(value, dict) else None
 
     def put(self, key: str, value: dict[str, Any]) -> None:
+        """Keep `value`; a cache that cannot be written (a full disk) is said once and passed over,
+        so that the run, and what it verified, goes on."""
         path = self._path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+        except OSError as error:
+            _say_once(f"the cache cannot be written ({self.directory}: {error.strerror or error}): nothing is kept")
+            return
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 json.dump(value, handle, ensure_ascii=False)
             os.replace(tmp, path)
+        except OSError as error:
+            Path(tmp).unlink(missing_ok=True)
+            _say_once(f"the cache cannot be written ({self.directory}: {error.strerror or error}): nothing is kept")
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+@functools.cache
+def _say_once(note: str) -> None:
+    print(f"coderefine: {note}", file=sys.stderr)  # once a run: every later write would say the same

@@ -136,6 +136,9 @@ def write_reports(document: Mapping[str, Any], out: Path) -> list[Path]:
     written = []
     for kind, text in texts.items():
         path = out / REPORT_FILES[kind]
-        path.write_text(text, encoding="utf-8")
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as error:  # a full disk: the path says where
+            raise EnvironmentProblem(f"cannot write {path}: {error.strerror or error}") from None
         written.append(path)
     return written

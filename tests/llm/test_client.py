@@ -117,3 +117,16 @@ def test_a_damaged_cache_entry_is_a_miss(scripted: Start, tmp_path: Path) -> Non
     for entry in (tmp_path / "llm").rglob("*.json"):
         entry.write_text("{not json")
     assert client(server, cache).complete(HELLO).text == "again"
+
+
+def test_a_cache_that_cannot_be_written_is_said_once_and_passed_over(
+    scripted: Start, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "a-file"  # a folder that cannot be made: as a full disk, writes fail
+    blocker.write_text("")
+    server = scripted(["one", "two"])
+    chat = OpenAIChat(RemoteEndpoint(server.url, "k"), LLMOptions(model="scripted-model"), JsonCache(blocker / "cache"))
+    answers = [chat.complete([Message("user", text)]).text for text in ("first", "second")]
+    assert answers == ["one", "two"]  # the answers still come, the run goes on
+    said = capsys.readouterr().err.splitlines()
+    assert said == [f"coderefine: the cache cannot be written ({blocker / 'cache'}: Not a directory): nothing is kept"]
