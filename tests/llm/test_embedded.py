@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -79,6 +80,55 @@ def test_server_is_stopped_on_exit() -> None:
     assert answer.completion_tokens > 0
     with pytest.raises(urllib.error.URLError):
         urllib.request.urlopen(f"{url}/models", timeout=5)
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/models", timeout=5):
+            return True
+    except (urllib.error.URLError, ConnectionError):
+        return False
+
+
+def _gone(url: str, within: float) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if not _answers(url):
+            return True
+        time.sleep(0.2)
+    return False
+
+
+@pytest.mark.local_model
+def test_concurrent_runs_share_one_server_until_the_last_is_gone(tmp_path: Path) -> None:
+    shared = tmp_path / "embedded"
+    with EmbeddedServer(shared_in=shared) as first:
+        url = first.endpoint().base_url
+        with EmbeddedServer(shared_in=shared) as second:
+            assert second.endpoint().base_url == url  # the same server, not a second one
+        assert _answers(url)  # the first still holds its lease
+        answer = OpenAIChat(first, LLMOptions(max_tokens=4)).complete([Message("user", "Say hi.")])
+        assert answer.completion_tokens > 0
+    assert _gone(url, within=10)  # the last lease is gone: the server stops by itself
+
+
+@pytest.mark.local_model
+def test_a_shared_server_stops_when_its_last_user_is_killed(tmp_path: Path) -> None:
+    shared = tmp_path / "embedded"
+    holder = (
+        "import sys, time\nfrom pathlib import Path\nfrom coderefine.llm.embedded import EmbeddedServer\n"
+        f"server = EmbeddedServer(shared_in=Path({str(shared)!r}))\n"
+        "print(server.endpoint().base_url, flush=True)\ntime.sleep(600)\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", holder], stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().strip()
+        assert _answers(url)
+    finally:
+        process.kill()  # no clean-up at all: its lease stays behind
+        process.wait()
+    assert _gone(url, within=10)
 
 
 def test_missing_model_file_is_exit_3(tmp_path: Path) -> None:
