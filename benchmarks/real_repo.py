@@ -1,6 +1,7 @@
 """What coderefine costs on a real repository: toolz 1.2.0 (or pyparsing 3.2.3) from PyPI, with its own tests.
 
-    python benchmarks/real_repo.py                 # everything below, about 15 minutes on 2 cores
+    python benchmarks/real_repo.py                 # everything below, about 20 minutes on 2 cores
+    python benchmarks/real_repo.py --parts 1,7     # the time budget as a ceiling
     python benchmarks/real_repo.py --latency 0     # a model that answers at once
     python benchmarks/real_repo.py --library pyparsing --parts 1,6   # a 30 s suite: the hook
 
@@ -23,7 +24,11 @@ process of its own. Printed:
    functions, with the same verdicts asked;
 6. the pre-commit hook on a first and a second commit, each changing one typical
    function (what a change to it runs again is the median), then a third
-   changing the 4th most-called function.
+   changing the 4th most-called function;
+7. the time budget as a ceiling: `ci --time-budget 60` and `--time-budget 240`
+   over a commit that touches the 10 functions, with a model that takes
+   `--latency` x 10 seconds per answer (more work than either budget holds):
+   the wall time against the budget (the overshoot), and what was finished.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -265,7 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--latency", type=float, default=2.0, help="seconds before each model answer (default 2)")
     parser.add_argument("--max-iterations", type=int, default=2, help="drafts per function (default 2)")
     parser.add_argument("--functions", type=int, default=10)
-    parser.add_argument("--parts", default="1,2,3,4,5,6", help="which parts to run, e.g. 1,6 (1 always runs)")
+    parser.add_argument("--parts", default="1,2,3,4,5,6,7", help="which parts to run, e.g. 1,6 (1 always runs)")
     args = parser.parse_args(argv)
     library, file_mode = REPOSITORIES[args.library]
     parts = {int(part) for part in args.parts.split(",")}
@@ -299,6 +304,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             run.side_by_side(functions)
         if 6 in parts:
             run.hook([*found.typical, functions[3]])
+        if 7 in parts:
+            with ScriptedLLM(answer(args.latency * 10)) as slow:
+                replace(run, server=slow).ceiling(functions)
     return 0
 
 
@@ -355,6 +363,22 @@ class Run:
         for jobs in (1, 4):
             for verdict in sorted(set(found[jobs]) - set(found[5 - jobs])):
                 print(f"   only with --jobs {jobs}: {verdict}", flush=True)
+
+    def ceiling(self, functions: Sequence[tuple[str, str, int]]) -> None:
+        print("\n7. the time budget is a ceiling: ci over the 10 functions, a model slower than the budget", flush=True)
+        for file, name, _ in functions:
+            touch(self.project, file, name, "ceiling")
+        git(self.project, "commit", "-qam", "touch the functions again")
+        for budget in (60, 240):
+            out = self.scratch / f"ceiling-{budget}"
+            wall, doc = ci_run(self.project, self.env(f"ceiling-{budget}"), "HEAD~1", out, "--time-budget", str(budget))
+            reasons = [s["reason"].split(":")[0] for s in (doc or {}).get("skipped", [])]
+            print(
+                f"   --time-budget {budget}: {wall:.1f}s wall, overshoot {wall - budget:+.1f}s "
+                f"(the process's start included); {review_summary(doc)}; not finished {reasons.count('not finished')}, "
+                f"not started {reasons.count('not started')}",
+                flush=True,
+            )
 
     def hook(self, functions: Sequence[tuple[str, str, int]]) -> None:
         print(
