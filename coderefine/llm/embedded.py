@@ -101,15 +101,20 @@ class EmbeddedServer:
         path = self.model_path
         folder = parent / hashlib.sha256(f"{path.resolve()}:{path.stat().st_size}".encode()).hexdigest()[:16]
         with sharing.locked(folder):
-            found = sharing.running(folder)
-            port = found[1] if found is not None and _answers(_url(found[1])) else None
-            if port is None:
-                sharing.holders(folder)  # the leases a crashed run left: the new server must not count them
-                port = self._launch(detached_in=folder)
-                assert self._process is not None
-                sharing.record(folder, self._process.pid, port)
-                self._process = None  # the server is the machine's now: it stops with its last lease
+            sharing.holders(folder)  # the leases a crashed run left go: a new server must not count them
+            # The lease comes first: a server started now finds a holder from its first look.
             self._lease = sharing.lease(folder, f"{os.getpid()}-{id(self)}")
+            try:
+                found = sharing.running(folder)
+                port = found[1] if found is not None and _answers(_url(found[1])) else None
+                if port is None:
+                    port = self._launch(detached_in=folder)
+                    assert self._process is not None
+                    sharing.record(folder, self._process.pid, port)
+                    self._process = None  # the server is the machine's now: it stops with its last lease
+            except BaseException:
+                self.close()
+                raise
         return Endpoint(base_url=_url(port), api_key="embedded")
 
     def _start(self) -> Endpoint:

@@ -20,7 +20,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 IDLE_CHECK_S = 1.0  # how often the server looks at the leases
-START_GRACE_S = 30.0  # a new server waits this long for its first lease
 
 
 @contextlib.contextmanager
@@ -70,19 +69,15 @@ def holders(folder: Path) -> list[Path]:
 
 
 def watch(folder: Path) -> None:
-    """In the server's process: exit once no living process holds a lease (after START_GRACE_S for
-    the first one). The decision is taken under the lock, so that a run taking a lease meanwhile
-    either finds this server gone or keeps it."""
+    """In the server's process: exit once no living process holds a lease (the run that starts a
+    server takes its lease first, so there is one from the start). The decision is taken under
+    the lock, so that a run taking a lease meanwhile either finds this server gone or keeps it."""
 
     def loop() -> None:
-        started, leased = time.monotonic(), False
         while True:
             time.sleep(IDLE_CHECK_S)
             with locked(folder):
-                leased = leased or any((folder / "leases").glob("*"))  # a dead holder's counts: it was used
                 if holders(folder):
-                    continue
-                if not leased and time.monotonic() - started < START_GRACE_S:
                     continue
                 found = running(folder)
                 if found is not None and found[0] == os.getpid():

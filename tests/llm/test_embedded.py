@@ -109,7 +109,7 @@ def test_concurrent_runs_share_one_server_until_the_last_is_gone(tmp_path: Path)
         assert _answers(url)  # the first still holds its lease
         answer = OpenAIChat(first, LLMOptions(max_tokens=4)).complete([Message("user", "Say hi.")])
         assert answer.completion_tokens > 0
-    assert _gone(url, within=10)  # the last lease is gone: the server stops by itself
+    assert _gone(url, within=30)  # the last lease is gone: the server stops by itself (in about 1 s)
 
 
 @pytest.mark.local_model
@@ -128,7 +128,7 @@ def test_a_shared_server_stops_when_its_last_user_is_killed(tmp_path: Path) -> N
     finally:
         process.kill()  # no clean-up at all: its lease stays behind
         process.wait()
-    assert _gone(url, within=10)
+    assert _gone(url, within=30)
 
 
 def test_missing_model_file_is_exit_3(tmp_path: Path) -> None:
