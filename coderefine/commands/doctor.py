@@ -74,10 +74,9 @@ def _without_files() -> Settings:
 
 
 def _settings_source(folder: Path) -> str:
-    for place in (folder, *folder.resolve().parents):
-        pyproject = place / "pyproject.toml"
-        if pyproject.is_file():
-            return f"valid ({pyproject}, the environment's CODEREFINE_* and the defaults)"
+    pyproject = config.find_pyproject(folder)
+    if pyproject is not None:
+        return f"valid ({pyproject}, the environment's CODEREFINE_* and the defaults)"
     return "valid (the environment's CODEREFINE_* and the defaults; no pyproject.toml)"
 
 

@@ -167,11 +167,9 @@ class EmbeddedServer:
                 raise LocalModelUnavailable(
                     f"the embedded model server exited during start-up: {self._last_log_line()}"
                 )
-            try:
-                with urllib.request.urlopen(f"{base_url}/models", timeout=2):
-                    return
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.2)
+            if _answers(base_url, timeout=2):
+                return
+            time.sleep(0.2)
         self.close()
         raise LocalModelUnavailable(f"the embedded model server did not start within {self._startup_timeout:.0f}s")
 
@@ -211,9 +209,9 @@ def _url(port: int) -> str:
     return f"http://127.0.0.1:{port}/v1"
 
 
-def _answers(base_url: str) -> bool:
+def _answers(base_url: str, timeout: float = 5.0) -> bool:
     try:
-        with urllib.request.urlopen(f"{base_url}/models", timeout=5):
+        with urllib.request.urlopen(f"{base_url}/models", timeout=timeout):
             return True
     except (urllib.error.URLError, ConnectionError, TimeoutError):
         return False
