@@ -164,6 +164,15 @@ def _report_outputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="also print the JSON report")
     parser.add_argument("--quiet", action="store_true", help="no summary line")
     parser.add_argument("--fail-on-suggestions", action="store_true", help="exit 1 when something is suggested")
+    parser.add_argument(
+        "--github-review",
+        type=Path,
+        metavar="FILE",
+        help="also write the JSON body of GitHub's 'create a review for a pull request' request here",
+    )
+    parser.add_argument(
+        "--gitlab-codequality", type=Path, metavar="FILE", help="also write a GitLab code-quality report here"
+    )
 
 
 def _ci_parser(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -284,7 +293,12 @@ def _review_inputs(args: argparse.Namespace) -> ReviewInputs:
 
 def _outputs(args: argparse.Namespace) -> ci.ReportOutputs:
     return ci.ReportOutputs(
-        out=args.out, json=args.json, quiet=args.quiet, fail_on_suggestions=args.fail_on_suggestions
+        out=args.out,
+        json=args.json,
+        quiet=args.quiet,
+        fail_on_suggestions=args.fail_on_suggestions,
+        github_review=args.github_review,
+        gitlab_codequality=args.gitlab_codequality,
     )
 
 
@@ -308,6 +322,9 @@ def _check_outputs(args: argparse.Namespace) -> None:
         for name in ci.REPORT_FILES.values():
             if (args.out / name).exists():
                 _check_file(args.out / name, "--out")
+        for path, flag in ((args.github_review, "--github-review"), (args.gitlab_codequality, "--gitlab-codequality")):
+            if path is not None:
+                _check_file(path, flag)
     if hasattr(args, "cache_dir"):
         resolved = config.resolve(_settings(args))  # every layer, so env and pyproject are checked too
         if resolved.cache:

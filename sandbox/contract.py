@@ -157,6 +157,9 @@ class Timing:
     # With TimingSpec.cost_by_size: seconds per call (original, candidate) on the smallest inputs (by
     # their pickled length), then on the largest: how a slowdown changes with input size.
     by_size: tuple[tuple[float, float], tuple[float, float]] | None = None
+    # The inputs timed, by where they came from ("captured": 6, "generated": 18): the workload a
+    # speedup holds for.
+    workload: dict[str, int] = field(default_factory=dict)
 
 
 # Whose failure a check that did not pass is: the draft's (it differs from the original, dies,
@@ -331,6 +334,7 @@ def _timing(data: Any) -> Timing:
         speedup_ci=(float(low), float(high)),
         confirmation_ci=(float(confirmation[0]), float(confirmation[1])) if confirmation else None,
         by_size=_pairs(built.by_size) if built.by_size else None,
+        workload={str(source): int(count) for source, count in dict(built.workload).items()},
     )
 
 

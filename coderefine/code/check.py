@@ -121,6 +121,10 @@ class Verdict:
             "symbolic": found.symbolic,
             "symbolic_spent_s": found.symbolic_s,
             "timed_workloads": found.timing.workloads if found.timing else None,
+            # Seconds per call of [the original, the new version] on the inputs timed, by source.
+            "seconds_per_call": [found.timing.original_call_s, found.timing.candidate_call_s] if found.timing else None,
+            "timed_inputs": dict(found.timing.workload) if found.timing else None,
+            "tests_passed": found.tests_passed,
             "counterexample": self.counterexample,
             "mismatch": self.mismatch,
             "not_verified": self.not_verified,

@@ -8,6 +8,7 @@ empty when there is nothing to suggest).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from collections.abc import Mapping, Sequence
@@ -20,7 +21,7 @@ from coderefine.code.result_cache import facts_store
 from coderefine.commands.progress import Progress, choose_mode
 from coderefine.commands.reviewing import ReviewInputs, observer
 from coderefine.errors import EnvironmentProblem, Interrupted, UsageError
-from coderefine.review import git, markdown, reports, sarif
+from coderefine.review import git, github, gitlab, markdown, reports, sarif
 from coderefine.review.document import merge as merge_documents
 from coderefine.review.document import review_document
 from coderefine.review.review import Shard, review, touched
@@ -41,6 +42,8 @@ class ReportOutputs:
     json: bool = False
     quiet: bool = False
     fail_on_suggestions: bool = False
+    github_review: Path | None = None  # the body of GitHub's "create a review" request
+    gitlab_codequality: Path | None = None  # a GitLab code-quality report
 
 
 def run_ci(
@@ -71,14 +74,17 @@ def run_ci(
         head_commit=since.head,
         shard=[part.index, part.count] if part else None,
     )
-    return _finish(document, outputs, skip_unavailable=settings.on_unavailable == "skip", interrupted=done.interrupted)
+    return _finish(
+        document, outputs, root, skip_unavailable=settings.on_unavailable == "skip", interrupted=done.interrupted
+    )
 
 
 def merge_command(documents: Sequence[Path], root: Path | None, outputs: ReportOutputs) -> int:
     """One report from the shards' JSON reports."""
     loaded = [_load(path) for path in documents]
     # The checkout is read only where two shards changed one file (its patch is made anew).
-    return _finish(merge_documents(loaded, root or Path.cwd()), outputs)
+    root = root or Path.cwd()
+    return _finish(merge_documents(loaded, root), outputs, root)
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -94,12 +100,17 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def _finish(
-    document: dict[str, Any], outputs: ReportOutputs, *, skip_unavailable: bool = False, interrupted: int | None = None
+    document: dict[str, Any],
+    outputs: ReportOutputs,
+    root: Path,
+    *,
+    skip_unavailable: bool = False,
+    interrupted: int | None = None,
 ) -> int:
     """Write the reports and say what they hold. A review the environment cut short is written
     (what finished is kept) and still exit 3, never a pass, unless asked to skip it (said); one
     interrupted (SIGINT, SIGTERM) is written too, and exits 128 + the signal's number."""
-    written = write_reports(document, outputs.out)
+    written = write_reports(document, outputs.out) + write_platform_reports(document, outputs, root)
     if outputs.json:
         print(reports.to_json(document))
     if not outputs.quiet:
@@ -122,6 +133,36 @@ def _finish(
     return 1 if outputs.fail_on_suggestions and document["suggestions"] else 0
 
 
+def write_platform_reports(document: Mapping[str, Any], outputs: ReportOutputs, root: Path) -> list[Path]:
+    """The reports asked for by name: GitHub's review body, GitLab's code-quality report."""
+    written = []
+    if outputs.github_review is not None:
+        head = document.get("head_commit")
+        base = document.get("base_commit")
+        shown = git.commentable(root, base, head) if base and head else {}
+        moved = {file for file, about in document["files"].items() if not _unchanged(root, head, file, about["sha256"])}
+        body = github.render(document, shown, moved)
+        written.append(_write(outputs.github_review, reports.to_json(body) + "\n"))
+    if outputs.gitlab_codequality is not None:
+        written.append(_write(outputs.gitlab_codequality, reports.to_json(gitlab.render(document)) + "\n"))
+    return written
+
+
+def _unchanged(root: Path, head: str | None, file: str, sha256: str) -> bool:
+    """Whether `file` at the reviewed commit is the file that was reviewed: its lines are where
+    the review says (a work tree edited after the commit, or a later commit, may have moved them)."""
+    data = git.blob(root, head, file) if head else None
+    return data is not None and hashlib.sha256(data).hexdigest() == sha256
+
+
+def _write(path: Path, text: str) -> Path:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:  # a full disk: the path says where
+        raise EnvironmentProblem(f"cannot write {path}: {error.strerror or error}") from None
+    return path
+
+
 def write_reports(document: Mapping[str, Any], out: Path) -> list[Path]:
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -133,12 +174,4 @@ def write_reports(document: Mapping[str, Any], out: Path) -> list[Path]:
         "sarif": reports.to_json(sarif.render(document)) + "\n",
         "patch": document["patch"],
     }
-    written = []
-    for kind, text in texts.items():
-        path = out / REPORT_FILES[kind]
-        try:
-            path.write_text(text, encoding="utf-8")
-        except OSError as error:  # a full disk: the path says where
-            raise EnvironmentProblem(f"cannot write {path}: {error.strerror or error}") from None
-        written.append(path)
-    return written
+    return [_write(out / REPORT_FILES[kind], text) for kind, text in texts.items()]

@@ -79,6 +79,12 @@ def resolve_base(root: Path, ref: str) -> Base:
     return Base(ref, base.stdout.decode().strip(), head.stdout.decode().strip())
 
 
+def blob(root: Path, commit: str, path: str) -> bytes | None:
+    """The bytes of `path` at `commit`, or None where it has none."""
+    done = _git(root, "cat-file", "blob", f"{commit}:{path}", check=False)
+    return done.stdout if done.returncode == 0 else None
+
+
 def changed_since(root: Path, commit: str) -> dict[Path, list[Span]]:
     """Python files changed from `commit` to the work tree, with their changed lines."""
     return _changes(root, [commit])
@@ -91,7 +97,20 @@ def staged(root: Path, paths: Sequence[Path] = ()) -> dict[Path, list[Span]]:
     return _changes(root, ["--cached", against], paths)
 
 
+def commentable(root: Path, base: str, head: str) -> dict[str, list[Span]]:
+    """The new-side lines of each Python file that a pull request's diff from `base` to `head`
+    shows, its hunks with git's three lines of context as GitHub shows them: where a review
+    comment may sit."""
+    return dict(_diff(root, [base, head], context=3))
+
+
 def _changes(root: Path, selection: list[str], paths: Sequence[Path] = ()) -> dict[Path, list[Span]]:
+    return {root / name: spans for name, spans in _diff(root, selection, paths)}
+
+
+def _diff(
+    root: Path, selection: list[str], paths: Sequence[Path] = (), context: int = 0
+) -> list[tuple[str, list[Span]]]:
     pathspec = [str(p) for p in paths] if paths else ["*.py", "*.pyw"]
     done = _git(
         root,
@@ -100,19 +119,19 @@ def _changes(root: Path, selection: list[str], paths: Sequence[Path] = ()) -> di
         "diff",
         "--no-color",
         "--no-ext-diff",
-        "--unified=0",
+        f"--unified={context}",
         "--diff-filter=AMR",
         "--no-renames",
         *selection,
         "--",
         *pathspec,
     )
-    files = parse_diff(done.stdout.splitlines())
-    return {root / name: spans for name, spans in files if name.endswith((".py", ".pyw"))}
+    return [(name, spans) for name, spans in parse_diff(done.stdout.splitlines()) if name.endswith((".py", ".pyw"))]
 
 
 def parse_diff(lines: Iterable[bytes]) -> list[tuple[str, list[Span]]]:
-    """(new path, changed spans) per file of a `git diff --unified=0`."""
+    """(new path, spans) per file of a `git diff`: with `--unified=0` the changed lines, with
+    context the lines each hunk shows."""
     files: list[tuple[str, list[Span]]] = []
     for line in lines:
         if line.startswith(b"+++ "):

@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from coderefine.code.kinds import by_task
+from coderefine.code.testfiles import TEST_FILE_REASON
+from coderefine.review import describe
 
 
 def render(document: Mapping[str, Any]) -> str:
@@ -18,8 +20,21 @@ def render(document: Mapping[str, Any]) -> str:
     lines = [
         f"### coderefine: {count} verified suggestion{'s' if count != 1 else ''}",
         "",
-        _scope(document),
+        scope(document),
+        *notes(document),
     ]
+    if suggestions:
+        lines += ["", *_table(suggestions, readability)]
+        for entry in suggestions:
+            lines += ["", *_suggestion(entry, readability)]
+        lines += ["", "Apply them all with `git apply coderefine.patch` (the patch is among the report files)."]
+    lines += [*leftovers(document), "", _footer(document)]
+    return "\n".join(lines) + "\n"
+
+
+def notes(document: Mapping[str, Any]) -> list[str]:
+    """What cut the review short or changed how it ran, each after an empty line."""
+    lines = []
     if document.get("interrupted"):
         lines += ["", f"**Interrupted** ({document['interrupted']}): the functions finished before it are below."]
     if document.get("error"):
@@ -31,19 +46,10 @@ def render(document: Mapping[str, Any]) -> str:
             "",
             f"**Docker was not available** ({document['sandbox_fallback']}); drafts ran in the local sandbox.",
         ]
-    if suggestions:
-        lines += ["", *_table(suggestions, readability)]
-        for entry in suggestions:
-            lines += ["", *_suggestion(entry, readability)]
-        lines += ["", "Apply them all with `git apply coderefine.patch` (the patch is among the report files)."]
-    others = [r for r in results if r["status"] != "improved"]
-    if others or document["skipped"]:
-        lines += ["", *_not_improved(others, document["skipped"])]
-    lines += ["", _footer(document)]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
-def _scope(document: Mapping[str, Any]) -> str:
+def scope(document: Mapping[str, Any]) -> str:
     task = by_task(document["task"]).title
     worked = len(document["results"])
     improved = sum(1 for r in document["results"] if r["status"] == "improved")
@@ -84,39 +90,56 @@ def _readability(entry: Mapping[str, Any], *, bold: bool) -> str:
 
 
 def _suggestion(entry: Mapping[str, Any], readability: bool) -> list[str]:
-    metrics = entry["metrics"]
     drafts = len(entry["iterations"])
     score = entry["readability"]
-    if readability:
-        headline = f"Readability score {score['before']:.1f} -> {score['after']:.1f}"
-        speed = _speed(metrics, bold=False)
-        headline += f", speed {speed}" if speed != "-" else ""
-    else:
-        low, high = metrics["speedup_ci"]
-        headline = f"{metrics['speedup']:.2f}x faster (95% CI {low:.2f}-{high:.2f})"
-        headline += f", readability score {score['before']:.1f} -> {score['after']:.1f}"
-    complexity = f"; cyclomatic complexity {score['complexity_before']} -> {score['complexity_after']}"
-    fence = _fence(entry["diff"])
-    return [
+    shape = f"readability {score['before']:.1f} -> {score['after']:.1f}" if not readability else ""
+    shape += f"{', ' if shape else ''}cyclomatic complexity {score['complexity_before']} -> {score['complexity_after']}"
+    lines = [
         f"#### `{entry['file']}::{entry['target']}` (lines {entry['first_line']}-{entry['last_line']})",
         "",
-        f"{headline}{complexity}. Same results and effects as the original on {metrics.get('checked_inputs', '?')} "
-        f"inputs, and the project's tests that call it still pass; best of {drafts} draft(s).",
+        f"{describe.headline(entry)}; {shape}; best of {drafts} draft(s).",
+    ]
+    why = describe.explanation(entry)
+    for said in (describe.per_call(entry), f"Why: {why}" if why else ""):
+        if said:
+            lines += ["", said]
+    marks = fence(entry["diff"])
+    return [
+        *lines,
+        "",
+        "<details><summary>How this was verified</summary>",
+        "",
+        *(f"- {fact}" for fact in describe.verification(entry)),
+        "",
+        "</details>",
         "",
         "<details><summary>Diff</summary>",
         "",
-        f"{fence}diff",
+        f"{marks}diff",
         entry["diff"].rstrip("\n"),
-        fence,
+        marks,
         "",
         "</details>",
     ]
 
 
-def _fence(text: str) -> str:
+def fence(text: str) -> str:
     """A code fence longer than any run of backticks in `text`."""
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     return "`" * max(3, longest + 1)
+
+
+def leftovers(document: Mapping[str, Any]) -> list[str]:
+    """The functions not improved and those skipped, each block after an empty line. Test files
+    changed were never candidates: named apart, not among them."""
+    others = [r for r in document["results"] if r["status"] != "improved"]
+    tests = sorted({s["file"] for s in document["skipped"] if s["reason"] == TEST_FILE_REASON})
+    skipped = [s for s in document["skipped"] if s["reason"] != TEST_FILE_REASON]
+    lines = ["", *_not_improved(others, skipped)] if others or skipped else []
+    if tests:
+        named = ", ".join(f"`{test}`" for test in tests)
+        lines += ["", f"Test files changed, not worked on (`--include-tests` to include them): {named}."]
+    return lines
 
 
 def _not_improved(others: Sequence[Mapping[str, Any]], skipped: Sequence[Mapping[str, str]]) -> list[str]:

@@ -66,7 +66,7 @@ def _prompt(prompt: Prompt) -> dict[str, Any]:
     }
 
 
-def to_json(document: dict[str, Any]) -> str:
+def to_json(document: dict[str, Any] | list[Any]) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False)
 
 

@@ -25,6 +25,7 @@ two of them differ, answers.py's; the timing of both, measuring.py's.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import statistics
 import time
@@ -443,7 +444,7 @@ class Check:
                 return self._failed(verdict, f"it failed while being timed: {problem}")
             except TimedMismatch as mismatch:
                 return self._failed(verdict, str(mismatch))
-            verdict = _replace(verdict, timing=result)
+            verdict = _replace(verdict, timing=dataclasses.replace(result, workload=self._sources_of(payloads)))
             faster = self.candidate if result.speedup >= 1 else self.original
         if self.job.profile:
             verdict = _replace(verdict, profile=str(faster.ask({"kind": "profile"}, 120.0).get("profile") or "")[:4000])
@@ -483,8 +484,6 @@ class Check:
         group = min(SIZE_GROUP, len(by_length) // 2)
         if group < 1:
             return found
-        import dataclasses
-
         smallest, largest = (self._per_call(part, spec) for part in (by_length[:group], by_length[-group:]))
         return dataclasses.replace(found, by_size=(smallest, largest))
 
@@ -519,6 +518,15 @@ class Check:
                 raise wire.ChannelClosed("the second pair of processes failed before its timing")
         return self.spares
 
+    def _sources_of(self, payloads: list[bytes]) -> dict[str, int]:
+        """Where the timed inputs came from, as counts by source."""
+        source_of = {payload: source for source, payload, _ in self.passed}
+        counts: dict[str, int] = {}
+        for payload in payloads:
+            source = source_of.get(payload, "generated")
+            counts[source] = counts.get(source, 0) + 1
+        return counts
+
     def _load(self, payloads: list[bytes]) -> bool:
         """Both versions take `payloads` as the inputs their rounds run."""
         request = {"kind": "workload", "payloads": payloads}
@@ -540,6 +548,4 @@ def fails_alike_or_not_at_all(expected: dict[str, Any], actual: dict[str, Any] |
 
 
 def _replace(verdict: contract.Verdict, **changes: Any) -> contract.Verdict:
-    import dataclasses
-
     return dataclasses.replace(verdict, **changes)
