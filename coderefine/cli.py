@@ -21,7 +21,7 @@ from coderefine.cache import default_cache_root
 from coderefine.code import kinds
 from coderefine.code.files import check_writable, folder_problem
 from coderefine.code.kind import CodeKind
-from coderefine.commands import ci, code, doctor, hook, sandbox, tasks, text
+from coderefine.commands import ci, code, doctor, hook, mcp_server, sandbox, tasks, text
 from coderefine.commands.progress import MODES
 from coderefine.commands.reviewing import ReviewInputs
 from coderefine.errors import CoderefineError, EnvironmentProblem, Interrupted, UsageError, signal_of
@@ -120,6 +120,12 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     checkup.add_argument("--json", action="store_true", help="print one JSON object")
 
+    commands.add_parser(
+        "mcp",
+        parents=[common],
+        help="serve verify_rewrite, optimize_function and improve_readability to agents (stdio)",
+    )
+
     sandbox = commands.add_parser("sandbox", parents=[common], help="set up, check or use the sandbox")
     actions = sandbox.add_subparsers(dest="action", metavar="ACTION", required=True)
     actions.add_parser("setup", parents=[common], help="install Docker if needed and build the sandbox image")
@@ -159,7 +165,10 @@ def _review_options(parser: argparse.ArgumentParser) -> None:
 
 def _report_outputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--out", type=Path, default=Path("coderefine-report"), help="folder for the reports (default coderefine-report)"
+        "--out",
+        type=Path,
+        default=Path(ci.REPORT_FOLDER),
+        help=f"folder for the reports (default {ci.REPORT_FOLDER}, ignored by git)",
     )
     parser.add_argument("--json", action="store_true", help="also print the JSON report")
     parser.add_argument("--quiet", action="store_true", help="no summary line")
@@ -183,7 +192,9 @@ def _ci_parser(commands: Any, common: argparse.ArgumentParser) -> None:
         description="Work on the functions changed since the merge base of REF and HEAD; write a Markdown "
         "comment, SARIF 2.1.0, JSON and a patch for git apply.",
     )
-    ci_parser.add_argument("--base", required=True, metavar="REF", help="compare with this (e.g. origin/main)")
+    which = ci_parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--base", metavar="REF", help="compare with this (e.g. origin/main)")
+    which.add_argument("--all", action="store_true", help="every function of the repository, not only the changed")
     ci_parser.add_argument("--shard", metavar="I/N", help="work on the I-th of N even shares (for a CI matrix)")
     _report_outputs(ci_parser)
     _review_options(ci_parser)
@@ -247,6 +258,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return tasks.run(json=args.json)
     if args.command == "doctor":
         return doctor.run(json=args.json)
+    if args.command == "mcp":
+        return mcp_server.serve()
     if args.command == "sandbox":
         if args.action == "setup":
             return sandbox.setup()
@@ -323,7 +336,11 @@ def _check_outputs(args: argparse.Namespace) -> None:
             if (args.out / name).exists():
                 _check_file(args.out / name, "--out")
         for path, flag in ((args.github_review, "--github-review"), (args.gitlab_codequality, "--gitlab-codequality")):
-            if path is not None:
+            # Beside the reports, in a folder the run will make (checked as --out above): writable.
+            if path is None:
+                continue
+            made_later = not args.out.exists() and path.parent.resolve() == args.out.resolve()
+            if not made_later:
                 _check_file(path, flag)
     if hasattr(args, "cache_dir"):
         resolved = config.resolve(_settings(args))  # every layer, so env and pyproject are checked too

@@ -45,16 +45,21 @@ class CodeKind:
         on_iteration: ProgressCallback | None = None,
         on_function: FunctionCallback | None = None,
         on_note: Callable[[str], None] | None = None,
+        drafts: Sequence[str] = (),
         **options: Any,
     ) -> CodeReport:
         """This task on `name` (a function or `Class.method`), or on every eligible function: the
         library's one entry, which `coderefine.optimize` and `coderefine.improve_readability` are.
 
-        `path_or_source` is a file path, or Python source (run in a scratch project). `options` are
-        `Settings` fields (model, max_iterations, sandbox, threshold, ...).
+        `path_or_source` is a file path, or Python source (run in a scratch project). `drafts` are
+        new versions of your own (the function's source, imports first), checked and timed beside
+        the model's and the rules' (origin "given"; with `no_model=True` and `rewrite_rules=()` they
+        alone). `options` are `Settings` fields (model, max_iterations, sandbox, threshold, ...).
         """
         settings = config.resolve(options)
         job, verify_options = self.make_job(settings, task_file, examples, size, max_examples)
+        if drafts:
+            job = job.with_drafts(tuple(drafts))
         request = RunRequest(
             path_or_source, name, verify_options, settings, apply, on_iteration, on_function, on_note=on_note
         )

@@ -7,7 +7,7 @@ lower bound of the speedup's 95% interval must exceed the threshold.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ class SpeedJob:
     rules: tuple[str, ...] = ()  # ruff's (see coderefine.code.analyzer)
     rewrite_rules: tuple[str, ...] | None = None  # the catalogue's (see coderefine.code.catalogue); None: all
     small: bool = False  # the model is a small one (Settings.small_model)
+    given: tuple[str, ...] = ()  # the caller's own drafts, checked beside the others (origin "given")
 
     def task_for(self, source: SourceFile, target: Target, check: Checker, baseline: Verdict) -> Task:
         return OptimizationTask(
@@ -47,8 +48,12 @@ class SpeedJob:
             rules=self.rules,
             rewrite_rules=self.rewrite_rules,
             small=self.small,
+            given=self.given,
             threshold=self.threshold,
         )
+
+    def with_drafts(self, drafts: tuple[str, ...]) -> SpeedJob:
+        return replace(self, given=drafts)
 
     def unchanged_metrics(self, target: Target, baseline: Verdict) -> dict[str, Any]:
         return unoffered_metrics(baseline)

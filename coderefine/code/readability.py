@@ -8,7 +8,7 @@ slower than `coderefine.code.slowdown` allows, by the same timing statistics.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,7 @@ class ReadabilityJob:
     rules: tuple[str, ...] = ()  # ruff's (see coderefine.code.analyzer)
     rewrite_rules: tuple[str, ...] | None = None  # the catalogue's (see coderefine.code.catalogue); None: all
     small: bool = False  # the model is a small one (Settings.small_model)
+    given: tuple[str, ...] = ()  # the caller's own drafts, checked beside the others (origin "given")
 
     # One run measures its file once, not once per function (radon over a whole file for each).
     _measured: dict[bytes, dict[str, Measures]] = field(default_factory=dict, compare=False, repr=False)
@@ -69,10 +70,14 @@ class ReadabilityJob:
             rules=self.rules,
             rewrite_rules=self.rewrite_rules,
             small=self.small,
+            given=self.given,
             before=before,
             slowdown=self.slowdown,
             min_gain=MIN_GAIN,
         )
+
+    def with_drafts(self, drafts: tuple[str, ...]) -> ReadabilityJob:
+        return replace(self, given=drafts)
 
     def unchanged_metrics(self, target: Target, baseline: Verdict) -> dict[str, Any]:
         before = measure(target.source)

@@ -70,6 +70,13 @@ class CodeJob(Protocol):
 
     def unchanged_metrics(self, target: Target, baseline: Verdict) -> dict[str, Any]: ...
 
+    @property
+    def given(self) -> tuple[str, ...]:
+        """The caller's own drafts (see CodeKind.run's `drafts`)."""
+        ...
+
+    def with_drafts(self, drafts: tuple[str, ...]) -> CodeJob: ...
+
 
 @dataclass(frozen=True)
 class RunRequest:
@@ -201,7 +208,8 @@ class _FileRun:
     ) -> None:
         self.request, self.job, self.resources = request, job, resources
         self.source, self.path, self.project = source, path, project
-        self.store = result_cache.result_store(request.settings)
+        # A result is kept by the function and the settings: a caller's own drafts are not among them.
+        self.store = result_cache.result_store(request.settings) if not job.given else None
         self._keys: dict[str, str] | None = None
         self._keys_lock = threading.Lock()
 

@@ -70,6 +70,7 @@ class _CodeTask:
     rules: tuple[str, ...]  # ruff's, for the static analysis facts (empty: none)
     rewrite_rules: tuple[str, ...] | None  # the catalogue's rules that write drafts (None: all)
     small: bool  # the model is a small one: its first prompt has examples (the spec's init_small)
+    given: tuple[str, ...]  # the caller's own drafts (the function's new source), checked like any
 
     _score_key = "speedup"  # the metric an accepted draft is scored by (a class constant, not a field)
     _catalogue: ClassVar[catalogue.Kind] = "speed"  # which of the catalogue's rules write drafts
@@ -95,9 +96,9 @@ class _CodeTask:
         return f"{self.baseline}\n{found}" if found else self.baseline
 
     def candidates(self, x: str) -> Sequence[Seed]:
-        """Drafts beside the model's: ruff's fixes of the original (unsafe ones too: the sandbox
-        checks them), and the catalogue's rewrites."""
-        found: list[Seed] = []
+        """Drafts beside the model's: the caller's own, ruff's fixes of the original (unsafe ones
+        too: the sandbox checks them), and the catalogue's rewrites."""
+        found = [Seed(f"```python\n{text.rstrip()}\n```", "given") for text in self.given]
         try:
             fixed = analyzer.fixed(self.target.source, self.rules)
         except analyzer.AnalyzerUnavailable:

@@ -26,6 +26,7 @@ from coderefine.review.document import merge as merge_documents
 from coderefine.review.document import review_document
 from coderefine.review.review import Shard, review, touched
 
+REPORT_FOLDER = ".coderefine"  # made with a .gitignore of its own: reports are not for commits
 REPORT_FILES = {
     "json": "coderefine.json",
     "markdown": "coderefine.md",
@@ -38,7 +39,7 @@ REPORT_FILES = {
 class ReportOutputs:
     """Where the four reports go, and what is printed and returned (`--out`, `--json`, ...)."""
 
-    out: Path = Path("coderefine-report")
+    out: Path = Path(REPORT_FOLDER)
     json: bool = False
     quiet: bool = False
     fail_on_suggestions: bool = False
@@ -47,12 +48,13 @@ class ReportOutputs:
 
 
 def run_ci(
-    base: str, shard: str | None, inputs: ReviewInputs, outputs: ReportOutputs, overrides: Mapping[str, Any]
+    base: str | None, shard: str | None, inputs: ReviewInputs, outputs: ReportOutputs, overrides: Mapping[str, Any]
 ) -> int:
-    """Review the functions changed since the merge base of `base` and HEAD (the `shard`-th share)."""
+    """Review the functions changed since the merge base of `base` and HEAD (the `shard`-th share);
+    with no `base`, every function of the repository (a sweep)."""
     root = git.repo_root(Path.cwd())
     part = Shard.parse(shard) if shard else None
-    since = git.resolve_base(root, base)
+    since = git.resolve_base(root, base) if base is not None else git.everything(root)
     settings = config.resolve(overrides, start=root)
     functions, unreadable = touched(
         root, git.changed_since(root, since.commit), facts_store(settings), include_tests=settings.include_tests
@@ -60,7 +62,7 @@ def run_ci(
     if part is not None:
         functions = part.take(functions)
     progress = Progress(choose_mode(inputs.progress, sys.stderr), sys.stderr)
-    progress.begin(len(functions), f"changed since {base} ({since.commit[:10]})")
+    progress.begin(len(functions), f"changed since {base} ({since.commit[:10]})" if base else "in the repository")
     try:
         done = review(functions, inputs.options(settings.time_budget), settings, observer(progress))
     finally:
@@ -69,7 +71,7 @@ def run_ci(
         done,
         skipped=unreadable,
         command="ci",
-        base=base,
+        base=base or None,  # none: a sweep of every function
         base_commit=since.commit,
         head_commit=since.head,
         shard=[part.index, part.count] if part else None,
@@ -164,10 +166,13 @@ def _write(path: Path, text: str) -> Path:
 
 
 def write_reports(document: Mapping[str, Any], out: Path) -> list[Path]:
+    made = not out.exists()
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(f"cannot make the report folder {out}: {error.strerror}") from None
+    if made:  # a folder this run made holds reports only: `git add -A` leaves it out
+        _write(out / ".gitignore", "# coderefine's reports\n*\n")
     texts = {
         "json": reports.to_json(dict(document)) + "\n",
         "markdown": markdown.render(document),

@@ -85,6 +85,14 @@ def blob(root: Path, commit: str, path: str) -> bytes | None:
     return done.stdout if done.returncode == 0 else None
 
 
+def everything(root: Path) -> Base:
+    """Every file as changed: the empty tree is the base (a sweep of the whole repository)."""
+    head = _git(root, "rev-parse", "--verify", "--quiet", "HEAD", check=False)
+    if head.returncode != 0:
+        raise UsageError("HEAD has no commit yet: commit first")
+    return Base("", _EMPTY_TREE, head.stdout.decode().strip())
+
+
 def changed_since(root: Path, commit: str) -> dict[Path, list[Span]]:
     """Python files changed from `commit` to the work tree, with their changed lines."""
     return _changes(root, [commit])

@@ -53,12 +53,13 @@ def scope(document: Mapping[str, Any]) -> str:
     task = by_task(document["task"]).title
     worked = len(document["results"])
     improved = sum(1 for r in document["results"] if r["status"] == "improved")
-    since = ""
+    sweep = document.get("command") == "ci" and not document.get("base")
+    since = " of the repository (all of them)" if sweep else " changed"
     if document.get("base"):
-        since = f" since `{document['base']}` (`{document['base_commit'][:10]}`)"
+        since = f" changed since `{document['base']}` (`{document['base_commit'][:10]}`)"
     skipped = len(document["skipped"])
     return (
-        f"Code {task} of the functions changed{since}: {worked} worked on, {improved} improved, "
+        f"Code {task} of the functions{since}: {worked} worked on, {improved} improved, "
         f"{worked - improved} without a verified improvement" + (f", {skipped} skipped." if skipped else ".")
     )
 

@@ -33,6 +33,7 @@ _NOT_COPIED = {
     ".hypothesis",
     ".benchmarks",
     "coderefine-report",
+    ".coderefine",
 }
 SECRET_PATTERNS = (
     ".env",

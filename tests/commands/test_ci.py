@@ -87,6 +87,10 @@ def git(root: Path, *args: str) -> str:
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
+    return slowed_repository(tmp_path)
+
+
+def slowed_repository(tmp_path: Path) -> Path:
     """A repository whose branch `feature` made squares, dedupe and Bag.count_of slow since `main`."""
     root = tmp_path / "repo"
     root.mkdir(mode=0o755)
@@ -149,11 +153,21 @@ def test_ci_writes_four_reports_of_the_changed_functions_only(
 ) -> None:
     server = scripted(answer)
     monkeypatch.chdir(repo)
-    assert ci(server, repo) == 0
+    extra = repo.parent / "extra"
+    extra.mkdir()
+    github, gitlab = extra / "review.json", extra / "codequality.json"
+    assert ci(server, repo, "--github-review", str(github), "--gitlab-codequality", str(gitlab)) == 0
+    assert (repo / "out" / ".gitignore").read_text().endswith("*\n")  # the folder it made is left out of commits
 
     document = report(repo)
     names = [r["target"] for r in document["results"]]
     assert names == ["squares", "dedupe", "Bag.count_of"]  # in file order; `untouched` is not worked on
+    issues = json.loads(gitlab.read_text())
+    assert [(i["location"]["path"], i["location"]["lines"]["begin"]) for i in issues] == [
+        ("nums.py", r["first_line"]) for r in document["results"]
+    ]
+    comments = json.loads(github.read_text())["comments"]  # the branch's diff shows every changed line
+    assert len(comments) == 3 and all("```suggestion\n" in c["body"] for c in comments)
     assert not any("def untouched" in m["content"] for r in server.requests for m in r["messages"][-1:])
     assert document["suggestions"] == 3 and document["status"] == "improved"
     for entry in document["results"]:

@@ -282,3 +282,34 @@ def test_a_spent_budget_names_what_it_left_out_and_what_the_tests_cost() -> None
         "commit starts sooner (--time-budget raises it)"
     )
     assert "\n" not in line
+
+
+def readme_config() -> str:
+    """The `.pre-commit-config.yaml` the README shows, as a user copies it."""
+    readme = (CHECKOUT / "README.md").read_text()
+    start = readme.index("```yaml\n# .pre-commit-config.yaml") + len("```yaml\n")
+    return readme[start : readme.index("```", start)]
+
+
+@pytest.mark.docker
+def test_the_readmes_snippet_works_as_written(scripted: Start, repo: Path, pre_commit_home: Path) -> None:
+    (repo / ".pre-commit-config.yaml").write_text(readme_config())
+    git(repo, "add", ".pre-commit-config.yaml")
+    server = scripted(answer)
+    environment = clean_environment()
+    environment.update(
+        # coderefine installed where the commit is made: here, this interpreter's environment
+        PATH=os.pathsep.join([str(Path(sys.executable).parent), environment.get("PATH", "")]),
+        OPENAI_BASE_URL=server.url,
+        OPENAI_API_KEY="scripted-key",
+        CODEREFINE_MODEL="scripted-model",
+        CODEREFINE_MAX_ITERATIONS="1",
+        CODEREFINE_REWRITE_RULES="none",
+        PRE_COMMIT_HOME=str(pre_commit_home),
+    )
+    command = [sys.executable, "-m", "pre_commit", "run", "--color", "never", "--files", "slow.py"]
+    done = subprocess.run(command, cwd=repo, env=environment, capture_output=True, text=True, timeout=900)
+    run = HookRun(done.returncode, done.stdout + done.stderr)
+    assert run.code == 0 and passed(run, "coderefine"), run.output
+    assert any(line.startswith("coderefine: slow.py::dedupe: ") for line in run.hook_lines), run.output
+    assert (repo / "slow.py").read_bytes() == STAGED.encode()

@@ -8,7 +8,18 @@ from pathlib import Path
 import pytest
 
 from coderefine.errors import UsageError
-from coderefine.review.git import Base, Span, changed_since, parse_diff, repo_root, resolve_base, staged
+from coderefine.review.git import (
+    Base,
+    Span,
+    blob,
+    changed_since,
+    commentable,
+    everything,
+    parse_diff,
+    repo_root,
+    resolve_base,
+    staged,
+)
 
 
 def git(root: Path, *args: str) -> str:
@@ -102,3 +113,24 @@ def test_the_root_is_the_top_of_the_work_tree_and_outside_one_is_a_usage_error(
     assert repo_root(repo / "src" / "pkg") == repo.resolve()
     with pytest.raises(UsageError, match="is not in a git repository"):
         repo_root(tmp_path_factory.mktemp("outside"))
+
+
+def test_a_sweep_takes_every_python_file_whole(repo: Path) -> None:
+    (repo / "a.py").write_text("def f():\n    return 1\n")
+    (repo / "notes.txt").write_text("not python\n")
+    head = commit_all(repo, "one")
+    base = everything(repo)
+    assert base.head == head
+    assert changed_since(repo, base.commit) == {repo / "a.py": [Span(1, 2)]}
+
+
+def test_commentable_lines_are_each_hunk_with_its_context(repo: Path) -> None:
+    (repo / "a.py").write_text("".join(f"x{n} = {n}\n" for n in range(1, 21)))
+    base = commit_all(repo, "one")
+    (repo / "a.py").write_text("".join(f"x{n} = {n if n != 10 else 'ten'}\n" for n in range(1, 21)))
+    (repo / "b.py").write_text("y = 1\n")
+    head = commit_all(repo, "two")
+    # Line 10 changed: the diff shows lines 7-13 (three of context each side); b.py is new, whole.
+    assert commentable(repo, base, head) == {"a.py": [Span(7, 13)], "b.py": [Span(1, 1)]}
+    assert blob(repo, base, "a.py") == b"".join(f"x{n} = {n}\n".encode() for n in range(1, 21))
+    assert blob(repo, base, "b.py") is None

@@ -1,0 +1,161 @@
+"""`coderefine mcp`: the Model Context Protocol over stdio, for coding agents.
+
+Three tools, each the library's own run with the same sandbox, guard and limits as the CLI:
+
+- `verify_rewrite(path, function, new_code)`: is the agent's rewrite equivalent, and is it faster?
+  Checked and timed as every draft is; nothing else is drafted (no model, no rules).
+- `optimize_function(path, function, apply=False)` and `improve_readability(...)`: coderefine's own
+  run with the configured model; the best verified draft and its diff. Files are written only with
+  `apply`.
+
+Bad calls (a missing file, an unknown function, code that does not parse or defines another
+function) are tool errors of one line; so is an environment problem (no Docker, no model). The
+server keeps serving either way. The settings are the CLI's: the environment and the project's
+pyproject.toml.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any
+
+from coderefine.code.candidate import parse_candidate
+from coderefine.code.kind import CodeKind
+from coderefine.code.kinds import by_command
+from coderefine.code.report import CodeReport
+from coderefine.code.source import SourceFile
+from coderefine.code.target import Target
+from coderefine.engine.task import MalformedAnswer
+from coderefine.errors import CoderefineError, EnvironmentProblem
+from coderefine.review.reports import function_summary
+from coderefine.version import package_version
+
+INSTRUCTIONS = (
+    "coderefine checks Python rewrites in a sandbox: the original and the new version run on the same "
+    "inputs (captured from the project's tests, generated from hints, every kind of value the original "
+    "accepts) and must agree on results, exceptions, argument changes and output; a symbolic search looks "
+    "for a difference; the speed is measured with a 95% interval. Ask verify_rewrite before proposing an "
+    "optimization; optimize_function and improve_readability write drafts themselves."
+)
+
+
+class ToolProblem(Exception):
+    """A call that cannot be answered, in one line (the MCP tool error's text)."""
+
+
+def verify_rewrite(path: str, function: str, new_code: str) -> dict[str, Any]:
+    """Whether `new_code` (the whole function, with the imports it needs) behaves exactly like
+    `function` in the file at `path`, and whether it is faster: checked and timed in the sandbox."""
+    file = _existing(path)
+    target = _target(file, function, "optimized")
+    try:
+        parse_candidate(f"```python\n{new_code}\n```", target)
+    except MalformedAnswer as problem:
+        raise ToolProblem(f"new_code cannot be checked: {problem}") from None
+    # An agent names what it rewrote: a function of another name is its mistake, not one to mend.
+    defined = [
+        node.name for node in ast.parse(new_code).body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    ]
+    if target.function_name not in defined:
+        names = ", ".join(defined) or "no function"
+        raise ToolProblem(f"new_code cannot be checked: it defines {names}, not {target.function_name}")
+    only = {"no_model": True, "rewrite_rules": (), "analyzer_rules": ()}  # the given draft alone
+    report = _run(by_command("optimize"), file, function, drafts=(new_code,), **only)
+    result = report.results[0]
+    if result.refine is None:
+        raise ToolProblem(f"{function} cannot be checked: {result.skipped}")
+    given = next(it for it in result.refine.iterations if it.origin == "given")
+    if given.error:
+        raise ToolProblem(f"new_code cannot be checked: {given.error}")
+    metrics = given.facts.metrics
+    return {
+        "verified": bool(metrics.get("correct")),
+        "faster": bool(metrics.get("faster")),
+        "offered": given.accepted,  # verified and faster: what coderefine itself would suggest
+        "why": given.facts.summary,
+        "counterexample": metrics.get("counterexample"),
+        "speedup": metrics.get("speedup"),
+        "speedup_ci": metrics.get("speedup_ci"),
+        "checked_inputs": metrics.get("checked_inputs"),
+        "facts": metrics,
+    }
+
+
+def optimize_function(path: str, function: str, apply: bool = False) -> dict[str, Any]:
+    """coderefine's own run on `function`: the best verified faster version and its diff."""
+    return _improve(by_command("optimize"), path, function, apply)
+
+
+def improve_readability(path: str, function: str, apply: bool = False) -> dict[str, Any]:
+    """coderefine's own run on `function`: the best verified easier-to-read version and its diff."""
+    return _improve(by_command("readability"), path, function, apply)
+
+
+def _improve(kind: CodeKind, path: str, function: str, apply: bool) -> dict[str, Any]:
+    file = _existing(path)
+    _target(file, function, "improved")
+    report = _run(kind, file, function, apply=apply)
+    result = report.results[0]
+    return {
+        "improved": result.improved,
+        "summary": function_summary(f"{report.file}::{function}", kind.task, report.sandbox, result),
+        "final": result.final if result.improved else None,
+        "diff": report.diff if result.improved else "",
+        "applied": report.applied,
+        "metrics": result.metrics,
+        "stop_reason": result.refine.stop_reason if result.refine else None,
+    }
+
+
+def _run(kind: CodeKind, file: Path, function: str, **options: Any) -> CodeReport:
+    try:
+        return kind.run(file, function, **options)
+    except EnvironmentProblem as problem:
+        raise ToolProblem(f"cannot check now (the environment): {problem}") from None
+    except CoderefineError as problem:
+        raise ToolProblem(str(problem)) from None
+
+
+def _existing(path: str) -> Path:
+    file = Path(path).expanduser()
+    if not file.is_file():
+        raise ToolProblem(f"no such file: {path}")
+    return file
+
+
+def _target(file: Path, function: str, purpose: str) -> Target:
+    try:
+        return SourceFile.read(file).target(function, purpose)
+    except CoderefineError as problem:
+        raise ToolProblem(str(problem)) from None
+
+
+def serve() -> int:
+    """Serve the tools over stdio until the client hangs up."""
+    try:
+        from mcp.server.mcpserver import MCPServer
+        from mcp.server.mcpserver.exceptions import ToolError
+    except ImportError:
+        raise EnvironmentProblem("the MCP server needs the mcp package: pip install 'coderefine[mcp]'") from None
+    server: Any = MCPServer("coderefine", instructions=INSTRUCTIONS, version=package_version())
+    for tool in (verify_rewrite, optimize_function, improve_readability):
+        server.add_tool(_as_tool(tool, ToolError), name=tool.__name__, description=tool.__doc__)
+    server.run("stdio")
+    return 0
+
+
+def _as_tool(tool: Any, error: type[Exception]) -> Any:
+    """`tool` run off the event loop (a check takes seconds), its ToolProblem the SDK's tool error."""
+    import functools
+
+    import anyio
+
+    @functools.wraps(tool)
+    async def run(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        try:
+            return await anyio.to_thread.run_sync(functools.partial(tool, *args, **kwargs))
+        except ToolProblem as problem:
+            raise error(str(problem)) from None
+
+    return run

@@ -1,0 +1,101 @@
+"""`coderefine mcp` through the MCP SDK's own client over stdio: the tools listed, a right rewrite
+verified and faster, a wrong one refused with its counterexample (in the real sandbox), and bad calls
+answered with a one-line tool error while the server keeps serving."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from tests.functions import FAST_DEDUPE, SLOW_DEDUPE
+
+WRONG_DEDUPE = "def dedupe(items: list[int]) -> list[int]:\n    return sorted(set(items))\n"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    root.mkdir(mode=0o755)
+    root.chmod(0o755)  # the sandbox's user reads the project
+    (root / "pyproject.toml").write_text("[project]\nname = 'helpers'\n")
+    (root / "helpers.py").write_text(f'"""Helpers."""\n\n\n{SLOW_DEDUPE}')
+    return root
+
+
+def with_server(project: Path, work: Callable[[ClientSession], Any]) -> Any:
+    """`work(session)` against `coderefine mcp` started by the SDK's stdio client in `project`."""
+    environment = {key: value for key, value in os.environ.items() if key.startswith(("DOCKER_", "PATH", "HOME"))}
+    environment["CODEREFINE_CACHE_DIR"] = str(project.parent / "cache")
+    parameters = StdioServerParameters(
+        command=sys.executable, args=["-m", "coderefine", "mcp"], env=environment, cwd=str(project)
+    )
+
+    async def session() -> Any:
+        async with stdio_client(parameters) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            return await work(client)
+
+    return anyio.run(session)
+
+
+def structured(result: Any) -> dict[str, Any]:
+    assert not result.is_error, result.content
+    if result.structured_content is not None:
+        return dict(result.structured_content)
+    return dict(json.loads(result.content[0].text))
+
+
+def error_text(result: Any) -> str:
+    """The tool error's one line, after the SDK's own `Error executing tool NAME: `."""
+    assert result.is_error
+    text = str(result.content[0].text)
+    assert "\n" not in text, text
+    return text.split(": ", 1)[1] if text.startswith("Error executing tool") else text
+
+
+def test_the_server_lists_its_three_tools_and_answers_bad_calls_in_one_line(project: Path) -> None:
+    async def work(client: ClientSession) -> tuple[list[str], list[str]]:
+        tools = await client.list_tools()
+        names = sorted(tool.name for tool in tools.tools)
+        errors = []
+        for arguments in (
+            {"path": "missing.py", "function": "dedupe", "new_code": FAST_DEDUPE},
+            {"path": "helpers.py", "function": "nothing", "new_code": FAST_DEDUPE},
+            {"path": "helpers.py", "function": "dedupe", "new_code": "def dedupe(items:\n"},
+            {"path": "helpers.py", "function": "dedupe", "new_code": "def other(items):\n    return items\n"},
+        ):
+            errors.append(error_text(await client.call_tool("verify_rewrite", arguments)))
+        return names, errors
+
+    names, errors = with_server(project, work)
+    assert names == ["improve_readability", "optimize_function", "verify_rewrite"]
+    assert errors[0] == "no such file: missing.py"
+    assert errors[1].startswith("no function 'nothing' in ")
+    assert errors[2].startswith("new_code cannot be checked: ")
+    assert errors[3].startswith("new_code cannot be checked: ") and "dedupe" in errors[3]
+
+
+@pytest.mark.docker
+def test_a_right_rewrite_is_verified_and_faster_and_a_wrong_one_is_refused(project: Path) -> None:
+    async def work(client: ClientSession) -> tuple[dict[str, Any], dict[str, Any]]:
+        arguments = {"path": "helpers.py", "function": "dedupe"}
+        right = structured(await client.call_tool("verify_rewrite", {**arguments, "new_code": FAST_DEDUPE}))
+        wrong = structured(await client.call_tool("verify_rewrite", {**arguments, "new_code": WRONG_DEDUPE}))
+        return right, wrong
+
+    right, wrong = with_server(project, work)
+    assert right["verified"] and right["faster"] and right["offered"], right["why"]
+    assert right["speedup_ci"][0] > 1.05 and right["checked_inputs"] >= 50
+    assert wrong["verified"] is False and wrong["offered"] is False
+    assert wrong["why"].startswith("WRONG: it does not behave like the original.")
+    assert wrong["counterexample"]
+    assert (project / "helpers.py").read_text().endswith(SLOW_DEDUPE)  # nothing written
