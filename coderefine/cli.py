@@ -174,6 +174,11 @@ def _report_outputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no summary line")
     parser.add_argument("--fail-on-suggestions", action="store_true", help="exit 1 when something is suggested")
     parser.add_argument(
+        "--fail-on-regression",
+        action="store_true",
+        help="check each changed function against the base's version; exit 1 when the change made one slower",
+    )
+    parser.add_argument(
         "--github-review",
         type=Path,
         metavar="FILE",
@@ -310,6 +315,7 @@ def _outputs(args: argparse.Namespace) -> ci.ReportOutputs:
         json=args.json,
         quiet=args.quiet,
         fail_on_suggestions=args.fail_on_suggestions,
+        fail_on_regression=args.fail_on_regression,
         github_review=args.github_review,
         gitlab_codequality=args.gitlab_codequality,
     )

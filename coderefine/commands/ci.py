@@ -21,7 +21,7 @@ from coderefine.code.result_cache import facts_store
 from coderefine.commands.progress import Progress, choose_mode
 from coderefine.commands.reviewing import ReviewInputs, observer
 from coderefine.errors import EnvironmentProblem, Interrupted, UsageError
-from coderefine.review import git, github, gitlab, markdown, reports, sarif
+from coderefine.review import git, github, gitlab, markdown, regressions, reports, sarif
 from coderefine.review.document import merge as merge_documents
 from coderefine.review.document import review_document
 from coderefine.review.review import Shard, review, touched
@@ -43,6 +43,7 @@ class ReportOutputs:
     json: bool = False
     quiet: bool = False
     fail_on_suggestions: bool = False
+    fail_on_regression: bool = False  # look for changes that made a function slower, exit 1 on one
     github_review: Path | None = None  # the body of GitHub's "create a review" request
     gitlab_codequality: Path | None = None  # a GitLab code-quality report
 
@@ -76,6 +77,9 @@ def run_ci(
         head_commit=since.head,
         shard=[part.index, part.count] if part else None,
     )
+    if outputs.fail_on_regression and base and not done.interrupted and not done.problem:
+        progress.note("looking for regressions: each changed function against the base's version")
+        document["regressions"] = regressions.find(root, since.commit, functions, overrides)
     return _finish(
         document, outputs, root, skip_unavailable=settings.on_unavailable == "skip", interrupted=done.interrupted
     )
@@ -132,6 +136,10 @@ def _finish(
         return EnvironmentProblem.exit_code
     if problem:
         print(f"coderefine: skipped what could not be checked (on_unavailable = skip): {problem}", file=sys.stderr)
+    if outputs.fail_on_regression and document.get("regressions"):
+        slower = ", ".join(f"{r['file']}::{r['target']}" for r in document["regressions"])
+        print(f"coderefine: slower than the base: {slower}", file=sys.stderr)
+        return 1
     return 1 if outputs.fail_on_suggestions and document["suggestions"] else 0
 
 

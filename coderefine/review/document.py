@@ -233,6 +233,7 @@ def merge(documents: Sequence[Mapping[str, Any]], root: Path) -> dict[str, Any]:
         sandbox_fallback=next((d["sandbox_fallback"] for d in documents if d.get("sandbox_fallback")), None),
         error=next((d["error"] for d in documents if d.get("error")), None),
         interrupted=next((d["interrupted"] for d in documents if d.get("interrupted")), None),
+        regressions=[r for d in documents for r in d.get("regressions") or ()],
     )
     return finish_document(merged)
 

@@ -41,6 +41,14 @@ def notes(document: Mapping[str, Any]) -> list[str]:
         lines += ["", f"**Incomplete:** {document['error']}. The functions not reached are listed below."]
     if document.get("missing_shards"):
         lines += ["", f"**Incomplete:** the reports of shard(s) {_listed(document['missing_shards'])} are missing."]
+    for slower in document.get("regressions") or ():
+        low, high = slower["base_speedup_ci"]
+        lines += [
+            "",
+            f"**Slower than the base:** `{slower['file']}::{slower['target']}`: the base's version runs "
+            f"{slower['base_speedup']:.2f}x as fast (95% CI {low:.2f}-{high:.2f}) and behaves alike on "
+            f"{slower['checked_inputs']} inputs checked: this change made it slower.",
+        ]
     if document.get("sandbox_fallback"):
         lines += [
             "",

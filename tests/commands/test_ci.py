@@ -311,6 +311,26 @@ def test_the_time_budget_is_a_ceiling(scripted: Start, repo: Path, monkeypatch: 
 
 
 @pytest.mark.docker
+def test_a_change_that_made_functions_slower_fails_on_regression(
+    scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(repo)
+    # The branch made squares, dedupe and Bag.count_of slow: the base's versions are faster, alike.
+    assert ci(scripted(answer), repo, "--fail-on-regression") == 1
+    slower = report(repo)["regressions"]
+    assert [r["target"] for r in slower] == ["squares", "dedupe", "Bag.count_of"]
+    assert all(r["base_speedup_ci"][0] > 1.05 and r["checked_inputs"] >= 50 for r in slower)
+    assert "**Slower than the base:** `nums.py::dedupe`: the base's version runs" in report(repo, "coderefine.md")
+    assert "slower than the base: nums.py::squares, nums.py::dedupe, nums.py::Bag.count_of" in capsys.readouterr().err
+    git(repo, "checkout", "-q", "main")
+    git(repo, "checkout", "-qb", "faster")
+    (repo / "nums.py").write_text(BEFORE.replace("return x + 1", "return 1 + x"))
+    git(repo, "commit", "-qam", "same speed")
+    assert ci(scripted(answer), repo, "--fail-on-regression") == 0
+    assert report(repo)["regressions"] == []
+
+
+@pytest.mark.docker
 def test_fail_on_suggestions_exits_1(scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     server = scripted(answer)
     monkeypatch.chdir(repo)
