@@ -319,6 +319,31 @@ APPLIES = {
                 return "positive"
         """,
     ),
+    "return-early": (
+        """
+        def f(x, low, high):
+            if x < low:
+                r = low
+            else:
+                if x > high:
+                    log(x)
+                    r = high
+                else:
+                    r = x
+            return r
+        """,
+        """
+        def f(x, low, high):
+            if x < low:
+                return low
+            else:
+                if x > high:
+                    log(x)
+                    return high
+                else:
+                    return x
+        """,
+    ),
 }
 
 # Where a rule's preconditions do not hold, it must leave the function alone.
@@ -452,6 +477,15 @@ DOES_NOT_APPLY = {
                     return "zero"
             return "positive"
         """,  # a comment in the way
+    "return-early": """
+        def f(x, low):
+            global r
+            if x < low:
+                r = low
+            else:
+                r = x
+            return r
+        """,  # setting a global is an effect of its own (and a path without an `else` sets nothing)
 }
 
 

@@ -366,6 +366,16 @@ def grade(scores: list[int]) -> str:
             return "B"
         else:
             return "C"
+
+
+def clamp(value: int, low: int, high: int) -> int:
+    if value < low:
+        r = low
+    elif value > high:
+        r = high
+    else:
+        r = value
+    return r
 """
 
 
@@ -380,6 +390,9 @@ def test_the_readability_rules_write_verified_clearer_drafts(make_project: MakeP
     (chained,) = [it for it in rule_drafts(report, "elif-chain", "grade") if "loop-to-min-max" in it.rules]
     assert chained.facts.metrics.get("correct") is True and chained.accepted, chained.facts.summary
     assert "    elif best >= 80:\n" in chained.output
+    (returning,) = rule_drafts(report, "return-early", "clamp")
+    assert returning.facts.metrics.get("correct") is True and returning.accepted, returning.facts.summary
+    assert "        return high\n" in returning.output and " r " not in returning.output
 
 
 def test_no_model_means_no_call(make_project: MakeProject, tmp_path: Path) -> None:

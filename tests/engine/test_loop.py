@@ -142,6 +142,14 @@ def test_two_malformed_answers_in_a_row_stop_the_run(scripted: Start) -> None:
     assert server.remaining == 2
 
 
+def test_a_sample_that_parsed_is_refined_whatever_its_neighbours_were(scripted: Start) -> None:
+    # Samples are tries side by side, not in a row: one that parsed is the draft to refine.
+    server = scripted(["Acronym: AAA", "", "Acronym:", fb(10), "BBB", fb(20)])
+    result = run(server, samples=3, max_iterations=2, plateau_patience=10)
+    assert [it.error is not None for it in result.iterations] == [False, True, True, False]
+    assert result.final == "BBB" and result.stop_reason == "max_iterations"
+
+
 def test_a_repeated_draft_is_asked_again_once_while_nothing_is_good(scripted: Start) -> None:
     server = scripted(["", "", "Acronym: AAA", fb(10)])
     result = run(server, max_iterations=2, plateau_patience=10)

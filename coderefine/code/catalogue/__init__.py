@@ -180,6 +180,12 @@ RULES: tuple[Rule, ...] = (
         _block(clarity.guard_clause),
     ),
     Rule("elif-chain", ("readability",), "`else: if` -> `elif`", _whole(clarity.elif_chain)),
+    Rule(
+        "return-early",
+        ("readability",),
+        "a value set on every path of an `if`, then returned -> a `return` on each path",
+        _whole(clarity.return_early),
+    ),
 )
 
 
