@@ -97,10 +97,10 @@ def print_row(
 
 def summarize(rows: list[Row]) -> None:
     improved = [row for row in rows if row[1]]
-    by_analyzer = sum(row[8] == "analyzer" for row in improved)
+    by = {origin: sum(row[8] == origin for row in improved) for origin in ("model", "analyzer", "catalogue")}
     print(
-        f"\nthe offered draft was the analyzer's (ruff's fixes alone) for {by_analyzer}, "
-        f"the model's for {len(improved) - by_analyzer}"
+        f"\nthe offered draft was the model's for {by['model']}, the analyzer's (ruff's fixes) for "
+        f"{by['analyzer']}, the rewrite rules' for {by['catalogue']}"
     )
     print(f"\nimproved: {len(improved)}/{len(rows)} ({100 * len(improved) / len(rows):.0f}%)")
     print(

@@ -260,6 +260,18 @@ def ints(context: Context, low: int | None = None, high: int | None = None, mark
     return Element(st.one_of(st.sampled_from(chosen), drawn) if chosen else drawn, fresh)
 
 
+# Floats where code tends to be wrong in only a few places: zero of both signs, ±1, a half, and
+# the values nothing is ordered against or everything is: a test `t < 0 ... elif t >= 25 ... else`
+# reaches its `else` with nan alone, and `a >= b` is not `not a < b` there.
+SPECIAL_FLOATS = (0.0, -0.0, 1.0, -1.0, 0.5, math.nan, math.inf, -math.inf)
+
+
+def special_floats(context: Context) -> list[float]:
+    """SPECIAL_FLOATS, and the literals as floats with a half on either side (the thresholds)."""
+    near = [float(mark) + step for mark in context.numbers.marks for step in (-0.5, 0.0, 0.5)]
+    return [*SPECIAL_FLOATS, *near]
+
+
 def floats(low: float = -1e6, high: float = 1e6, marks: Iterable[float] = ()) -> Element:
     drawn = st.floats(min_value=low, max_value=high, allow_nan=False, allow_infinity=False)
     chosen = sorted(marks, key=lambda value: (math.isnan(value), value))

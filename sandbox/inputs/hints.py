@@ -13,7 +13,7 @@ from typing import Any, Literal
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from .drawing import Context, Element, binary, combine, floats, ints, plain_text, sized, sized_dict
+from .drawing import Context, Element, binary, combine, floats, ints, plain_text, sized, sized_dict, special_floats
 
 
 def is_abc(origin: Any, *names: str) -> bool:
@@ -61,7 +61,7 @@ def _scalar_hint(annotation: Any, context: Context) -> Element | None:
     if annotation is int:
         return ints(context)
     if annotation is float:
-        return floats()
+        return floats(marks=special_floats(context))
     if annotation is str:
         return plain_text(context)
     if annotation is bytes:

@@ -932,3 +932,21 @@ def test_a_large_mapping_holds_the_nested_values_seen_not_only_fresh_plain_ones(
         and any(isinstance(value, dict) and value for value in list(call.args[0].values())[:-1])
     ]
     assert len(nested) > 5
+
+
+def test_floats_include_nan_infinities_signed_zeros_and_the_literals_edges() -> None:
+    source = textwrap.dedent(
+        """
+        def describe(t: float) -> str:
+            if t < 0:
+                return "cold"
+            if t >= 25:
+                return "hot"
+            return "mild"
+        """
+    )
+    plan = inputs.plan_inputs(define(source), sources=[source])
+    drawn = [call.args[0] for call in draws(plan.small, 400)]
+    texts = {repr(value) for value in drawn}
+    assert {"nan", "inf", "-inf", "0.0", "-0.0"} <= texts  # where `t < 0 ... elif t >= 25 ... else` meets nan
+    assert {24.5, 25.0, 25.5} <= set(drawn)  # a literal with a half on either side
