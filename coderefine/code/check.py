@@ -381,7 +381,17 @@ def examples_from(texts: Sequence[str]) -> tuple[str, ...]:
 
 
 # What a check says of its evidence, in every code task's metrics (see Verdict.metrics).
-EVIDENCE_METRICS = ("checked_inputs", "input_sources", "explored_kinds", "symbolic", "symbolic_spent_s", "coverage")
+EVIDENCE_METRICS = (
+    "checked_inputs",
+    "input_sources",
+    "explored_kinds",
+    "symbolic",
+    "symbolic_spent_s",
+    "coverage",
+    "tests_passed",
+    "seconds_per_call",
+    "timed_inputs",
+)
 
 
 def unoffered_metrics(baseline: Verdict) -> dict[str, Any]:

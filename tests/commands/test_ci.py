@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.resources
 import json
+import re
 import subprocess
 import time
 from collections.abc import Callable
@@ -168,6 +169,10 @@ def test_ci_writes_four_reports_of_the_changed_functions_only(
     ]
     comments = json.loads(github.read_text())["comments"]  # the branch's diff shows every changed line
     assert len(comments) == 3 and all("```suggestion\n" in c["body"] for c in comments)
+    assert all(
+        re.search(r"One call: [\d.]+ \S+ before, [\d.]+ \S+ after, on the \d+ inputs timed", c["body"])
+        for c in comments
+    )
     assert not any("def untouched" in m["content"] for r in server.requests for m in r["messages"][-1:])
     assert document["suggestions"] == 3 and document["status"] == "improved"
     for entry in document["results"]:
