@@ -561,8 +561,12 @@ def test_only_regular_files_are_read(tmp_path: Path, capsys: pytest.CaptureFixtu
     else:
         path = Path("/dev/null")
         said = "/dev/null is not a regular file (a character device): only regular files are read"
-    for target in (str(path), f"{path}::f"):
-        code, _, err = outcome(["optimize", target, "--no-model"], capsys)
+    for argv in (
+        ["optimize", str(path), "--no-model"],
+        ["optimize", f"{path}::f", "--no-model"],
+        ["sandbox", "run", str(path)],
+    ):
+        code, _, err = outcome(argv, capsys)
         assert (code, one_line(err)) == (2, f"coderefine: {said}")
 
 

@@ -6,6 +6,7 @@ import math
 import sys
 from pathlib import Path
 
+from coderefine.code.files import file_problem, read_regular
 from coderefine.commands.doctor import report
 from coderefine.errors import UsageError
 from coderefine.review import reports
@@ -28,10 +29,11 @@ def run_file(
     file: Path, *, timeout: float, memory_mb: int, project: Path | None, where: str, json: bool = False
 ) -> int:
     """Run `file` as a program in the sandbox (`where`: docker or local), `project` mounted read-only."""
+    problem = file_problem(file)  # a FIFO would wait forever for a writer; a link loop never resolve
+    if problem is not None:
+        raise UsageError(problem)
     try:
-        code = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UsageError(f"file not found: {file}") from None
+        code = read_regular(file).decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise UsageError(f"cannot read {file}: {error}") from None
     if not (math.isfinite(timeout) and 0 < timeout <= 86400) or memory_mb <= 0:
