@@ -149,7 +149,10 @@ def write_platform_reports(document: Mapping[str, Any], outputs: ReportOutputs, 
     if outputs.github_review is not None:
         head = document.get("head_commit")
         base = document.get("base_commit")
-        shown = git.commentable(root, base, head) if base and head else {}
+        try:
+            shown = git.commentable(root, base, head) if base and head else {}
+        except UsageError:  # merged where the reviewed commits are not: every suggestion in the body
+            shown = {}
         moved = {file for file, about in document["files"].items() if not _unchanged(root, head, file, about["sha256"])}
         body = github.render(document, shown, moved)
         written.append(_write(outputs.github_review, reports.to_json(body) + "\n"))
