@@ -16,7 +16,8 @@ import pytest
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from tests.functions import FAST_DEDUPE, SLOW_DEDUPE
+from tests.functions import FAST_DEDUPE, SLOW_DEDUPE, fenced
+from tests.scripted_llm import ScriptedLLM, prompt_text
 
 WRONG_DEDUPE = "def dedupe(items: list[int]) -> list[int]:\n    return sorted(set(items))\n"
 
@@ -31,10 +32,11 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-def with_server(project: Path, work: Callable[[ClientSession], Any]) -> Any:
+def with_server(project: Path, work: Callable[[ClientSession], Any], settings: dict[str, str] | None = None) -> Any:
     """`work(session)` against `coderefine mcp` started by the SDK's stdio client in `project`."""
     environment = {key: value for key, value in os.environ.items() if key.startswith(("DOCKER_", "PATH", "HOME"))}
     environment["CODEREFINE_CACHE_DIR"] = str(project.parent / "cache")
+    environment.update(settings or {})
     parameters = StdioServerParameters(
         command=sys.executable, args=["-m", "coderefine", "mcp"], env=environment, cwd=str(project)
     )
@@ -99,3 +101,24 @@ def test_a_right_rewrite_is_verified_and_faster_and_a_wrong_one_is_refused(proje
     assert wrong["why"].startswith("WRONG: it does not behave like the original.")
     assert wrong["counterexample"]
     assert (project / "helpers.py").read_text().endswith(SLOW_DEDUPE)  # nothing written
+
+
+@pytest.mark.docker
+def test_optimize_function_offers_the_verified_draft_and_writes_only_when_asked(
+    project: Path, scripted: Callable[..., ScriptedLLM]
+) -> None:
+    server = scripted(
+        lambda request: "NOTHING LEFT TO GAIN" if "Feedback:" in prompt_text(request) else fenced(FAST_DEDUPE)
+    )
+    settings = {"OPENAI_BASE_URL": server.url, "OPENAI_API_KEY": "k", "CODEREFINE_MODEL": "scripted-model"}
+
+    async def work(client: ClientSession) -> tuple[dict[str, Any], dict[str, Any]]:
+        arguments = {"path": "helpers.py", "function": "dedupe"}
+        shown = structured(await client.call_tool("optimize_function", arguments))
+        written = structured(await client.call_tool("optimize_function", {**arguments, "apply": True}))
+        return shown, written
+
+    shown, written = with_server(project, work, settings)
+    assert shown["improved"] and not shown["applied"] and "dict.fromkeys(items)" in shown["diff"]
+    text = (project / "helpers.py").read_text()
+    assert written["applied"] and "dict.fromkeys(items)" in text and "not in result" not in text
