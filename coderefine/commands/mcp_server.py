@@ -54,9 +54,11 @@ def verify_rewrite(path: str, function: str, new_code: str) -> dict[str, Any]:
     except MalformedAnswer as problem:
         raise ToolProblem(f"new_code cannot be checked: {problem}") from None
     # An agent names what it rewrote: a function of another name is its mistake, not one to mend.
-    defined = [
-        node.name for node in ast.parse(new_code).body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-    ]
+    try:
+        body = ast.parse(new_code).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        raise ToolProblem("new_code cannot be checked: it is not Python on its own (give the whole function)") from None
+    defined = [node.name for node in body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)]
     if target.function_name not in defined:
         names = ", ".join(defined) or "no function"
         raise ToolProblem(f"new_code cannot be checked: it defines {names}, not {target.function_name}")

@@ -74,6 +74,7 @@ def test_the_server_lists_its_three_tools_and_answers_bad_calls_in_one_line(proj
             {"path": "helpers.py", "function": "nothing", "new_code": FAST_DEDUPE},
             {"path": "helpers.py", "function": "dedupe", "new_code": "def dedupe(items:\n"},
             {"path": "helpers.py", "function": "dedupe", "new_code": "def other(items):\n    return items\n"},
+            {"path": "helpers.py", "function": "dedupe", "new_code": f"```python\n{FAST_DEDUPE}```\nFaster."},
         ):
             errors.append(error_text(await client.call_tool("verify_rewrite", arguments)))
         return names, errors
@@ -84,6 +85,7 @@ def test_the_server_lists_its_three_tools_and_answers_bad_calls_in_one_line(proj
     assert errors[1].startswith("no function 'nothing' in ")
     assert errors[2].startswith("new_code cannot be checked: ")
     assert errors[3].startswith("new_code cannot be checked: ") and "dedupe" in errors[3]
+    assert errors[4] == "new_code cannot be checked: it is not Python on its own (give the whole function)"
 
 
 @pytest.mark.docker
