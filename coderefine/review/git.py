@@ -11,6 +11,7 @@ from pathlib import Path
 from coderefine.errors import EnvironmentProblem, UsageError
 
 _HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+_OLD_SIDE = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
 _ESCAPE = re.compile(rb"\\([0-7]{3}|.)")
 _ESCAPED = {b"a": b"\a", b"b": b"\b", b"t": b"\t", b"n": b"\n", b"v": b"\v", b"f": b"\f", b"r": b"\r"}
 _EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's well-known empty tree
@@ -24,10 +25,24 @@ class Span:
     first: int
     last: int
 
+    def holds(self, first_line: int, last_line: int) -> bool:
+        """Whether lines `first_line..last_line` all lie within these."""
+        return self.first <= first_line and last_line <= self.last
+
     def touches(self, first_line: int, last_line: int) -> bool:
         if self.last < self.first:  # lines removed between self.last and self.first
             return first_line <= self.last and self.first <= last_line
         return self.first <= last_line and first_line <= self.last
+
+
+@dataclass(frozen=True)
+class Hunk:
+    """One hunk of a file's unified diff, in the old file's lines: it starts at `old_start` and
+    covers `old_count` of them; `lines` keep their mark (" ", "-", "+")."""
+
+    old_start: int
+    old_count: int
+    lines: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -135,6 +150,18 @@ def _diff(
         *pathspec,
     )
     return [(name, spans) for name, spans in parse_diff(done.stdout.splitlines()) if name.endswith((".py", ".pyw"))]
+
+
+def hunks(diff: str) -> list[Hunk]:
+    """The hunks of one file's unified diff (as `code.files.unified_diff` writes it)."""
+    found: list[tuple[int, int, list[str]]] = []
+    for line in diff.splitlines(keepends=True):
+        match = _OLD_SIDE.match(line)
+        if match:
+            found.append((int(match.group(1)), int(match.group(2) or 1), []))
+        elif found and line[:1] in (" ", "-", "+"):  # past the first hunk: no more file headers
+            found[-1][2].append(line)
+    return [Hunk(start, count, tuple(lines)) for start, count, lines in found]
 
 
 def parse_diff(lines: Iterable[bytes]) -> list[tuple[str, list[Span]]]:

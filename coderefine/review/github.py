@@ -10,18 +10,16 @@ may have moved, and no suggestion is better than a wrong one.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from coderefine.review import describe, markdown
+from coderefine.review import describe, git, markdown
 from coderefine.review.git import Span
 
 # GitHub refuses a review body past 65,536 characters: past this, the patches are left to the
 # report's patch file.
 MAX_BODY = 60_000
-_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
 
 
 @dataclass(frozen=True)
@@ -45,7 +43,7 @@ def render(
         spans = shown.get(entry["file"], ())
         if entry["file"] in moved:
             apart.append((entry, "its file changed after the review, so its lines may have moved"))
-        elif regions is None or not all(_within(region, spans) for region in regions):
+        elif regions is None or not all(any(s.holds(r.first, r.last) for s in spans) for r in regions):
             apart.append((entry, "its changes are not all on lines this pull request's diff shows"))
         else:
             comments += _comments(entry, regions)
@@ -60,7 +58,8 @@ def regions_of(diff: str) -> list[Region] | None:
     without the context around them; None where a hunk cannot be one (an insertion into an empty
     file: no line to anchor it)."""
     regions = []
-    for old_start, lines in _hunks(diff):
+    for hunk in git.hunks(diff):
+        lines = hunk.lines
         lead = next((i for i, line in enumerate(lines) if line[0] != " "), len(lines))
         tail = len(lines) - next((i for i, line in enumerate(reversed(lines)) if line[0] != " "), len(lines))
         if not any(line[0] == "-" for line in lines[lead:tail]):
@@ -73,25 +72,10 @@ def regions_of(diff: str) -> list[Region] | None:
             else:
                 return None
         core = lines[lead:tail]
-        first = old_start + lead
+        first = hunk.old_start + lead
         old = sum(1 for line in core if line[0] in " -")
         regions.append(Region(first, first + old - 1, "".join(line[1:] for line in core if line[0] in " +")))
     return regions
-
-
-def _hunks(diff: str) -> list[tuple[int, list[str]]]:
-    hunks: list[tuple[int, list[str]]] = []
-    for line in diff.splitlines(keepends=True):
-        match = _HUNK.match(line)
-        if match:
-            hunks.append((int(match.group(1)), []))
-        elif hunks and line[:1] in (" ", "-", "+"):  # past the first hunk: no more file headers
-            hunks[-1][1].append(line)
-    return hunks
-
-
-def _within(region: Region, spans: Sequence[Span]) -> bool:
-    return any(span.first <= region.first and region.last <= span.last for span in spans)
 
 
 def _comments(entry: Mapping[str, Any], regions: Sequence[Region]) -> list[dict[str, Any]]:

@@ -8,15 +8,14 @@ come from the suggestion's diff, in the original file's coordinates.
 from __future__ import annotations
 
 import hashlib
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from coderefine.code.kinds import by_task
+from coderefine.review import git
 from coderefine.version import package_version
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
 
 
 def render(document: Mapping[str, Any]) -> dict[str, Any]:
@@ -79,22 +78,12 @@ def _message(entry: Mapping[str, Any]) -> str:
 def replacements(diff: str) -> list[dict[str, Any]]:
     """The diff's hunks as SARIF replacements: the old lines deleted, the hunk's new lines inserted."""
     found: list[dict[str, Any]] = []
-    for start, count, new_lines in _hunks(diff.splitlines(keepends=True)):
+    for hunk in git.hunks(diff):
+        # With no old lines, git counts the start as the line before the insertion.
+        start = hunk.old_start if hunk.old_count else hunk.old_start + 1
         # An empty region (start column = end column on one line) is an insertion point.
-        end = start + count if count else start
+        end = start + hunk.old_count if hunk.old_count else start
         region = {"startLine": start, "startColumn": 1, "endLine": end, "endColumn": 1}
-        found.append({"deletedRegion": region, "insertedContent": {"text": "".join(new_lines)}})
+        inserted = "".join(line[1:] for line in hunk.lines if line[0] in " +")
+        found.append({"deletedRegion": region, "insertedContent": {"text": inserted}})
     return found
-
-
-def _hunks(lines: Sequence[str]) -> list[tuple[int, int, list[str]]]:
-    hunks: list[tuple[int, int, list[str]]] = []
-    for line in lines:
-        match = _HUNK.match(line)
-        if match:
-            old_start, old_count = int(match.group(1)), int(match.group(2) or 1)
-            # With no old lines, git counts the start as the line before the insertion.
-            hunks.append((old_start if old_count else old_start + 1, old_count, []))
-        elif hunks and line[:1] in (" ", "+"):  # past the first hunk: no more file headers
-            hunks[-1][2].append(line[1:])
-    return hunks
