@@ -106,7 +106,7 @@ def _stop_reason(rule: StopRule, iterations: Sequence[Iteration], critiqued: Ite
     answers = [it for it in iterations if it.origin == "model"]
     # Twice in a row: the model cannot answer in the format asked. A round's samples are tries side
     # by side: one of them that parsed is a draft to refine, whatever its neighbours were.
-    latest = [it for it in answers if answers and it.round == answers[-1].round]
+    latest = [it for it in answers if it.round == answers[-1].round]
     if len(answers) >= 2 and answers[-1].error and answers[-2].error and all(it.error for it in latest):
         return "malformed"
     return None

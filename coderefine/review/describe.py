@@ -72,6 +72,18 @@ def explanation(entry: Mapping[str, Any]) -> str:
     return " ".join(said.split())
 
 
+def why(entry: Mapping[str, Any]) -> str:
+    """`Why: ...` (see `explanation`), or nothing."""
+    said = explanation(entry)
+    return f"Why: {said}" if said else ""
+
+
+def verified(entry: Mapping[str, Any]) -> str:
+    """`verification` as a collapsed Markdown list, the reports' "how this was verified"."""
+    facts = "\n".join(f"- {fact}" for fact in verification(entry))
+    return f"<details><summary>How this was verified</summary>\n\n{facts}\n\n</details>"
+
+
 def verification(entry: Mapping[str, Any]) -> list[str]:
     """How it was verified, one fact a line: inputs by source, lines run, tests, the symbolic search."""
     metrics = entry["metrics"]

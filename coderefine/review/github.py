@@ -83,7 +83,7 @@ def _comments(entry: Mapping[str, Any], regions: Sequence[Region]) -> list[dict[
     for number, region in enumerate(regions, start=1):
         if number == 1:
             text = [f"**coderefine** · {describe.headline(entry)}."]
-            text += [said for said in (describe.per_call(entry), _why(entry)) if said]
+            text += [said for said in (describe.per_call(entry), describe.why(entry)) if said]
         else:
             text = [f"**coderefine** · `{entry['target']}`, continued."]
         if len(regions) > 1:
@@ -92,8 +92,7 @@ def _comments(entry: Mapping[str, Any], regions: Sequence[Region]) -> list[dict[
         marks = markdown.fence(content)
         text.append(f"{marks}suggestion\n{content}{marks}")
         if number == 1:
-            facts = "\n".join(f"- {fact}" for fact in describe.verification(entry))
-            text.append(f"<details><summary>How this was verified</summary>\n\n{facts}\n\n</details>")
+            text.append(describe.verified(entry))
         comment: dict[str, Any] = {
             "path": entry["file"],
             "line": region.last,
@@ -108,7 +107,7 @@ def _comments(entry: Mapping[str, Any], regions: Sequence[Region]) -> list[dict[
 
 def _body(document: Mapping[str, Any], apart: Sequence[tuple[Mapping[str, Any], str]], inline: int) -> str:
     count = document["suggestions"]
-    lines = [f"### coderefine: {count} verified suggestion{'s' if count != 1 else ''}", "", markdown.scope(document)]
+    lines = [markdown.title(count), "", markdown.scope(document)]
     lines += markdown.notes(document)
     if not document["results"] and not document["skipped"]:
         lines += ["", "This pull request changes no Python function: nothing to review."]
@@ -125,7 +124,7 @@ def _apart(apart: Sequence[tuple[Mapping[str, Any], str]], *, patches: bool) -> 
     for entry, why in apart:
         lines += ["", f"#### `{entry['file']}::{entry['target']}` (lines {entry['first_line']}-{entry['last_line']})"]
         lines += ["", f"{describe.headline(entry)}. Not inline: {why}."]
-        for said in (describe.per_call(entry), _why(entry)):
+        for said in (describe.per_call(entry), describe.why(entry)):
             lines += ["", said] if said else []
         if patches:
             marks = markdown.fence(entry["diff"])
@@ -133,8 +132,3 @@ def _apart(apart: Sequence[tuple[Mapping[str, Any], str]], *, patches: bool) -> 
         else:
             lines += ["", "Its patch is in the report's `coderefine.patch` (too long for a review)."]
     return lines
-
-
-def _why(entry: Mapping[str, Any]) -> str:
-    said = describe.explanation(entry)
-    return f"Why: {said}" if said else ""

@@ -18,7 +18,7 @@ def render(document: Mapping[str, Any]) -> str:
     readability = by_task(document["task"]).score_first
     count = len(suggestions)
     lines = [
-        f"### coderefine: {count} verified suggestion{'s' if count != 1 else ''}",
+        title(count),
         "",
         scope(document),
         *notes(document),
@@ -30,6 +30,10 @@ def render(document: Mapping[str, Any]) -> str:
         lines += ["", "Apply them all with `git apply coderefine.patch` (the patch is among the report files)."]
     lines += [*leftovers(document), "", _footer(document)]
     return "\n".join(lines) + "\n"
+
+
+def title(count: int) -> str:
+    return f"### coderefine: {count} verified suggestion{'s' if count != 1 else ''}"
 
 
 def notes(document: Mapping[str, Any]) -> list[str]:
@@ -108,19 +112,14 @@ def _suggestion(entry: Mapping[str, Any], readability: bool) -> list[str]:
         "",
         f"{describe.headline(entry)}; {shape}; best of {drafts} draft(s).",
     ]
-    why = describe.explanation(entry)
-    for said in (describe.per_call(entry), f"Why: {why}" if why else ""):
+    for said in (describe.per_call(entry), describe.why(entry)):
         if said:
             lines += ["", said]
     marks = fence(entry["diff"])
     return [
         *lines,
         "",
-        "<details><summary>How this was verified</summary>",
-        "",
-        *(f"- {fact}" for fact in describe.verification(entry)),
-        "",
-        "</details>",
+        describe.verified(entry),
         "",
         "<details><summary>Diff</summary>",
         "",

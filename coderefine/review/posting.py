@@ -40,18 +40,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--api-url", default=os.environ.get("GITHUB_API_URL") or "https://api.github.com")
     args = parser.parse_args(argv)
     try:
-        target = _target(args)
+        target, pull = _target(args), args.pull or _event_pull()
         if args.comment == "summary":
-            url = f"{target}/issues/{args.pull or _event_pull()}/comments"
-            _post(url, {"body": _read(args.markdown, "--markdown")})
+            _post(f"{target}/issues/{pull}/comments", {"body": _read(args.markdown, "--markdown")})
         else:
-            post_review(
-                f"{target}/pulls/{args.pull or _event_pull()}/reviews", json.loads(_read(args.review, "--review"))
-            )
+            post_review(f"{target}/pulls/{pull}/reviews", json.loads(_read(args.review, "--review")))
     except CoderefineError as problem:
         print(f"coderefine: {problem}", file=sys.stderr)
         return problem.exit_code
-    print(f"coderefine: posted the {args.comment} to pull request {args.pull or _event_pull()}", file=sys.stderr)
+    print(f"coderefine: posted the {args.comment} to pull request {pull}", file=sys.stderr)
     return 0
 
 
