@@ -44,7 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.comment == "summary":
             _post(f"{target}/issues/{pull}/comments", {"body": _read(args.markdown, "--markdown")})
         else:
-            post_review(f"{target}/pulls/{pull}/reviews", json.loads(_read(args.review, "--review")))
+            post_review(f"{target}/pulls/{pull}/reviews", _review(args.review))
     except CoderefineError as problem:
         print(f"coderefine: {problem}", file=sys.stderr)
         return problem.exit_code
@@ -123,6 +123,17 @@ def _event_pull() -> int:
         return int(event["pull_request"]["number"])
     except (OSError, ValueError, KeyError, TypeError):
         raise UsageError("no pull request: run on a pull_request event, or give --pull N") from None
+
+
+def _review(path: Path | None) -> Mapping[str, Any]:
+    text = _read(path, "--review")
+    try:
+        review = json.loads(text)
+    except ValueError:
+        review = None
+    if not isinstance(review, dict):
+        raise UsageError(f"{path} is not a review's JSON body (--review: what `coderefine ci --github-review` writes)")
+    return review
 
 
 def _read(path: Path | None, flag: str) -> str:

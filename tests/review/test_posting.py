@@ -72,6 +72,9 @@ def test_what_is_missing_is_one_line_and_its_exit_code(
     assert "GitHub refused the request" in capsys.readouterr().err and len(api.requests) == 1
     assert posting.main(["--review", str(review_file), "--api-url", "http://127.0.0.1:9"]) == 3
     assert "cannot reach GitHub" in capsys.readouterr().err
+    review_file.write_text("<html>not JSON</html>")
+    assert posting.main(["--review", str(review_file), "--api-url", "http://127.0.0.1:9"]) == 2
+    assert "is not a review's JSON body" in capsys.readouterr().err
     monkeypatch.delenv("GITHUB_EVENT_PATH")
     assert posting.main(["--review", str(review_file), "--api-url", "http://127.0.0.1:9"]) == 2
     assert (
