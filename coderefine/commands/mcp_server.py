@@ -95,9 +95,7 @@ def improve_readability(path: str, function: str, apply: bool = False) -> dict[s
 
 
 def _improve(kind: CodeKind, path: str, function: str, apply: bool) -> dict[str, Any]:
-    file = _existing(path)
-    _target(file, function, "improved")
-    report = _run(kind, file, function, apply=apply)
+    report = _run(kind, _existing(path), function, apply=apply)  # an unknown function is its UsageError
     result = report.results[0]
     return {
         "improved": result.improved,
