@@ -47,7 +47,8 @@ Sources:
   `coderefine optimize file.py::Class.method` names them: OrderedSet's, whose __init__ is typed (the
   checker builds the instance from it; the oracle's makers build it, and put a mutant in the class
   for the call); a version of a method is its def at the left margin, as a model writes it.
-- library: the ten libraries in that order; all: the suite, untyped and the ten libraries.
+- inflection: a typed library of string functions; the oracle draws its inputs from the hints.
+- library: the eleven libraries in that order; all: the suite, untyped and the eleven libraries.
 
 Nothing in the repository is changed: every run works on copies. Before funcy and fnc, `all` took
 about 20 minutes on 2 cores (the suite 4, untyped 5, toolz 7, boltons 4; each library's sdist is
@@ -487,6 +488,18 @@ LIBRARIES = {
         ("test", "ordered_set", "README.md"),
         "test",
         ORDERED_SET_FUNCTIONS,
+    ),
+    # string functions of one module, typed, with regular expressions and a table; its tests are
+    # one file at the sdist's top (parametrized over hundreds of words)
+    "inflection": Library(
+        "inflection",
+        "0.5.1",
+        ("test_inflection.py",),
+        ".",
+        tuple(
+            ("inflection/__init__.py", name)
+            for name in ("ordinal", "ordinalize", "humanize", "parameterize", "dasherize", "underscore", "titleize")
+        ),
     ),
 }
 SOURCES = ("suite", "untyped", *LIBRARIES)
@@ -1039,6 +1052,8 @@ def library_subjects(library: Library, project: Path) -> list[Subject]:
         module = module.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
         # The oracle's input maker: the library's own when a name is in two libraries (nth, get, ...)
         inputs = f"{library.name}.{name}" if f"{library.name}.{name}" in oracle.LIBRARY_INPUTS else name
+        if inputs not in oracle.LIBRARY_INPUTS:
+            inputs = "hints"  # a typed library with no maker of its own: the oracle's from its hints
         subjects.append(
             Subject(
                 library.name,
