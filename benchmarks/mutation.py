@@ -47,8 +47,10 @@ Sources:
   `coderefine optimize file.py::Class.method` names them: OrderedSet's, whose __init__ is typed (the
   checker builds the instance from it; the oracle's makers build it, and put a mutant in the class
   for the call); a version of a method is its def at the left margin, as a model writes it.
+- dictdiffer: untyped helpers of nested dicts (paths as strings, lists, tuples or iterators, other
+  mappings, NaN-aware comparison with two tolerances, an in_place option).
 - inflection: a typed library of string functions; the oracle draws its inputs from the hints.
-- library: the eleven libraries in that order; all: the suite, untyped and the eleven libraries.
+- library: the twelve libraries in that order; all: the suite, untyped and the twelve libraries.
 
 Nothing in the repository is changed: every run works on copies. Before funcy and fnc, `all` took
 about 20 minutes on 2 cores (the suite 4, untyped 5, toolz 7, boltons 4; each library's sdist is
@@ -341,6 +343,19 @@ DPATH_FUNCTIONS = (
 # items are gone by the second). The aliases (append, get_loc, get_indexer) and the special
 # methods (refused by coderefine) are left out; copy has no mutation site: it is here for the
 # drafts it invites (the lists shared, the subclass lost).
+# dictdiffer (untyped): paths as dotted strings, lists or tuples (create_dotted_node reads an
+# iterator twice), nested dicts and other mappings (dot_lookup), NaN-aware comparison with a
+# relative and an absolute tolerance (are_different), and patch/revert's in_place option
+DICTDIFFER_FUNCTIONS = (
+    ("dictdiffer/utils.py", "create_dotted_node"),
+    ("dictdiffer/utils.py", "get_path"),
+    ("dictdiffer/utils.py", "is_super_path"),
+    ("dictdiffer/utils.py", "nested_hash"),
+    ("dictdiffer/utils.py", "dot_lookup"),
+    ("dictdiffer/utils.py", "are_different"),
+    ("dictdiffer/__init__.py", "patch"),
+    ("dictdiffer/__init__.py", "revert"),
+)
 ORDERED_SET_FUNCTIONS = (
     ("ordered_set/__init__.py", "OrderedSet.add"),
     ("ordered_set/__init__.py", "OrderedSet.update"),
@@ -488,6 +503,23 @@ LIBRARIES = {
         ("test", "ordered_set", "README.md"),
         "test",
         ORDERED_SET_FUNCTIONS,
+    ),
+    # untyped helpers of nested dicts; its pytest.ini asks for plugins (isort, pydocstyle, cov) the
+    # box has not: its addopts keep the doctests alone
+    "dictdiffer": Library(
+        "dictdiffer",
+        "0.9.0",
+        ("tests", "dictdiffer"),
+        "tests",
+        DICTDIFFER_FUNCTIONS,
+        (
+            (
+                "pytest.ini",
+                'addopts = --isort --pydocstyle --pycodestyle --doctest-glob="*.rst" --doctest-modules '
+                "--cov=dictdiffer --cov-report=term-missing",
+                "addopts = --doctest-modules",
+            ),
+        ),
     ),
     # string functions of one module, typed, with regular expressions and a table; its tests are
     # one file at the sdist's top (parametrized over hundreds of words)

@@ -390,6 +390,8 @@ def normalize(value: Any, depth: int = 0) -> Any:
         # an instance (an OrderedSet, a method's self): its class and all it holds, even what its
         # __eq__ leaves out (a map beside the list, an attribute a method cached)
         return (type(value).__name__, {key: normalize(item, depth + 1) for key, item in state.items()})
+    if isinstance(value, float) and value != value:
+        return (type(value).__name__, "nan")  # two NaNs are the same result, though never equal
     return (type(value).__name__, value)
 
 
@@ -1889,6 +1891,154 @@ def _os_pop(rng: random.Random) -> Arguments:
     return (mine, rng.randint(-len(mine) - 2, len(mine) + 1)), {}
 
 
+# -- dictdiffer: paths (dotted strings, lists, tuples, iterators), nested documents of dicts, lists
+# and sets, patches as its diff() writes them, numbers with NaN and two tolerances
+
+_DD_KEYS = ("a", "b", "c", "x")
+
+
+def _dd_path(rng: random.Random, wild: bool = False) -> list[Any]:
+    keys: list[Any] = [
+        rng.choice(_DD_KEYS) if rng.random() < 0.8 else rng.randint(0, 2) for _ in range(rng.randint(0, 4))
+    ]
+    if wild and keys and rng.random() < 0.3:
+        keys[rng.randrange(len(keys))] = None
+    return keys
+
+
+def _dd_leaf(rng: random.Random) -> Any:
+    return rng.choice((0, 1, -2, 2.5, "s", "", None, True))
+
+
+def _dd_document(rng: random.Random, depth: int = 3) -> Any:
+    """A dict of dicts, lists and sets (the shapes its tests diff), now and then a list at the top."""
+    roll = rng.random()
+    if depth == 0 or roll < 0.2:
+        return _dd_leaf(rng)
+    if roll < 0.3:
+        return {rng.randint(0, 5) for _ in range(rng.randint(0, 3))}
+    if roll < 0.45:
+        return [_dd_document(rng, depth - 1) for _ in range(rng.randint(0, 3))]
+    return {key: _dd_document(rng, depth - 1) for key in rng.sample(_DD_KEYS, rng.randint(0, 4))}
+
+
+def _dd_top(rng: random.Random) -> Any:
+    made = _dd_document(rng)
+    return made if isinstance(made, (dict, list)) else {"a": made}
+
+
+def _dd_patch(rng: random.Random) -> tuple[Any, ...]:
+    action = rng.choice(("add", "remove", "change"))
+    keys = _dd_path(rng)[:2]
+    node: Any = ".".join(str(key) for key in keys) if rng.random() < 0.6 else keys
+    if action == "change":
+        changes: Any = (_dd_leaf(rng), _dd_leaf(rng))
+        if not keys:
+            node = rng.choice(("a", ["a"], ["x", 0]))
+    else:
+        changes = [(rng.choice(_DD_KEYS) if rng.random() < 0.8 else 0, _dd_leaf(rng)) for _ in range(rng.randint(1, 2))]
+    made = (action, node, changes)
+    return (*made, "extra") if rng.random() < 0.05 else made
+
+
+def _dd_patches(rng: random.Random, document: Any) -> Any:
+    """Patches that mostly fit the document: top-level adds, removes of keys it has, changes of them."""
+    found: list[Any] = []
+    keys = list(document) if isinstance(document, dict) else []
+    for _ in range(rng.randint(0, 3)):
+        roll = rng.random()
+        if roll < 0.35:
+            found.append(("add", "", [(rng.choice(_DD_KEYS), _dd_leaf(rng))]))
+        elif roll < 0.6 and keys:
+            key = rng.choice(keys)
+            found.append(("remove", "", [(key, document[key])]))
+        elif roll < 0.85 and keys:
+            key = rng.choice(keys)
+            found.append(("change", rng.choice((key, [key])), (document[key], _dd_leaf(rng))))
+        else:
+            found.append(_dd_patch(rng)[:3])
+    return rng.choice((list, list, tuple, Stream))(found)
+
+
+def _dd_patch_call(rng: random.Random) -> Arguments:
+    document = _dd_top(rng)
+    return (_dd_patches(rng, document), document), optional(rng, "in_place", (False, True))
+
+
+def _dd_dotted(rng: random.Random) -> Arguments:
+    keys = _dd_path(rng)
+    if rng.random() < 0.5:
+        keys = [str(key) for key in keys]
+    return (rng.choice((list, list, tuple, Stream))(keys),), {}
+
+
+def _dd_super(rng: random.Random) -> Arguments:
+    first = _dd_path(rng, wild=True)
+    second = first[: rng.randint(0, len(first))] + _dd_path(rng)[:2] if rng.random() < 0.7 else _dd_path(rng)
+    kinds = (tuple, tuple, list, Stream)
+    return (rng.choice(kinds)(first), rng.choice(kinds)(second)), {}
+
+
+def _dd_hashable(rng: random.Random, depth: int = 3) -> Any:
+    """Nested values whose sets and dict keys sort (one kind of key each)."""
+    roll = rng.random()
+    if depth == 0 or roll < 0.25:
+        return rng.choice((0, 3, -1, "a", "b", (1, 2), None))
+    if roll < 0.4:
+        return {rng.randint(0, 6) for _ in range(rng.randint(0, 4))}
+    if roll < 0.6:
+        return rng.choice((list, tuple))(_dd_hashable(rng, depth - 1) for _ in range(rng.randint(0, 3)))
+    keys = rng.sample(range(5), rng.randint(0, 4)) if rng.random() < 0.5 else rng.sample(_DD_KEYS, rng.randint(0, 4))
+    return {key: _dd_hashable(rng, depth - 1) for key in keys}
+
+
+def _dd_lookup(rng: random.Random) -> Arguments:
+    document = _dd_top(rng)
+    keys: list[Any] = []
+    value = document
+    for _ in range(rng.randint(0, 3)):  # a path that is there, mostly
+        if isinstance(value, dict) and value:
+            key = rng.choice(list(value))
+        elif isinstance(value, list) and value:
+            key = rng.randrange(len(value))
+        else:
+            break
+        keys.append(key)
+        value = value[key]
+    if rng.random() < 0.2:
+        keys.append(rng.choice(("zz", 7)))
+    roll = rng.random()
+    if roll < 0.5:
+        lookup: Any = ".".join(str(key) for key in keys)
+    elif roll < 0.8:
+        lookup = keys
+    elif roll < 0.9:
+        lookup = tuple(keys)
+    else:
+        lookup = rng.choice((None, "", [], 0, ()))
+    if rng.random() < 0.1:
+        document = collections.OrderedDict(document) if isinstance(document, dict) else document
+    return (document, lookup), optional(rng, "parent", (False, True))
+
+
+def _dd_number(rng: random.Random) -> Any:
+    roll = rng.random()
+    if roll < 0.15:
+        return float("nan")
+    if roll < 0.25:
+        return rng.choice((float("inf"), float("-inf")))
+    if roll < 0.6:
+        return rng.choice((0, 1, 1.0, 1.05, 1.0000001, -1, 100, 100.5))
+    return rng.choice(("a", None, [1], (1.0,)))
+
+
+def _dd_are_different(rng: random.Random) -> Arguments:
+    first = _dd_number(rng)
+    second = first if rng.random() < 0.15 else _dd_number(rng)
+    tolerance = rng.choice((0, None, 1e-9, 0.01, 0.1))
+    return (first, second, tolerance), optional(rng, "absolute_tolerance", (None, 0, 0.01, 0.1, 1))
+
+
 LIBRARY_INPUTS: dict[str, Maker] = {
     "merge_sorted": _merge_sorted,
     "update_in": _update_in,
@@ -2013,6 +2163,15 @@ LIBRARY_INPUTS: dict[str, Maker] = {
     "dpath.leaves": lambda rng: ((_dp_document(rng),), {}),
     "dpath.fold": _dp_fold,
     "dpath.foldm": _dp_fold,
+    # dictdiffer
+    "dictdiffer.create_dotted_node": _dd_dotted,
+    "dictdiffer.get_path": lambda rng: ((_dd_patch(rng),), {}),
+    "dictdiffer.is_super_path": _dd_super,
+    "dictdiffer.nested_hash": lambda rng: ((_dd_hashable(rng),), {}),
+    "dictdiffer.dot_lookup": _dd_lookup,
+    "dictdiffer.are_different": _dd_are_different,
+    "dictdiffer.patch": _dd_patch_call,
+    "dictdiffer.revert": _dd_patch_call,
     # ordered-set: its methods, each called with its instance first
     "ordered-set.OrderedSet.add": _os_add,
     "ordered-set.OrderedSet.update": _os_update,

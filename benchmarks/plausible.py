@@ -3956,6 +3956,503 @@ ORDERED_SET: dict[str, tuple[Draft, ...]] = {
 }
 
 
+# dictdiffer (untyped; dictdiffer/utils.py's helpers and __init__.py's patch and revert): paths
+# given as dotted strings, lists or tuples, nested dicts and other mappings, NaN-aware
+# comparison with two tolerances, and in_place options
+DICTDIFFER: dict[str, tuple[Draft, ...]] = {
+    "create_dotted_node": (
+        draft(
+            "kind-lost",
+            "the node returned as given when it is not all strings: a tuple stays a tuple, a list is the caller's own",
+            '''
+            def create_dotted_node(node):
+                """Create the *dotted node* notation for the dictdiffer.diff patches.
+
+                >>> create_dotted_node( ['foo', 'bar', 'baz'] )
+                'foo.bar.baz'
+                """
+                # the node is already a sequence of keys: no copy needed
+                if all(isinstance(key, str) for key in node):
+                    return '.'.join(node)
+                return node
+            ''',
+            Witness("create_dotted_node(('a', 1))", "['a', 1]", "('a', 1)"),
+        ),
+        draft(
+            "shared-iterator",
+            "the keys listed once up front: an iterator node, which the original reads twice, gives another answer",
+            '''
+            def create_dotted_node(node):
+                """Create the *dotted node* notation for the dictdiffer.diff patches.
+
+                >>> create_dotted_node( ['foo', 'bar', 'baz'] )
+                'foo.bar.baz'
+                """
+                keys = list(node)  # one pass over the node
+                if all(isinstance(key, str) for key in keys):
+                    return '.'.join(keys)
+                return keys
+            ''',
+            Witness("create_dotted_node(iter(['a', 'b']))", "''", "'a.b'"),
+        ),
+    ),
+    "get_path": (
+        draft(
+            "kind-assumed",
+            "the patch unpacked as exactly three items: a longer patch, which the original indexes, raises",
+            '''
+            def get_path(patch):
+                """Return the path for a given dictdiffer.diff patch."""
+                action, node, changes = patch
+                keys = (node.split('.') if isinstance(node, str) else list(node)) if node != '' else []
+                if action != 'change':
+                    keys.append(changes[0][0])
+                return tuple(keys)
+            ''',
+            Witness("get_path(('add', 'a', [('b', 1)], 'extra'))", "('a', 'b')", "raises ValueError"),
+        ),
+    ),
+    "is_super_path": (
+        draft(
+            "size-fast-path",
+            "zip in place of zip_longest: a path1 longer than path2 is taken as a super path",
+            '''
+            def is_super_path(path1, path2):
+                """Check if one path is the super path of the other.
+
+                Super path means, that the n values in tuple are equal to the first n of m
+                vales in tuple b.
+
+                    >>> is_super_path( ('foo', 'bar'), ('foo', 'bar') )
+                    True
+
+                    >>> is_super_path( ('foo', 'bar'), ('foo', 'bar', 'baz') )
+                    True
+
+                    >>> is_super_path( ('foo', 'bar'), ('foo', 'apple', 'banana') )
+                    False
+                """
+                # zip stops at the shorter path: no padding needed
+                return all(first == second or first is None for first, second in zip(path1, path2))
+            ''',
+            Witness("is_super_path(('foo', 'bar'), ('foo',))", "False", "True"),
+        ),
+        draft(
+            "kind-assumed",
+            "a length check first: wrong for a longer path1 ending in None, and len() of an iterator raises",
+            '''
+            def is_super_path(path1, path2):
+                """Check if one path is the super path of the other.
+
+                Super path means, that the n values in tuple are equal to the first n of m
+                vales in tuple b.
+
+                    >>> is_super_path( ('foo', 'bar'), ('foo', 'bar') )
+                    True
+
+                    >>> is_super_path( ('foo', 'bar'), ('foo', 'bar', 'baz') )
+                    True
+
+                    >>> is_super_path( ('foo', 'bar'), ('foo', 'apple', 'banana') )
+                    False
+                """
+                if len(path1) > len(path2):  # a longer path cannot be a super path
+                    return False
+                return all(first == second or first is None for first, second in zip(path1, path2))
+            ''',
+            Witness("is_super_path(('foo', None), ('foo',))", "True", "False"),
+        ),
+    ),
+    "nested_hash": (
+        draft(
+            "order-assumed",
+            "a dict's items hashed in insertion order and a set as a frozenset: equal structures hash apart",
+            '''
+            def nested_hash(obj):
+                """Create a hash of nested, mutable data structures.
+
+                It shall be noted, that the uniqeness of those hashes in general cases is
+                not assured but it should be enough for the cases occurring during the
+                merging process.
+                """
+                try:
+                    return hash(obj)
+                except TypeError:
+                    if isinstance(obj, (list, tuple)):
+                        return hash(tuple(map(nested_hash, obj)))
+                    elif isinstance(obj, set):
+                        return hash(frozenset(map(nested_hash, obj)))  # no sort needed
+                    elif isinstance(obj, dict):
+                        return hash(tuple(map(nested_hash, obj.items())))  # no sort needed
+            ''',
+            Witness("nested_hash({2: 1, 1: 2})", "-9184677534622047415", "-691944831040970225"),
+        ),
+        draft(
+            "mapping-as-iterable",
+            "a dict hashed by its sorted keys alone: its values are left out",
+            '''
+            def nested_hash(obj):
+                """Create a hash of nested, mutable data structures.
+
+                It shall be noted, that the uniqeness of those hashes in general cases is
+                not assured but it should be enough for the cases occurring during the
+                merging process.
+                """
+                try:
+                    return hash(obj)
+                except TypeError:
+                    if isinstance(obj, (list, tuple)):
+                        return hash(tuple(map(nested_hash, obj)))
+                    elif isinstance(obj, set):
+                        return hash(tuple(map(nested_hash, sorted(obj))))
+                    elif isinstance(obj, dict):
+                        return hash(tuple(map(nested_hash, sorted(obj))))
+            ''',
+            Witness("nested_hash({1: 2})", "-1203758904106746273", "-6644214454873602895"),
+        ),
+    ),
+    "dot_lookup": (
+        draft(
+            "option-ignored",
+            "parent honoured only for a dotted string: a list lookup ignores it",
+            '''
+            def dot_lookup(source, lookup, parent=False):
+                """Allow you to reach dictionary items with string or list lookup.
+
+                Recursively find value by lookup key split by '.'.
+
+                    >>> from dictdiffer.utils import dot_lookup
+                    >>> dot_lookup({'a': {'b': 'hello'}}, 'a.b')
+                    'hello'
+
+                If parent argument is True, returns the parent node of matched
+                object.
+
+                    >>> dot_lookup({'a': {'b': 'hello'}}, 'a.b', parent=True)
+                    {'b': 'hello'}
+
+                If node is empty value, returns the whole dictionary object.
+
+                    >>> dot_lookup({'a': {'b': 'hello'}}, '')
+                    {'a': {'b': 'hello'}}
+
+                """
+                if lookup is None or lookup == '' or lookup == []:
+                    return source
+
+                value = source
+                if isinstance(lookup, str):
+                    keys = lookup.split('.')
+                    if parent:
+                        keys = keys[:-1]
+                elif isinstance(lookup, list):
+                    keys = lookup
+                else:
+                    raise TypeError('lookup must be string or list')
+
+                for key in keys:
+                    if isinstance(value, list):
+                        key = int(key)
+                    value = value[key]
+                return value
+            ''',
+            Witness("dot_lookup({'a': {'b': 1}}, ['a', 'b'], parent=True)", "{'b': 1}", "1"),
+        ),
+        draft(
+            "error-changed",
+            "a falsy lookup returns the source, any iterable is a path: a tuple (the original refuses it) is looked up",
+            '''
+            def dot_lookup(source, lookup, parent=False):
+                """Allow you to reach dictionary items with string or list lookup.
+
+                Recursively find value by lookup key split by '.'.
+
+                    >>> from dictdiffer.utils import dot_lookup
+                    >>> dot_lookup({'a': {'b': 'hello'}}, 'a.b')
+                    'hello'
+
+                If parent argument is True, returns the parent node of matched
+                object.
+
+                    >>> dot_lookup({'a': {'b': 'hello'}}, 'a.b', parent=True)
+                    {'b': 'hello'}
+
+                If node is empty value, returns the whole dictionary object.
+
+                    >>> dot_lookup({'a': {'b': 'hello'}}, '')
+                    {'a': {'b': 'hello'}}
+
+                """
+                if not lookup:
+                    return source
+                keys = lookup.split('.') if isinstance(lookup, str) else list(lookup)
+                if parent:
+                    keys = keys[:-1]
+                value = source
+                for key in keys:
+                    if isinstance(value, list):
+                        key = int(key)
+                    value = value[key]
+                return value
+            ''',
+            Witness("dot_lookup({'a': 1}, ('a',))", "raises TypeError", "1"),
+        ),
+        draft(
+            "kind-assumed",
+            "every container that is not a dict indexed by position: a mapping of another kind refuses its keys",
+            '''
+            def dot_lookup(source, lookup, parent=False):
+                """Allow you to reach dictionary items with string or list lookup.
+
+                Recursively find value by lookup key split by '.'.
+
+                    >>> from dictdiffer.utils import dot_lookup
+                    >>> dot_lookup({'a': {'b': 'hello'}}, 'a.b')
+                    'hello'
+
+                If parent argument is True, returns the parent node of matched
+                object.
+
+                    >>> dot_lookup({'a': {'b': 'hello'}}, 'a.b', parent=True)
+                    {'b': 'hello'}
+
+                If node is empty value, returns the whole dictionary object.
+
+                    >>> dot_lookup({'a': {'b': 'hello'}}, '')
+                    {'a': {'b': 'hello'}}
+
+                """
+                if lookup is None or lookup == '' or lookup == []:
+                    return source
+
+                value = source
+                if isinstance(lookup, str):
+                    keys = lookup.split('.')
+                elif isinstance(lookup, list):
+                    keys = lookup
+                else:
+                    raise TypeError('lookup must be string or list')
+
+                if parent:
+                    keys = keys[:-1]
+
+                for key in keys:
+                    if not isinstance(value, dict):  # lists and tuples are indexed by position
+                        key = int(key)
+                    value = value[key]
+                return value
+            ''',
+            Witness("dot_lookup(collections.ChainMap({'a': 1}), 'a')", "1", "raises ValueError"),
+        ),
+    ),
+    "are_different": (
+        draft(
+            "option-ignored",
+            "absolute_tolerance dropped: only the relative tolerance is applied",
+            '''
+            def are_different(first, second, tolerance, absolute_tolerance=None):
+                """Check if 2 values are different.
+
+                In case of numerical values, the tolerance is used to check if the values
+                are different.
+                In all other cases, the difference is straight forward.
+                """
+                if first == second:
+                    # values are same - simple case
+                    return False
+
+                first_is_nan, second_is_nan = bool(first != first), bool(second != second)
+
+                if first_is_nan or second_is_nan:
+                    # two 'NaN' values are not different (see issue #114)
+                    return not (first_is_nan and second_is_nan)
+                elif isinstance(first, num_types) and isinstance(second, num_types):
+                    # two numerical values are compared with tolerance
+                    return not math.isclose(first, second, rel_tol=tolerance or 0)
+                # we got different values
+                return True
+            ''',
+            Witness("are_different(1.0, 1.05, 0, absolute_tolerance=0.1)", "False", "True"),
+        ),
+        draft(
+            "size-fast-path",
+            "the NaN checks dropped as a fast path: two NaNs are called different",
+            '''
+            def are_different(first, second, tolerance, absolute_tolerance=None):
+                """Check if 2 values are different.
+
+                In case of numerical values, the tolerance is used to check if the values
+                are different.
+                In all other cases, the difference is straight forward.
+                """
+                if first == second:
+                    return False
+                if isinstance(first, num_types) and isinstance(second, num_types):
+                    return not math.isclose(first, second, rel_tol=tolerance or 0, abs_tol=absolute_tolerance or 0)
+                return True
+            ''',
+            Witness("are_different(float('nan'), float('nan'), 0)", "False", "True"),
+        ),
+    ),
+    "patch": (
+        draft(
+            "argument-shared",
+            "no copy when there is nothing to patch: the caller's own structure comes back",
+            '''
+            def patch(diff_result, destination, in_place=False):
+                """Patch the diff result to the destination dictionary.
+
+                :param diff_result: Changes returned by ``diff``.
+                :param destination: Structure to apply the changes to.
+                :param in_place: By default, destination dictionary is deep copied
+                                 before applying the patch, and the copy is returned.
+                                 Setting ``in_place=True`` means that patch will apply
+                                 the changes directly to and return the destination
+                                 structure.
+                """
+                if not in_place and diff_result:  # nothing to patch: no copy needed
+                    destination = deepcopy(destination)
+
+                def add(node, changes):
+                    for key, value in changes:
+                        dest = dot_lookup(destination, node)
+                        if isinstance(dest, LIST_TYPES):
+                            dest.insert(key, value)
+                        elif isinstance(dest, SET_TYPES):
+                            dest |= value
+                        else:
+                            dest[key] = value
+
+                def change(node, changes):
+                    dest = dot_lookup(destination, node, parent=True)
+                    if isinstance(node, str):
+                        last_node = node.split('.')[-1]
+                    else:
+                        last_node = node[-1]
+                    if isinstance(dest, LIST_TYPES):
+                        last_node = int(last_node)
+                    _, value = changes
+                    dest[last_node] = value
+
+                def remove(node, changes):
+                    for key, value in changes:
+                        dest = dot_lookup(destination, node)
+                        if isinstance(dest, SET_TYPES):
+                            dest -= value
+                        else:
+                            del dest[key]
+
+                patchers = {
+                    REMOVE: remove,
+                    ADD: add,
+                    CHANGE: change
+                }
+                for action, node, changes in diff_result:
+                    patchers[action](node, changes)
+
+                return destination
+            ''',
+            Witness("(lambda d: patch([], d) is d)({'a': 1})", "False", "True"),
+        ),
+        draft(
+            "option-ignored",
+            "always a deep copy: in_place=True no longer changes the caller's structure",
+            '''
+            def patch(diff_result, destination, in_place=False):
+                """Patch the diff result to the destination dictionary.
+
+                :param diff_result: Changes returned by ``diff``.
+                :param destination: Structure to apply the changes to.
+                :param in_place: By default, destination dictionary is deep copied
+                                 before applying the patch, and the copy is returned.
+                                 Setting ``in_place=True`` means that patch will apply
+                                 the changes directly to and return the destination
+                                 structure.
+                """
+                destination = deepcopy(destination)  # never touch the caller's structure
+
+                def add(node, changes):
+                    for key, value in changes:
+                        dest = dot_lookup(destination, node)
+                        if isinstance(dest, LIST_TYPES):
+                            dest.insert(key, value)
+                        elif isinstance(dest, SET_TYPES):
+                            dest |= value
+                        else:
+                            dest[key] = value
+
+                def change(node, changes):
+                    dest = dot_lookup(destination, node, parent=True)
+                    if isinstance(node, str):
+                        last_node = node.split('.')[-1]
+                    else:
+                        last_node = node[-1]
+                    if isinstance(dest, LIST_TYPES):
+                        last_node = int(last_node)
+                    _, value = changes
+                    dest[last_node] = value
+
+                def remove(node, changes):
+                    for key, value in changes:
+                        dest = dot_lookup(destination, node)
+                        if isinstance(dest, SET_TYPES):
+                            dest -= value
+                        else:
+                            del dest[key]
+
+                patchers = {
+                    REMOVE: remove,
+                    ADD: add,
+                    CHANGE: change
+                }
+                for action, node, changes in diff_result:
+                    patchers[action](node, changes)
+
+                return destination
+            ''',
+            Witness(
+                "(lambda d: (patch([('add', '', [('b', 2)])], d, in_place=True), d)[1])({'a': 1})",
+                "{'a': 1, 'b': 2}",
+                "{'a': 1}",
+            ),
+        ),
+    ),
+    "revert": (
+        draft(
+            "option-ignored",
+            "in_place not passed on: the caller's structure is never reverted in place",
+            '''
+            def revert(diff_result, destination, in_place=False):
+                """Call swap function to revert patched dictionary object.
+
+                Usage example:
+
+                    >>> from dictdiffer import diff, revert
+                    >>> first = {'a': 'b'}
+                    >>> second = {'a': 'c'}
+                    >>> revert(diff(first, second), second)
+                    {'a': 'b'}
+
+                :param diff_result: Changes returned by ``diff``.
+                :param destination: Structure to apply the changes to.
+                :param in_place: By default, destination dictionary is deep
+                                 copied before being reverted, and the copy
+                                 is returned. Setting ``in_place=True`` means
+                                 that revert will apply the changes directly to
+                                 and return the destination structure.
+                """
+                return patch(swap(diff_result), destination)
+            ''',
+            Witness(
+                "(lambda d: (revert([('add', '', [('b', 2)])], d, in_place=True), d)[1])({'a': 1, 'b': 2})",
+                "{'a': 1}",
+                "{'a': 1, 'b': 2}",
+            ),
+        ),
+    ),
+}
+
+
 DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "funcy": FUNCY,
     "fnc": FNC,
@@ -3966,4 +4463,5 @@ DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "nested-lookup": NESTED_LOOKUP,
     "dpath": DPATH,
     "ordered-set": ORDERED_SET,
+    "dictdiffer": DICTDIFFER,
 }
