@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-CONTRACT_VERSION = 6
+CONTRACT_VERSION = 7
 MIN_DISTINCT_INPUTS = 50  # "verified" needs this many distinct checked inputs (or the project's tests covering all)
 
 
@@ -64,6 +64,9 @@ class CheckJob:
     # The original's conditions inside lines that never came out one way (Verdict.unseen_conditions):
     # a draft line of the same text may leave the same outcome unseen.
     original_unseen: tuple[tuple[str, str], ...] = ()
+    # (parameter, kind): explored kinds on which the original's result was not the same twice in its
+    # own check (an id or an address in it): no draft is compared there.
+    original_unsteady: tuple[tuple[str, str], ...] = ()
     symbolic_seconds: float = 0.0  # a symbolic search for a difference, for a draft that would be offered; 0: none
     # A draft no faster than this is not searched: a faster one, searched already, is offered before it.
     symbolic_above: float = 0.0
@@ -188,7 +191,8 @@ class Verdict:
     checked: int = 0  # distinct inputs checked
     sources: dict[str, int] = field(default_factory=dict)  # inputs by where they came from
     # Per parameter, the kinds of value beyond those seen that it was given (a tuple, an iterator, a
-    # value other than its default...): {"accepted": [...], "refused": [...]} by the original.
+    # value other than its default...): {"accepted": [...], "refused": [...]} by the original, and
+    # "unsteady": those on which the original's own result was not the same twice (not compared).
     explored: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     coverage: Coverage | None = None  # of the candidate (of the original in a baseline)
     tests_passed: int = 0
@@ -221,6 +225,7 @@ def job_from_data(data: Any) -> CheckJob:
             "examples": tuple(data.get("examples", ())),
             "tests": tuple(data.get("tests", ())),
             "original_unseen": _texts(data.get("original_unseen", ())),
+            "original_unsteady": _texts(data.get("original_unsteady", ())),
         }
     )
 

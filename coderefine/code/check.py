@@ -108,6 +108,9 @@ class Verdict:
             note=found.tests_note,
             unreached=found.unreached,
             unseen_conditions=found.unseen_conditions,
+            unsteady=tuple(
+                (parameter, kind) for parameter, kinds in found.explored.items() for kind in kinds.get("unsteady", ())
+            ),
         )
 
     def metrics(self) -> dict[str, Any]:
@@ -176,9 +179,13 @@ def kinds_text(explored: dict[str, dict[str, list[str]]]) -> str:
     parts = []
     for parameter, kinds in explored.items():
         taken, refused = kinds.get("accepted") or [], kinds.get("refused") or []
-        if taken or refused:
+        unsteady = kinds.get("unsteady") or []
+        if taken or refused or unsteady:
             text = f"{parameter} as {', '.join(taken) or 'nothing else'}"
-            parts.append(text + (f" (the original refuses: {', '.join(refused)})" if refused else ""))
+            notes = [f"the original refuses: {', '.join(refused)}"] if refused else []
+            if unsteady:
+                notes.append(f"not compared, the original's result differs run to run: {', '.join(unsteady)}")
+            parts.append(text + (f" ({'; '.join(notes)})" if notes else ""))
     return f"Also given: {'; '.join(parts)}." if parts else ""
 
 
@@ -215,6 +222,7 @@ class Baseline:
     note: str | None = None  # what went wrong with the project's tests (failing ones, collection)
     unreached: str | None = None  # the original's lines and branches that no checked input reached
     unseen_conditions: tuple[tuple[str, str], ...] = ()  # its conditions never seen one way: (line text, outcome)
+    unsteady: tuple[tuple[str, str], ...] = ()  # (parameter, kind): explored kinds its result differs on, run to run
 
 
 def verify(
@@ -267,6 +275,7 @@ def verify(
         tests_note=baseline.note if baseline else None,
         original_unreached=baseline.unreached if baseline else None,
         original_unseen=baseline.unseen_conditions if baseline else (),
+        original_unsteady=baseline.unsteady if baseline else (),
         symbolic_seconds=options.symbolic_seconds,
         symbolic_above=options.symbolic_above,
         early=on_early is not None,

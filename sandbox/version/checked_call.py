@@ -230,18 +230,28 @@ def short(error: BaseException) -> str:
     return text[:MESSAGE_LIMIT]
 
 
-def call_in_child(version: Version, payload: bytes, limit: float, trace: bool) -> dict[str, Any]:
+def call_in_child(version: Version, payload: bytes, limit: float, trace: bool, moved: bool = False) -> dict[str, Any]:
     """`run_call` in a forked child; a child that dies, hangs or floods is an answer too."""
-    answers = calls_in_child(version, [payload], limit, trace)
+    answers = calls_in_child(version, [payload], limit, trace, moved)
     return answers[0]
 
 
-def calls_in_child(version: Version, payloads: list[bytes], limit: float, trace: bool) -> list[dict[str, Any]]:
+def calls_in_child(
+    version: Version, payloads: list[bytes], limit: float, trace: bool, moved: bool = False
+) -> list[dict[str, Any]]:
     """`run_call` on each payload, one after the other, in one fresh child of this process (a fork
     per call would cost more than the calls); one answer per payload, or a single `crashed` one when
-    the child died, hung or flooded."""
+    the child died, hung or flooded. `moved`: the child's new objects at other addresses than an
+    unmoved twin's would be (see _moved)."""
     deadline = time.monotonic() + ((1 + TRACED_SHARE) * limit + 1.0) * len(payloads) + 5.0
-    answer = in_child(lambda: [run_call(version, payload, limit, trace) for payload in payloads], deadline)
+
+    def work() -> list[dict[str, Any]]:
+        kept = _moved() if moved else None
+        answers = [run_call(version, payload, limit, trace) for payload in payloads]
+        del kept
+        return answers
+
+    answer = in_child(work, deadline)
     if not isinstance(answer, list) or not all(isinstance(item, dict) for item in answer):
         return [
             answer
@@ -249,6 +259,13 @@ def calls_in_child(version: Version, payloads: list[bytes], limit: float, trace:
             else {"crashed": "an answer that is not a list of objects"}
         ]
     return answer
+
+
+def _moved() -> list[Any]:
+    """Objects of the small sizes kept alive, so that what the calls make next lands at other
+    addresses: a twin of the same process, unmoved, would otherwise give a result that shows an
+    address (`hash()` or `repr()` of an iterator) the very same one, by the same allocations."""
+    return [tuple(range(length)) for length in range(32) for _ in range(3)] + [[] for _ in range(7)]
 
 
 def in_child(work: Callable[[], Any], deadline: float | None) -> Any:

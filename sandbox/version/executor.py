@@ -157,9 +157,10 @@ def serve(
         if kind == "stop":
             return
         if kind == "call":
-            answer = call_in_child(version, request["payload"], request["limit"], request["trace"])
+            answer = call_in_child(version, request["payload"], request["limit"], request["trace"], request["moved"])
         elif kind == "calls":
-            answer = {"answers": calls_in_child(version, request["payloads"], request["limit"], request["trace"])}
+            found = calls_in_child(version, request["payloads"], request["limit"], request["trace"], request["moved"])
+            answer = {"answers": found}
         elif kind == "workload":
             workload = Workload(version, request["payloads"])
             answer = {"calls": len(workload.copies)}
