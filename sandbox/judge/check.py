@@ -320,9 +320,9 @@ class Check:
         """Whether an explored input is of a kind on which the original's result is not the same twice
         (`hash()` or `repr()` of an iterator: an address in it), so no yardstick for a draft. A baseline
         finds such kinds (its second copy, whose objects lie elsewhere, answers otherwise) and notes
-        them; a draft's check leaves out
-        the kinds its baseline noted. On the inputs the original is meant for (the calls seen, the
-        drawn ones) such a difference is no kind's: the original cannot be checked at all."""
+        them; a draft's check leaves out the kinds its baseline noted. On the inputs the original is
+        meant for (the calls seen, the drawn ones) such a difference is no kind's: the original
+        cannot be checked at all."""
         parameter, kind = self.plan.kinds.get(payload, ("?", "?"))
         if not self.job.is_baseline:
             return (parameter, kind) in self.job.original_unsteady
