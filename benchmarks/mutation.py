@@ -343,19 +343,6 @@ DPATH_FUNCTIONS = (
 # items are gone by the second). The aliases (append, get_loc, get_indexer) and the special
 # methods (refused by coderefine) are left out; copy has no mutation site: it is here for the
 # drafts it invites (the lists shared, the subclass lost).
-# dictdiffer (untyped): paths as dotted strings, lists or tuples (create_dotted_node reads an
-# iterator twice), nested dicts and other mappings (dot_lookup), NaN-aware comparison with a
-# relative and an absolute tolerance (are_different), and patch/revert's in_place option
-DICTDIFFER_FUNCTIONS = (
-    ("dictdiffer/utils.py", "create_dotted_node"),
-    ("dictdiffer/utils.py", "get_path"),
-    ("dictdiffer/utils.py", "is_super_path"),
-    ("dictdiffer/utils.py", "nested_hash"),
-    ("dictdiffer/utils.py", "dot_lookup"),
-    ("dictdiffer/utils.py", "are_different"),
-    ("dictdiffer/__init__.py", "patch"),
-    ("dictdiffer/__init__.py", "revert"),
-)
 ORDERED_SET_FUNCTIONS = (
     ("ordered_set/__init__.py", "OrderedSet.add"),
     ("ordered_set/__init__.py", "OrderedSet.update"),
@@ -368,6 +355,19 @@ ORDERED_SET_FUNCTIONS = (
     ("ordered_set/__init__.py", "OrderedSet.issubset"),
     ("ordered_set/__init__.py", "OrderedSet.issuperset"),
     ("ordered_set/__init__.py", "OrderedSet.symmetric_difference"),
+)
+# dictdiffer (untyped): paths as dotted strings, lists or tuples (create_dotted_node reads an
+# iterator twice), nested dicts and other mappings (dot_lookup), NaN-aware comparison with a
+# relative and an absolute tolerance (are_different), and patch/revert's in_place option
+DICTDIFFER_FUNCTIONS = (
+    ("dictdiffer/utils.py", "create_dotted_node"),
+    ("dictdiffer/utils.py", "get_path"),
+    ("dictdiffer/utils.py", "is_super_path"),
+    ("dictdiffer/utils.py", "nested_hash"),
+    ("dictdiffer/utils.py", "dot_lookup"),
+    ("dictdiffer/utils.py", "are_different"),
+    ("dictdiffer/__init__.py", "patch"),
+    ("dictdiffer/__init__.py", "revert"),
 )
 # boltons' conftest.py takes the `path` argument, which pytest 9 no longer passes; it only skips
 # test files named for another Python major version, so `collection_path` keeps its meaning.
