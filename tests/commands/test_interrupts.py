@@ -57,6 +57,9 @@ def run_until_interrupted(
     command = [sys.executable, "-m", "coderefine", "optimize", str(path), "--json", "--progress", "quiet"]
     command += ["--base-url", server.url, "--model", "scripted-model", "--max-examples", "40"]
     command += ["--rewrite-rules", "none", "--analyzer-rules", "none", "--retries", "0", *extra]
+    # No symbolic search: dedupe's run then ends with its critique's answer, not up to a search's
+    # box later (the signal is sent 2 s after that answer).
+    command += ["--symbolic-seconds", "0"]
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODEREFINE_"))}
     env["CODEREFINE_CACHE_DIR"] = str(path.parent / ".cache")
     process = subprocess.Popen(
