@@ -18,8 +18,13 @@ kernel allows, cuts the child off the network.
 
 The child is forked, not started afresh, and the runner imports little:
 a run's overhead is mostly interpreter start-up, so every import counts.
-Interpreter-wide settings (PYTHONHASHSEED, PYTHONPATH, PYTHONUNBUFFERED) are
-therefore given to the runner itself, and the child inherits them.
+Interpreter-wide settings (PYTHONHASHSEED, PYTHONUNBUFFERED) are therefore
+given to the runner itself, and the child inherits them. The project is not
+among them: the runner starts with `-s` and an environment the host writes,
+with nothing of the project on its path, so that no file of the repository
+(a sitecustomize.py, a module named like one of the standard library's, a
+.pth file of its dependencies) runs in the runner or the judge; only the
+processes that run the project's code put it on their path (project_path.py).
 
 This file is the script; the runner's work is supervisor/serve.py's (streams.py reads a run's
 output, processes.py holds its processes), loaded from this folder as the package

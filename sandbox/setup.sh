@@ -87,7 +87,7 @@ trap 'rm -rf "$context"' EXIT
 cp "$here/Dockerfile" "$context/"
 mkdir "$context/box"
 (cd "$here" && find . -name '*.py' -not -path '*/__pycache__/*' -exec cp --parents {} "$context/box/" \;)
-version=$(docker run --rm --network none "$base" python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])') \
+version=$(docker run --rm --network none "$base" python3 -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])') \
   || fail "the base image $base has no python3"
 say "downloading wheels for Python $version in the sandbox"
 log="$context/log"

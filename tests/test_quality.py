@@ -40,7 +40,7 @@ def test_mypy_strict_is_clean() -> None:
 # (two sub-packages on one floor know nothing of each other). A module is on its sub-package's
 # floor: engine/task.py, engine/result.py and engine/loop.py on the engine's. The package's:
 FLOORS: tuple[frozenset[str], ...] = (
-    frozenset({"errors", "version", "settings"}),
+    frozenset({"errors", "version", "settings", "redact"}),
     frozenset({"cache", "config"}),
     frozenset({"llm"}),
     frozenset({"engine"}),
@@ -55,9 +55,10 @@ FLOORS: tuple[frozenset[str], ...] = (
 # The box's (sandbox/): what crosses between its processes, then values as the judge sees them, then
 # a version's process and the inputs, then the judge, then the runner's supervision and the script.
 BOX_FLOORS: tuple[frozenset[str], ...] = (
-    frozenset({"contract", "wire", "privileges"}),
+    frozenset({"contract", "wire", "privileges", "project_path"}),
     frozenset({"values"}),
     frozenset({"version", "inputs"}),
+    frozenset({"planner"}),
     frozenset({"judge"}),
     frozenset({"supervisor"}),
     frozenset({"runner", "__init__"}),

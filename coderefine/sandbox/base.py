@@ -13,6 +13,7 @@ from types import TracebackType
 from typing import Any, Protocol, Self
 
 from coderefine.errors import EnvironmentProblem
+from coderefine.sandbox.shipped import load
 
 POOL_LABEL = "coderefine.sandbox"
 OWNER_LABEL = "coderefine.owner"
@@ -143,8 +144,11 @@ def runner_request(
     }
 
 
-def runner_env(python_path: list[str], path: str) -> dict[str, str]:
-    """The runner's environment; the forked program inherits it, hash seed included."""
+def runner_env(python_path: list[str], path: str, dependencies: str | None = None) -> dict[str, str]:
+    """The runner's environment, the whole of it; the forked program inherits it, hash seed included.
+    The project's import roots and its dependencies' folder are named, not put on PYTHONPATH: only the
+    processes that run the project's code put them on their path (sandbox/project_path.py)."""
+    names = load("project_path.py")
     env = {
         "PATH": path,
         "LANG": "C.UTF-8",
@@ -153,7 +157,9 @@ def runner_env(python_path: list[str], path: str) -> dict[str, str]:
         "PYTHONDONTWRITEBYTECODE": "1",
     }
     if python_path:
-        env["PYTHONPATH"] = os.pathsep.join(python_path)
+        env[names.PROJECT_PATH] = os.pathsep.join(python_path)
+    if dependencies:
+        env[names.DEPENDENCIES] = dependencies
     return env
 
 

@@ -42,7 +42,18 @@ def _differs(expected: dict[str, Any], actual: dict[str, Any]) -> str | None:
         return "the original printed {!r}, the new version {!r}".format(
             str(expected.get("printed"))[:100], str(actual.get("printed"))[:100]
         )
+    changed, made = _process(expected), _process(actual)
+    if changed != made:
+        return "the new version changed its process's state ({}), the original ({})".format(
+            ", ".join(made) or "nothing", ", ".join(changed) or "nothing"
+        )
     return None
+
+
+def _process(answer: dict[str, Any]) -> list[str]:
+    """What a call changed of its process (version/process_state.py), as sorted names."""
+    found = answer.get("process")
+    return sorted(str(item)[:200] for item in found) if isinstance(found, list) else []
 
 
 def _outcome(answer: dict[str, Any]) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 
-from .. import contract, wire
+from .. import contract, project_path, wire
 from ..privileges import become
 from .workers import close_all_but, scratch_dir
 
@@ -24,6 +24,7 @@ def capture_project(job: contract.CaptureJob, verdict_fd: int, uids: dict[str, i
                 os.dup2(null, fd)
             close_all_but({write_end})
             become(uids.get("draft") if uids else None)
+            project_path.enter()
             with contextlib.suppress(OSError):
                 os.chdir(scratch_dir())
             from ..version import project_tests

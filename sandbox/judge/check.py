@@ -5,9 +5,11 @@ version/executor.py), started before anything is checked, under another user whe
 the sandbox allows it (in Docker: the judge, the original and the new version
 each have a uid of their own) and never dumpable, so that a version can neither
 read, trace nor write the judge, nor its verdict channel, nor signal the other.
-The judge draws the inputs, sends them to both, compares the JSON answers, and
-writes the verdict (contract.Verdict) on a channel only the runner reads.
-Nothing a version prints is ever parsed.
+The judge asks the planner's process (planned.py: the original's user, the only
+one besides the versions' that imports the project) for the inputs, sends them
+to both, compares the JSON answers, and writes the verdict (contract.Verdict) on
+a channel only the runner reads. Nothing a version prints is ever parsed, and
+the judge never imports the project: no code of the repository runs here.
 
 A check, each step only if the one before succeeded:
 1. inputs: the user's examples, the docstring's examples, the calls captured
@@ -37,6 +39,7 @@ from . import capture
 from .answers import arcs_of, batch_answers, conditions_of, differs
 from .errors import Mismatch, SetupError
 from .measuring import SIZE_CALL_LIMIT_S, SIZE_GROUP, TimedMismatch, choose_workloads, measure_both, round_runner
+from .planned import Planner
 from .workers import Cpus, Worker, scratch_dir
 
 BATCH = 32  # inputs per child of a version's process
@@ -93,18 +96,20 @@ def main(job_data: Any, verdict_fd: int, uids: dict[str, int] | None, gate_ends:
         # memory layout) cannot confirm itself.
         workers += [Worker(job.target, None, job.project, original_uid, cpus)]
         workers += [Worker(job.target, job.candidate, job.project, draft_uid, cpus)]
+    planner = Planner(job, original_uid, cpus)  # the original's module is imported there, never here
     become(uids.get("judge") if uids else None)
     with contextlib.suppress(OSError):
         os.chdir(scratch_dir())
     try:
         spares = (workers[2], workers[3]) if len(workers) == 4 else None
-        check = Check(job, workers[0], workers[1], cpus, gate, spares)
+        check = Check(job, workers[0], workers[1], planner, cpus, gate, spares)
         if job.early:
             check.tell_early = lambda early: wire.send_early_json(verdict_fd, contract.to_data(early))
         verdict = check.run()
     except SetupError as problem:
         verdict = contract.Verdict(failure=contract.Failure("original", str(problem)))
     finally:
+        planner.stop()
         for worker in workers:
             worker.stop()
     wire.send_json(verdict_fd, contract.to_data(verdict))
@@ -117,11 +122,12 @@ class Check:
         job: contract.CheckJob,
         original: Worker,
         candidate: Worker,
+        plan: Planner,
         cpus: Cpus,
         gate: Gate | None = None,
         spares: tuple[Worker, Worker] | None = None,
     ) -> None:
-        self.job, self.original, self.candidate = job, original, candidate
+        self.job, self.original, self.candidate, self.plan = job, original, candidate, plan
         self.cpus, self.gate = cpus, gate
         self.spares = spares  # the confirmation's pair: (original, new version), idle until then
         self.payloads: list[bytes] = []  # the inputs timed
@@ -138,12 +144,10 @@ class Check:
         self.tell_early: Callable[[contract.Verdict], None] | None = None  # the verdict before the search
 
     def run(self) -> contract.Verdict:
-        from . import calls
-
         baseline: dict[str, Any] = {}
         try:
             self._wait_ready()  # a new version that does not even load is a failed one
-            self.plan = calls.CallSource(self.job)
+            self.plan.ready()
             baseline = self._baseline() if self.job.is_baseline else {}
             self.check_batch(list(self.plan.fixed_calls()))
             self.check_batch(self.plan.variants())
@@ -212,7 +216,7 @@ class Check:
         """What the project's tests gave (captured by the host's CaptureJob): passed on to every draft."""
         return {
             "captured": self.job.captured,
-            "captured_count": len(self.plan.captured),
+            "captured_count": self.plan.captured,
             "tests": self.job.tests,
             "tests_note": self.job.tests_note,
         }
@@ -367,7 +371,10 @@ class Check:
     def _evidence(self, baseline: dict[str, Any]) -> contract.Verdict:
         from . import covered
 
-        source, name, offset = self.plan.version_source(self.job.is_baseline)
+        if self.job.is_baseline:
+            source, name, offset = self.plan.original_source()
+        else:
+            source, name, offset = self.job.candidate, self.job.target.function_name, 0
         arcs = self.original_arcs if self.job.is_baseline else self.arcs
         went = self.original_conditions if self.job.is_baseline else self.conditions
         unseen = () if self.job.is_baseline else self.job.original_unseen
@@ -416,7 +423,7 @@ class Check:
         """CrossHair's search for an input where the two differ (version/symbolic.py), its finds
         checked on both versions like any input: a Mismatch when one is real."""
         seconds = self.job.symbolic_seconds
-        request = {"kind": "symbolic", "annotations": dict(self.plan.plan().annotations), "seconds": seconds}
+        request = {"kind": "symbolic", "annotations": dict(self.plan.annotations), "seconds": seconds}
         answer = self.candidate.ask(request, 2 * seconds + 60.0)
         if answer.get("crashed") or answer.get("unavailable"):
             why = str(answer.get("unavailable") or answer.get("crashed"))[:300]

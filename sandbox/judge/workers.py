@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .. import contract, wire
+from .. import contract, project_path, wire
 from ..privileges import become
 from ..version import executor
 
@@ -64,6 +64,7 @@ class Worker:
                 os.dup2(null, fd)
             close_all_but({request_read, answer_write})
             become(uid)
+            project_path.enter()
             with contextlib.suppress(OSError):
                 os.chdir(scratch_dir())
             cpus.move_here(cpus.work)

@@ -16,6 +16,7 @@ import os
 import sys
 import time
 
+from .. import project_path
 from ..privileges import become, undumpable
 from .processes import (
     become_subreaper,
@@ -228,6 +229,7 @@ def _run_program(
         else:
             if uids:
                 become(uids["draft"])
+            project_path.enter()
             program = _prepare_workdir(request)
             os.chdir(request["workdir"])
             os.environ["HOME"] = os.environ["TMPDIR"] = request["workdir"]
@@ -263,7 +265,7 @@ def _execute(program: str, args: list[str]) -> int:
     import atexit
 
     sys.argv = [program, *list(args)]
-    sys.path[0] = os.path.dirname(program)
+    sys.path.insert(0, os.path.dirname(program))
     namespace = {"__name__": "__main__", "__file__": program, "__builtins__": builtins}
     code = 0
     try:

@@ -1,6 +1,7 @@
 """One checked call, in a version's process: run in a fresh child forked from it, under a time limit,
 traced where the judge asks for the lines it ran; its outcome (the value, the exception, the
-arguments afterwards, what it printed) travels back to the judge as JSON."""
+arguments afterwards, what it printed, what it changed of its process) travels back to the judge
+as JSON."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any, Callable
 
 from .. import wire
 from ..values import comparison, encoding
-from . import conditions
+from . import conditions, process_state
 from .versions import Version, is_plain, loads_with_refs
 
 MESSAGE_LIMIT = 300
@@ -108,6 +109,7 @@ def _run_call(version: Version, payload: bytes, limit: float, trace: bool) -> di
     printed = io.StringIO()
     outcome: dict[str, Any] = {"raised": None}
     tracer = ArcTracer(version.filename, version.hot) if trace else contextlib.nullcontext()
+    state = process_state.snapshot()
     signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, limit)
     started = time.perf_counter()
@@ -133,6 +135,7 @@ def _run_call(version: Version, payload: bytes, limit: float, trace: bool) -> di
         outcome["args_after"] = encoding.encode((args, kwargs), refs=refs)
         outcome["mutated"] = takes_iterators or comparison.compare(before, outcome["args_after"]) is not None
         outcome["printed"] = printed.getvalue()[-10000:]
+        outcome["process"] = process_state.changes(state, process_state.snapshot())
     if trace:
         outcome["arcs"] = sorted(tracer.arcs)  # type: ignore[union-attr]
         outcome["conditions"] = sorted(tracer.outcomes)  # type: ignore[union-attr]

@@ -121,6 +121,31 @@ def total(items: list[int]) -> int:
         os.kill(-1, 9)
     return sum(items)  # right: dying is its only fault
 """,
+    # Right in every value, but the caller's process is left another: its working directory moved for
+    # good (a context entered and never left), ...
+    "moves_the_working_directory": """import contextlib
+
+
+def total(items: list[int]) -> int:
+    contextlib.ExitStack().enter_context(contextlib.chdir("/"))
+    return sum(items)
+""",
+    # ... a variable of its environment changed, ...
+    "changes_the_environment": """import os
+
+
+def total(items: list[int]) -> int:
+    os.environ["PATH"] = "/attacker/bin"
+    return sum(items)
+""",
+    # ... or Ctrl-C ignored from then on.
+    "replaces_a_signal_handler": """import signal
+
+
+def total(items: list[int]) -> int:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return sum(items)
+""",
     # Right only while the checker's libraries are loaded.
     "checker_aware": f"""import sys
 

@@ -1,4 +1,4 @@
-"""sandbox/calls.py: what hypothesis draws from is the project's literals, never the checker's own."""
+"""sandbox/planner/calls.py: what hypothesis draws from is the project's literals, never the checker's own."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from coderefine.sandbox.local import LocalSandbox
 PROGRAM = """
 import importlib, sys
 package = sys.modules["__main__"].load_package()
-calls = importlib.import_module(package.__name__ + ".judge.calls")
+calls = importlib.import_module(package.__name__ + ".planner.calls")
 from hypothesis.internal.conjecture import providers
 calls._skip_constants_of_the_checker()
 found = providers._get_local_constants()

@@ -1,9 +1,10 @@
-"""The calls a check runs, from every source the judge knows, in order:
+"""The calls a check runs, from every source there is, in order:
 
 the user's examples, the examples in the function's docstring, the calls
 captured from the project's tests, then inputs hypothesis draws from what is
-known of each parameter (inputs/plan.py). The judge imports the ORIGINAL's module
-for this (its signature, defaults and classes); never the new version.
+known of each parameter (inputs/plan.py). This runs in the planner's process,
+which imports the ORIGINAL's module (its signature, defaults and classes) as
+the original's user; never in the judge's, never the new version.
 Each call travels to the versions' processes as a pickle in which module-level
 objects and default values are names, so sentinels keep their identity.
 """
@@ -25,14 +26,21 @@ from ..inputs import examples, parameters, stubs
 from ..inputs.plan import STRAY_DRAWS, plan_inputs
 from ..inputs.variants import call_variants
 from ..version import versions
-from .errors import Mismatch, SetupError
 
-CheckOne = Callable[[bytes, str, str], None]  # (payload, the call as text, its source)
+Differs = Callable[[bytes, str, str], bool]  # (payload, the call as text, its source): whether the versions differ
 TIMED_DRAWS = 24  # inputs of the user's size, for a check that is timed
 EXPLORED_DRAWS = 16  # calls per (parameter, kind) beyond those seen, the others' values everyday ones
 EXPLORED_LARGE_DRAWS = 6  # and with the others' values of the largest size
 STRUCTURED_DRAWS = 100  # calls whose integers are all structured ones
 PATTERNED_DRAWS = 12  # calls per strategy of runs of one value at a size next to a literal
+
+
+class CannotPlan(Exception):
+    """The original's module cannot be imported, or its function found: it cannot be checked."""
+
+
+class _Differs(Exception):
+    """The judge found the versions differ on a call: what makes hypothesis shrink it."""
 
 
 class CallSource:
@@ -42,7 +50,7 @@ class CallSource:
             self.version = versions.Version(job.target, None)
         except BaseException as error:
             problem = f"{type(error).__name__}: {error}"
-            raise SetupError(f"cannot import {job.target.module} in the sandbox: {problem}") from None
+            raise CannotPlan(f"cannot import {job.target.module} in the sandbox: {problem}") from None
         self.refs = self.version.refs()
         self.captured: list[examples.Call] = []
         self.benchmark: list[int] = []
@@ -223,9 +231,9 @@ class CallSource:
             self.kinds.setdefault(payload, (strategy.parameter, strategy.kind))
         return payload
 
-    def shrink(self, strategy: Any, count: int, check_one: CheckOne) -> None:
-        """The same draws again, one call at a time, so that hypothesis shrinks the first failure."""
-        failures: list[Mismatch] = []
+    def shrink(self, strategy: Any, count: int, differs: Differs) -> None:
+        """The same draws again, one call at a time, each put to `differs` (the judge), so that
+        hypothesis shrinks the first failure: the judge keeps the last one, the smallest."""
         source, drawn = _labelled(strategy)
 
         def check(call: examples.Call) -> None:
@@ -233,16 +241,11 @@ class CallSource:
                 payload = self._payload_of(call, strategy)
             except Exception:
                 return
-            try:
-                check_one(payload, self.shown(call), source)
-            except Mismatch as mismatch:
-                failures.append(mismatch)  # the last one is the shrunk, smallest one
-                raise
+            if differs(payload, self.shown(call), source):
+                raise _Differs()
 
-        try:
+        with contextlib.suppress(_Differs):
             _run(drawn, count, check, shrink=True)
-        except Mismatch:
-            raise failures[-1] from None
 
     def version_source(self, baseline: bool) -> tuple[str | None, str, int]:
         """The source whose coverage counts, its function's name, and the lines before it in its file."""
