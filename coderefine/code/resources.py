@@ -83,14 +83,18 @@ class Resources:
                     exclude=self.settings.sandbox_exclude,
                     pool_size=self.settings.concurrency,
                     requirements=self.settings.test_requirements,
+                    on_note=self.on_note,
                 )
             except SandboxUnavailable as problem:
                 if self.sandbox_kind != "docker" or not self._may_fall_back:
                     raise
                 self.fallback_reason = str(problem)
-                box = open_sandbox("local", project=project, limits=self.limits)
+                box = open_sandbox("local", project=project, limits=self.limits, exclude=self.settings.sandbox_exclude)
             self._stack.enter_context(box)
             self._sandboxes[project] = box
+            summary = box.copy_summary
+            if summary is not None and summary.left_out and self.on_note is not None:
+                self.on_note(summary.describe())
         return self._sandboxes[project]
 
     def model(self) -> ChatModel:

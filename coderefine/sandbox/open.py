@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from coderefine.sandbox.base import DEFAULT_LIMITS, Limits
@@ -19,14 +19,21 @@ def open_sandbox(
     exclude: Sequence[str] = (),
     pool_size: int = 1,
     requirements: Sequence[str] = (),
+    on_note: Callable[[str], None] | None = None,
 ) -> DockerSandbox | LocalSandbox:
     """`exclude`: file name patterns the sandbox's copy of the project leaves out, besides secrets;
     `pool_size`: how many warm containers to keep (one per check that may run side by side);
     `requirements`: more than the project declares, for its tests (Docker; the local sandbox runs
-    in coderefine's own environment)."""
+    in coderefine's own environment); `on_note`: what of the project's requirements was refused."""
     if kind == "docker":
         return DockerSandbox(
-            image=image, project=project, limits=limits, exclude=exclude, pool_size=pool_size, requirements=requirements
+            image=image,
+            project=project,
+            limits=limits,
+            exclude=exclude,
+            pool_size=pool_size,
+            requirements=requirements,
+            on_note=on_note,
         )
     if kind == "local":
         return LocalSandbox(project=project, limits=limits, exclude=exclude)

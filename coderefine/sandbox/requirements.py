@@ -2,19 +2,28 @@
 
 The sandbox has no network, so whatever the project's code and its tests import from elsewhere
 must be in the box's image beforehand (`project_deps`). Read, in this order, and joined:
-`requirements.txt` (its `-r` includes followed); `[project] dependencies`; the test groups
-(TEST_GROUPS) of `[project.optional-dependencies]` and of `[dependency-groups]` (PEP 735, with
-`include-group`); the test and dev requirement files (TEST_FILES); `setup.cfg`'s and `setup.py`'s
-`install_requires`, `tests_require` and test extras (setup.py read, never run); and the
-requirements a setting names. The project itself is mounted, not installed: a line naming it, or
-a local path, is left out (its extras are read as groups).
+`requirements.txt` (its `-r` includes followed, inside the project only); `[project]
+dependencies`; the test groups (TEST_GROUPS) of `[project.optional-dependencies]` and of
+`[dependency-groups]` (PEP 735, with `include-group`); the test and dev requirement files
+(TEST_FILES); `setup.cfg`'s and `setup.py`'s `install_requires`, `tests_require` and test extras
+(setup.py read, never run); and the requirements a setting names. The project itself is mounted,
+not installed: a line naming it (`-e .`, `.[test]`, its own name) is left out, its extras read as
+groups.
+
+The repository's files are untrusted (a fork's pull request writes them): only plain
+`name[extras] specifier ; marker` requirements are kept. A path, a URL, an editable, an option
+(`--index-url`, `--find-links`...) or an include that leads out of the project is refused,
+named with its file and line (`Declared.refused`), and never reaches pip; `--hash` options are
+dropped (they pin, they do not fetch). Every file is read through no link out of the project.
 """
 
 from __future__ import annotations
 
 import ast
 import configparser
+import os
 import re
+import stat
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -36,9 +45,23 @@ _NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[([^\]]*)\])?")
 
 
 @dataclass(frozen=True)
+class Refused:
+    """A line of the repository's that is not a plain requirement, and why."""
+
+    where: str  # "requirements.txt line 3", "pyproject.toml [project] dependencies"
+    line: str
+    why: str
+
+    def text(self) -> str:
+        shown = self.line if len(self.line) <= 80 else self.line[:77] + "..."
+        return f"{self.where}: {shown!r} refused ({self.why}): only 'name[extras] specifier' lines are installed"
+
+
+@dataclass(frozen=True)
 class Declared:
     requirements: tuple[str, ...]
     sources: tuple[str, ...]  # where they were read, e.g. "pyproject.toml [project.optional-dependencies] test"
+    refused: tuple[Refused, ...] = ()
 
     def text(self) -> str | None:
         """requirements.txt form, or None when nothing is declared."""
@@ -46,71 +69,171 @@ class Declared:
 
 
 def declared(project: Path, extra: Sequence[str] = ()) -> Declared:
-    """Everything `project` declares it needs to run and test, and where each part was read."""
-    pyproject = _toml(project / "pyproject.toml")
+    """Everything `project` declares it needs to run and test, where each part was read, and the
+    lines refused. `extra` (the operator's setting) is held to the same form."""
+    reader = _Reader(project.resolve())
+    pyproject = _toml(reader.read(project / "pyproject.toml"))
     name = _normal(str(pyproject.get("project", {}).get("name", "")))
-    found: list[tuple[str, list[str]]] = [("requirements.txt", _requirement_file(project / "requirements.txt"))]
-    found.append(("pyproject.toml [project] dependencies", _strings(pyproject.get("project", {}).get("dependencies"))))
     optional = pyproject.get("project", {}).get("optional-dependencies", {})
     groups = pyproject.get("dependency-groups", {})
+    found: list[tuple[str, list[str]]] = [("requirements.txt", reader.requirement_file(project / "requirements.txt"))]
+    found.append(("pyproject.toml [project] dependencies", _strings(pyproject.get("project", {}).get("dependencies"))))
     for group in TEST_GROUPS:
         found.append((f"pyproject.toml [project.optional-dependencies] {group}", _strings(optional.get(group))))
         found.append((f"pyproject.toml [dependency-groups] {group}", _dependency_group(groups, group, set())))
     for pattern in TEST_FILES:
         for path in sorted(project.glob(pattern)):
-            found.append((path.relative_to(project).as_posix(), _requirement_file(path)))
-    found += _setup_cfg(project / "setup.cfg")
-    found += _setup_py(project / "setup.py")
+            found.append((path.relative_to(project).as_posix(), reader.requirement_file(path)))
+    found += _setup_cfg(reader.read(project / "setup.cfg"))
+    found += _setup_py(reader.read(project / "setup.py"))
     found.append(("the test_requirements setting", list(extra)))
     requirements: list[str] = []
     sources: list[str] = []
     for source, lines in found:
-        kept = _own_extras_expanded(lines, name, optional)
-        fresh = [line for line in kept if line not in requirements]
+        kept = [plain for plain in (reader.plain(line, source) for line in lines) if plain is not None]
+        fresh = [
+            line for line in _own_extras_expanded(kept, name, optional, reader, source) if line not in requirements
+        ]
         if fresh:
             requirements += fresh
             sources.append(source)
-    return Declared(tuple(requirements), tuple(sources))
+    return Declared(tuple(requirements), tuple(sources), tuple(reader.refused))
 
 
-def _own_extras_expanded(lines: Iterable[str], name: str, optional: Any) -> list[str]:
-    """The lines but those naming the project itself (`mypkg[test]`), whose extras' lines come instead."""
+_OWN = "<the project itself>"  # a line naming the project's own folder (`-e .`, `.[test]`)
+
+
+class _Reader:
+    """Reads the project's requirement files inside it alone, and keeps what it refused."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.refused: list[Refused] = []
+
+    def read(self, path: Path, where: str | None = None) -> str | None:
+        """The text of a regular file inside the project (through no link out of it), else None."""
+        try:
+            real = path.resolve()
+        except (OSError, RuntimeError):
+            return None
+        if not real.is_relative_to(self.root):
+            if path.is_symlink() or where is not None:
+                self.refused.append(Refused(where or _shown(path, self.root), str(path), "a file outside the project"))
+            return None
+        try:
+            handle = os.open(real, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO is refused, not waited on
+        except OSError:
+            return None
+        try:
+            if not stat.S_ISREG(os.fstat(handle).st_mode):
+                return None
+            with os.fdopen(os.dup(handle), "rb") as stream:
+                return stream.read(1 << 20).decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        finally:
+            os.close(handle)
+
+    def requirement_file(self, path: Path, where: str | None = None, seen: frozenset[Path] = frozenset()) -> list[str]:
+        """A requirements file's requirement lines (continuations joined, comments and `--hash` dropped),
+        its `-r` includes followed inside the project (`where`: the line that includes it); other
+        options are kept, each with where it was read, for `plain` to refuse."""
+        text = None if path.resolve() in seen else self.read(path, where)
+        shown = _shown(path, self.root)
+        lines: list[str] = []
+        for number, line in _logical_lines(text or ""):
+            include = _include(line)
+            if include is not None:
+                lines += self.requirement_file(path.parent / include, f"{shown} line {number}", seen | {path.resolve()})
+            elif not re.match(r"(-c|--constraint)\b", line):  # constraints pin, they add nothing
+                lines.append(f"{line}\0{shown} line {number}")
+        return lines
+
+    def plain(self, raw: str, source: str) -> str | None:
+        """The requirement as pip reads it, `_OWN` for the project itself, or None (refused, kept in
+        `refused`)."""
+        from packaging.requirements import InvalidRequirement, Requirement
+
+        line, _, where = raw.partition("\0")
+        where = where or source
+        editable = re.match(r"(-e|--editable)(\s+|=)", line)
+        target = line[editable.end() :].strip() if editable else line
+        if re.fullmatch(r"(\.|\./|file:\.?/?)(\[[^\]]*\])?", target):
+            return _OWN + target[target.find("[") :] if "[" in target else _OWN
+        why = None
+        if editable:
+            why = "an editable install"
+        elif line.startswith("-"):
+            why = "an option"
+        else:
+            try:
+                requirement = Requirement(line)
+            except InvalidRequirement:
+                why = "a local path" if "/" in line or line.startswith(".") else "not a requirement"
+            else:
+                if requirement.url:
+                    why = "a URL"
+                else:
+                    return str(requirement)
+        self.refused.append(Refused(where, line, why))
+        return None
+
+
+def _logical_lines(text: str) -> list[tuple[int, str]]:
+    """(line number, line) of a requirements file: `\\` continuations joined, comments and `--hash`
+    options dropped, blank lines skipped."""
+    found: list[tuple[int, str]] = []
+    pending, start = "", 0
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not pending:
+            start = number
+        line = re.sub(r"(^|\s)#.*$", "", raw)
+        if line.rstrip().endswith("\\"):
+            pending += line.rstrip()[:-1] + " "
+            continue
+        line = re.sub(r"\s--hash[=\s]\S+", "", " " + pending + line).strip()
+        pending = ""
+        if line:
+            found.append((start, line))
+    return found
+
+
+def _include(line: str) -> str | None:
+    """The file a `-r` line includes, or None for another line."""
+    match = re.match(r"(?:-r|--requirement)(?:\s+|=|(?=[^\s=]))(\S.*)$", line)
+    return match.group(1).strip() if match else None
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root).as_posix()
+    except (ValueError, OSError, RuntimeError):
+        return path.name
+
+
+def _own_extras_expanded(lines: Iterable[str], name: str, optional: Any, reader: _Reader, source: str) -> list[str]:
+    """The lines but those naming the project itself (`mypkg[test]`, `-e .[test]`), whose extras' lines
+    come instead."""
     kept: list[str] = []
     for line in lines:
-        match = _NAME.match(line)
-        if match is None or not _names(line, name):
+        own = line.startswith(_OWN)
+        match = _NAME.match(line.removeprefix(_OWN))
+        if not own and (match is None or not _names(line, name)):
             kept.append(line)
             continue
-        for extra in (match.group(2) or "").split(","):
+        extras = line.removeprefix(_OWN).strip("[]") if own else (match.group(2) if match else None) or ""
+        for extra in extras.split(","):
             if extra.strip() and isinstance(optional, dict):
-                kept += [item for item in _strings(optional.get(extra.strip())) if not _names(item, name)]
+                plain = (reader.plain(item, source) for item in _strings(optional.get(extra.strip())))
+                kept += [
+                    item for item in plain if item is not None and not item.startswith(_OWN) and not _names(item, name)
+                ]
     return kept
 
 
 def _names(line: str, name: str) -> bool:
     match = _NAME.match(line)
     return bool(name) and match is not None and _normal(match.group(1)) == name
-
-
-def _requirement_file(path: Path, seen: frozenset[Path] = frozenset()) -> list[str]:
-    """A requirements file's lines, its `-r` includes followed; local paths and editables left out."""
-    if not path.is_file() or path.resolve() in seen:
-        return []
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return []
-    lines: list[str] = []
-    for raw in text.splitlines():
-        line = raw.split(" #", 1)[0].strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith(("-r ", "--requirement ")):
-            include = path.parent / line.split(None, 1)[1]
-            lines += _requirement_file(include, seen | {path.resolve()})
-        elif not line.startswith(("-e", "--editable", ".", "/", "-c ", "--constraint")):
-            lines.append(line)
-    return lines
 
 
 def _dependency_group(groups: Any, group: str, seen: set[str]) -> list[str]:
@@ -126,13 +249,13 @@ def _dependency_group(groups: Any, group: str, seen: set[str]) -> list[str]:
     return lines
 
 
-def _setup_cfg(path: Path) -> list[tuple[str, list[str]]]:
-    if not path.is_file():
+def _setup_cfg(text: str | None) -> list[tuple[str, list[str]]]:
+    if text is None:
         return []
     parser = configparser.ConfigParser(interpolation=None)
     try:
-        parser.read(path, encoding="utf-8")
-    except (configparser.Error, UnicodeDecodeError):
+        parser.read_string(text)
+    except configparser.Error:
         return []
     found = [(f"setup.cfg {key}", _lines(parser.get("options", key, fallback=""))) for key in _SETUP_KEYS]
     if parser.has_section("options.extras_require"):
@@ -146,11 +269,11 @@ def _setup_cfg(path: Path) -> list[tuple[str, list[str]]]:
 _SETUP_KEYS = ("install_requires", "tests_require")
 
 
-def _setup_py(path: Path) -> list[tuple[str, list[str]]]:
+def _setup_py(text: str | None) -> list[tuple[str, list[str]]]:
     """setup()'s literal install_requires, tests_require and test extras: read, never run."""
     try:
-        tree = ast.parse(path.read_bytes()) if path.is_file() else None
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        tree = ast.parse(text) if text is not None else None
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         tree = None
     if tree is None:
         return []
@@ -173,10 +296,10 @@ def _literal(node: ast.expr) -> Any:
         return None  # a name or a call: what it holds is known only by running setup.py
 
 
-def _toml(path: Path) -> dict[str, Any]:
+def _toml(text: str | None) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return tomllib.loads(text) if text is not None else {}
+    except tomllib.TOMLDecodeError:
         return {}  # read, and said, where the settings are read
 
 

