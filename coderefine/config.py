@@ -22,6 +22,8 @@ from typing import Any
 
 from coderefine.errors import UsageError
 from coderefine.settings import (
+    NOT_IN_FILES,
+    OPERATOR_ONLY,
     RENAMED,
     SETTING_NAMES,
     Arguments,
@@ -36,8 +38,6 @@ from coderefine.settings import (
     kind_of,
 )
 
-_NOT_IN_FILES = {"api_key"}  # secrets belong in the environment, not in a committed file
-
 
 def resolve(
     overrides: Mapping[str, Any] | None = None,
@@ -47,20 +47,29 @@ def resolve(
     pyproject: bool = True,
 ) -> Settings:
     """Settings from all layers (without pyproject.toml's when not `pyproject`); a bad value raises
-    UsageError naming its source."""
+    UsageError naming its source. The file's OPERATOR_ONLY keys count only when the operator trusts
+    it (`trust_project_settings` from a flag or the environment), and a key from the environment
+    goes only to an endpoint the operator named."""
     environ = os.environ if environ is None else environ
-    values: dict[str, Any] = {}
-    if pyproject:
-        values.update(_from_pyproject(start or Path.cwd()))
-    values.update(_from_environment(environ))
+    from_environment = _from_environment(environ)
     given: dict[str, Any] = {}
     for old_key, value in (overrides or {}).items():
         key = _current(old_key, f"option {old_key}")
         if key not in SETTING_NAMES:
             raise UsageError(f"unknown option {key!r} ({_closest(key, SETTING_NAMES)})")
-        given[key] = value
         if value is not None:
-            values[key] = _convert(key, value, f"option {key}")
+            given[key] = _convert(key, value, f"option {key}")
+    operator = {**from_environment, **given}
+    values: dict[str, Any] = {}
+    if pyproject:
+        values.update(_from_pyproject(start or Path.cwd(), trusted=bool(operator.get("trust_project_settings"))))
+    values.update(operator)
+    if "api_key" in operator and "base_url" in values and "base_url" not in operator:
+        _say_once(
+            "coderefine: the API key from the environment is not sent to the endpoint pyproject.toml names "
+            "(a key goes only to an endpoint from the command line or the environment: OPENAI_BASE_URL)"
+        )
+        del values["api_key"]
     _check_ranges(values)
     if given.get("no_model") and given.get("model") is not None:
         raise UsageError("--no-model and --model contradict each other: give one of them")
@@ -113,7 +122,9 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
-def _from_pyproject(start: Path) -> dict[str, Any]:
+def _from_pyproject(start: Path, *, trusted: bool) -> dict[str, Any]:
+    """`[tool.coderefine]` of the nearest pyproject.toml; its OPERATOR_ONLY keys only if `trusted`,
+    else left out with one line naming them."""
     path = find_pyproject(start)
     if path is None:
         return {}
@@ -124,15 +135,27 @@ def _from_pyproject(start: Path) -> dict[str, Any]:
     table = data.get("tool", {}).get("coderefine", {})
     if not isinstance(table, dict):
         raise UsageError(f"{path}: [tool.coderefine] must be a table")
-    values = {}
+    values: dict[str, Any] = {}
+    ignored: list[str] = []
     for raw_key, value in table.items():
         key = _current(raw_key.replace("-", "_"), f"{path}: [tool.coderefine]")
-        if key not in SETTING_NAMES or key in _NOT_IN_FILES:
-            known = _closest(key, set(SETTING_NAMES) - _NOT_IN_FILES)
+        if key in NOT_IN_FILES:
+            raise UsageError(f"{path}: [tool.coderefine] cannot set {raw_key!r}: it is the operator's to give")
+        if key not in SETTING_NAMES:
+            known = _closest(key, set(SETTING_NAMES) - set(NOT_IN_FILES))
             raise UsageError(f"{path}: [tool.coderefine] has unknown key {raw_key!r} ({known})")
         values[key] = _convert(key, value, f"{path}: [tool.coderefine].{raw_key}")
         if key in ("model_path", "cache_dir") and not values[key].is_absolute():
             values[key] = path.parent / values[key]  # relative to the file that says it
+        if key in OPERATOR_ONLY and not trusted:
+            ignored.append(key)
+            del values[key]  # read and checked all the same: a bad value is still the file's mistake
+    if ignored:
+        _say_once(
+            f"coderefine: {path}: ignored {', '.join(ignored)} (where code runs, where the key goes and what is "
+            "trusted are the operator's: give them as flags or CODEREFINE_* variables, or trust this file with "
+            "--trust-project-settings)"
+        )
     return values
 
 

@@ -239,6 +239,17 @@ class Settings:
         ),
         bounds=_POSITIVE,
     )
+    # Whether the project's pyproject.toml may set the settings in OPERATOR_ONLY: the operator's to
+    # say (flag or environment), never the file's own.
+    trust_project_settings: bool = _setting(
+        False,
+        flag=Flag(
+            "refine",
+            "settings",
+            "let [tool.coderefine] in the project's pyproject.toml set the endpoint, the model, the sandbox, "
+            "the cache folder, the guard's imports and the test requirements (off: they are ignored)",
+        ),
+    )
     analyzer_rules: tuple[str, ...] = _setting(
         DEFAULT_RULES,
         kind=Rules,
@@ -266,6 +277,21 @@ class Settings:
 
 
 JOBS_WITH_ENDPOINT = 4
+
+# Settings that decide where code runs, where the API key goes or what is trusted. A repository's
+# pyproject.toml may be a stranger's (a fork's pull request): it sets these only when the operator
+# says so (`trust_project_settings`, itself never read from a file).
+OPERATOR_ONLY: tuple[str, ...] = (
+    "base_url",
+    "model",
+    "model_path",
+    "sandbox",
+    "cache_dir",
+    "guard_allow_imports",
+    "test_requirements",
+    "on_unavailable",
+)
+NOT_IN_FILES: tuple[str, ...] = ("api_key", "trust_project_settings")  # the environment's, or the flags'
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}

@@ -7,8 +7,9 @@ from __future__ import annotations
 import dataclasses
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from coderefine import config
 from coderefine.cache import default_cache_root
@@ -28,8 +29,9 @@ from coderefine.version import package_version
 PROBE_TIMEOUT_S = 60.0  # the one-token request: an endpoint slower than this is not usable anyway
 
 
-def run(*, json: bool = False) -> int:
-    return report(checks(Path.cwd()), json=json)
+def run(*, json: bool = False, overrides: Mapping[str, Any] | None = None) -> int:
+    """`overrides`: the operator's settings from the command line (`--trust-project-settings`)."""
+    return report(checks(Path.cwd(), overrides), json=json)
 
 
 def report(found: Sequence[Check], *, json: bool = False) -> int:
@@ -45,11 +47,11 @@ def report(found: Sequence[Check], *, json: bool = False) -> int:
     return 0 if healthy else EnvironmentProblem.exit_code
 
 
-def checks(folder: Path) -> list[Check]:
+def checks(folder: Path, overrides: Mapping[str, Any] | None = None) -> list[Check]:
     """Every check for a run started in `folder`; a part that others need stops those that need it."""
     found = [Check("coderefine", True, f"version {package_version()}")]
     try:
-        settings = config.resolve(start=folder)
+        settings = config.resolve(overrides, start=folder)
         found.append(Check("settings", True, _settings_source(folder)))
     except UsageError as problem:
         found.append(Check("settings", False, str(problem), "correct it; the checks below go on without it"))
