@@ -15,11 +15,13 @@ if TYPE_CHECKING:
 
 @pytest.fixture(autouse=True)
 def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """No endpoint, key or setting leaks in from the machine; a private cache; no pyproject above."""
+    """No endpoint, key or setting leaks in from the machine; a private cache and its own secret (in
+    a configuration folder of its own); no pyproject above."""
     for name in list(os.environ):
         if name.startswith(("OPENAI_", "CODEREFINE_")):
             monkeypatch.delenv(name)
     monkeypatch.setenv("CODEREFINE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.chdir(work)

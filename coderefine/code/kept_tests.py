@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from coderefine.code.files import read_regular
-from coderefine.code.result_cache import module_files
+from coderefine.code.result_cache import imports_in, module_files
 from coderefine.code.testfiles import is_test_file
 from coderefine.sandbox import contract
 from coderefine.sandbox.project_copy import left_out
@@ -182,16 +182,10 @@ def merged(old: contract.FileTests, new: contract.FileTests, rerun: frozenset[st
 def imported_files(path: Path, project: Path) -> list[str]:
     """The project's files that the test file at `path` imports (by its import statements)."""
     try:
-        tree = ast.parse(read_regular(path))
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        data = read_regular(path)
+    except OSError:
         return []
-    imports: list[tuple[int, str, tuple[str, ...]]] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            imports += [(0, alias.name, ()) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            imports.append((node.level, node.module or "", tuple(alias.name for alias in node.names)))
-    return sorted({file.relative_to(project).as_posix() for file in module_files(imports, path, project)})
+    return sorted({file.relative_to(project).as_posix() for file in module_files(imports_in(data), path, project)})
 
 
 def encode(

@@ -9,19 +9,21 @@ result cut short (by the time budget, by an endpoint failure) is not kept.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import hashlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from coderefine.cache import JsonCache, cache_key, default_cache_root
+from coderefine.cache import JsonCache, cache_key, default_cache_root, secret_file
 from coderefine.code import analyzer, catalogue, scores
 from coderefine.code.check import VerifyOptions
 from coderefine.code.file_facts import Import
-from coderefine.code.files import read_regular
+from coderefine.code.files import PROJECT_MARKERS, read_regular
 from coderefine.code.target import Target
 from coderefine.engine import Facts, Iteration, Prompt, RefineResult, Usage
+from coderefine.errors import UsageError
 from coderefine.llm.chat import Message
 from coderefine.settings import Settings
 from coderefine.version import package_version
@@ -43,6 +45,20 @@ def facts_store(settings: Settings) -> JsonCache | None:
 def baseline_store(settings: Settings) -> JsonCache | None:
     """Where `baseline_cache` keeps what the project's tests showed."""
     return _store(settings, "baselines")
+
+
+def refuse_inside(settings: Settings, project: Path) -> None:
+    """A UsageError when the cache folder or its secret is inside `project`: a repository's files
+    (a fork's, say) would then be entries, or the key that signs them."""
+    if not settings.cache or not any((project / marker).exists() for marker in PROJECT_MARKERS):
+        return  # a loose file's folder is no repository
+    root = project.resolve()
+    for what, path in (("folder", settings.cache_dir or default_cache_root()), ("secret", secret_file())):
+        if path is not None and path.resolve().is_relative_to(root):
+            raise UsageError(
+                f"the cache {what} {path} is inside the project {project}: a repository's files must not be "
+                "its entries (give a folder outside it: --cache-dir or CODEREFINE_CACHE_DIR)"
+            )
 
 
 def _store(settings: Settings, folder: str) -> JsonCache | None:
@@ -83,19 +99,50 @@ def result_key(base: Mapping[str, Any], target: Target, context: str) -> str:
 
 
 def imported_sources(imports: Sequence[Import], path: Path, project: Path) -> dict[str, str]:
-    """{module: sha256 of its file} for each module of `project` that the file imports."""
-    found: dict[str, str] = {}
-    for name in _imported_names(imports, _package_of(path, project)):
-        file = _module_file(name, project)
-        if file is not None:
-            found[name] = hashlib.sha256(read_regular(file)).hexdigest()
-    return found
+    """{module: sha256 of its file} for each module of `project` that the file imports, and each that
+    those import in turn (a verdict depends on all of them), packages' `__init__` included."""
+    return {
+        name: hashlib.sha256(data).hexdigest() for name, (_, data) in _imported_closure(imports, path, project).items()
+    }
 
 
 def module_files(imports: Sequence[Import], path: Path, project: Path) -> set[Path]:
     """The files of `project` that the file at `path` imports."""
     names = _imported_names(imports, _package_of(path, project))
     return {file for file in (_module_file(name, project) for name in names) if file is not None}
+
+
+def _imported_closure(imports: Sequence[Import], path: Path, project: Path) -> dict[str, tuple[Path, bytes]]:
+    found: dict[str, tuple[Path, bytes]] = {}
+    pending = [(imports, path)]
+    while pending:
+        imports, at = pending.pop()
+        for name in sorted(_imported_names(imports, _package_of(at, project))):
+            file = _module_file(name, project)
+            if name in found or file is None:
+                continue
+            try:
+                data = read_regular(file)
+            except OSError:
+                continue
+            found[name] = (file, data)
+            pending.append((imports_in(data), file))
+    return found
+
+
+def imports_in(data: bytes) -> list[Import]:
+    """The import statements of a module's source, anywhere in it; none where it does not parse."""
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    found: list[Import] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(0, alias.name, ()) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            found.append((node.level, node.module or "", tuple(alias.name for alias in node.names)))
+    return found
 
 
 def _package_of(path: Path, project: Path) -> list[str]:
@@ -107,6 +154,8 @@ def _package_of(path: Path, project: Path) -> list[str]:
 
 
 def _imported_names(imports: Sequence[Import], package: list[str]) -> set[str]:
+    """The modules the imports load: each named one, its members that may be modules, and the
+    packages above them (`a.b.c` runs `a/__init__.py` and `a/b/__init__.py` first)."""
     names: set[str] = set()
     for dots, module, members in imports:
         base = module
@@ -116,7 +165,7 @@ def _imported_names(imports: Sequence[Import], package: list[str]) -> set[str]:
         if base:
             names.add(base)
         names.update(f"{base}.{member}".lstrip(".") for member in members)
-    return names
+    return {".".join(name.split(".")[:n]) for name in names for n in range(1, name.count(".") + 2)}
 
 
 def _module_file(name: str, project: Path) -> Path | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from coderefine import engine
 from coderefine.code import result_cache
-from coderefine.code.candidate import parse_candidate
+from coderefine.code.as_written import checked_as_written
 from coderefine.code.check import Verdict, VerifyOptions, module_name
 from coderefine.code.checker import Checker
 from coderefine.code.file_facts import FileFacts, facts_of
@@ -41,11 +41,11 @@ from coderefine.code.report import (
 )
 from coderefine.code.resources import Resources, each, limits_for
 from coderefine.code.source import SourceFile
-from coderefine.code.splice import compatible
-from coderefine.code.target import Candidate, Target
+from coderefine.code.target import Target
 from coderefine.code.testfiles import TEST_FILE_REASON, is_test_file
 from coderefine.engine import ProgressCallback, Task
 from coderefine.errors import EnvironmentProblem, Interrupted, UsageError
+from coderefine.sandbox.base import Sandbox
 from coderefine.sandbox.image import default_image, sandbox_digest
 from coderefine.settings import Settings
 
@@ -101,39 +101,69 @@ def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None
         if resources is None:
             limits = limits_for(request.verify_options)
             resources = stack.enter_context(Resources(request.settings, limits, on_note=request.on_note))
+        result_cache.refuse_inside(request.settings, project)
         source = SourceFile.read(path)
+        imported: dict[str, str] = {}
         if request.apply:  # before the run, not after it: a refused write wastes nothing
             if shown == "<source>":
                 raise UsageError("apply needs a file, not source text")
             check_writable(path)
+            imported = result_cache.imported_sources(source.imports(), path, project)
         run = _FileRun(request, job, resources, source, path, project)
         targets = _targets(source, request, job)
         if request.name is None and not request.settings.include_tests and is_test_file(path, project):
             results, error = [FunctionResult(t.name, t.source, None, TEST_FILE_REASON) for t in targets], None
         else:
             results, error = _results(run, targets, single=request.name is not None)
+        results, new_bytes = checked_as_written(
+            source,
+            results,
+            _box_while_running(resources, project),
+            module_name(path, project),
+            _relative(path, project),
+        )
         report = CodeReport(
             task=job.name,
             file=shown,
             results=tuple(results),
             original_bytes=source.data,
-            new_bytes=_spliced(source, results),
+            new_bytes=new_bytes,
             encoding=source.module.encoding,
             sandbox=resources.sandbox_kind,
             error=error,
             interrupted=resources.interrupted,
         )
         if request.apply:
-            report = written(report, path)
+            report = written(report, path, _changed(imported, source, path, project))
     return report
 
 
-def written(report: CodeReport, path: Path) -> CodeReport:
+def _box_while_running(resources: Resources, project: Path) -> Callable[[], Sandbox | None]:
+    """The project's sandbox, or None once the run was stopped (it opens nothing more)."""
+    return lambda: None if resources.halted else resources.sandbox(project)
+
+
+def _relative(path: Path, project: Path) -> str:
+    return path.resolve().relative_to(project.resolve()).as_posix()
+
+
+def _changed(before: Mapping[str, str], source: SourceFile, path: Path, project: Path) -> str | None:
+    """The project modules the file imports that changed since the run began, in a line, or None."""
+    now = result_cache.imported_sources(source.imports(), path, project)
+    changed = sorted(name for name in {*before, *now} if before.get(name) != now.get(name))
+    if not changed:
+        return None
+    return f"{', '.join(changed)} changed while coderefine worked: nothing written (it was verified beside the old)"
+
+
+def written(report: CodeReport, path: Path, changed: str | None = None) -> CodeReport:
     """The report once its verified winners are written into `path`, atomically; a write refused
-    (another run changed the file meanwhile) is said in the report, never raised, so that what was
-    verified is still reported."""
+    (another run changed the file meanwhile, or `changed`: a module it imports) is said in the
+    report, never raised, so that what was verified is still reported."""
     if report.status != "improved":
         return report
+    if changed is not None:
+        return replace(report, apply_refused=changed)
     try:
         write_atomically(path, report.original_bytes, report.new_bytes)
     except UsageError as refused:
@@ -298,12 +328,3 @@ def _refine_one(
         metric_keys=job.metric_keys,
         baseline_seconds=baseline_seconds,
     )
-
-
-def _spliced(source: SourceFile, results: Sequence[FunctionResult]) -> bytes:
-    winners: dict[str, Candidate] = {}
-    for result in results:
-        if result.improved:
-            target = source.target(result.target)
-            winners[result.target] = parse_candidate(result.final, target)
-    return source.splice(compatible(winners)) if winners else source.data

@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from coderefine import config
-from coderefine.code.result_cache import facts_store
+from coderefine.code.result_cache import facts_store, refuse_inside
 from coderefine.commands.progress import Progress, choose_mode
 from coderefine.commands.reviewing import ReviewInputs, observer
 from coderefine.errors import EnvironmentProblem, Interrupted, UsageError
+from coderefine.redact import scrub
 from coderefine.review import git, github, gitlab, markdown, regressions, reports, sarif
 from coderefine.review.document import merge as merge_documents
 from coderefine.review.document import review_document
@@ -57,6 +58,7 @@ def run_ci(
     part = Shard.parse(shard) if shard else None
     since = git.resolve_base(root, base) if base is not None else git.everything(root)
     settings = config.resolve(overrides, start=root)
+    refuse_inside(settings, root)
     functions, unreadable = touched(
         root, git.changed_since(root, since.commit), facts_store(settings), include_tests=settings.include_tests
     )
@@ -170,7 +172,7 @@ def _unchanged(root: Path, head: str | None, file: str, sha256: str) -> bool:
 
 def _write(path: Path, text: str) -> Path:
     try:
-        path.write_text(text, encoding="utf-8")
+        path.write_text(scrub(text), encoding="utf-8")
     except OSError as error:  # a full disk: the path says where
         raise EnvironmentProblem(f"cannot write {path}: {error.strerror or error}") from None
     return path

@@ -17,7 +17,7 @@ from typing import Any
 
 from coderefine import config
 from coderefine.code.files import write_atomically
-from coderefine.code.result_cache import facts_store
+from coderefine.code.result_cache import facts_store, refuse_inside
 from coderefine.commands.progress import Progress, choose_mode
 from coderefine.commands.reviewing import ReviewInputs, observer
 from coderefine.errors import EnvironmentProblem, Interrupted, UsageError
@@ -37,6 +37,7 @@ def run_hook(
     if files and not paths:
         return 0
     settings = config.resolve(overrides, start=root)
+    refuse_inside(settings, root)
     functions, _ = touched(root, git.staged(root, paths), facts_store(settings), include_tests=settings.include_tests)
     if not functions:
         return 0
@@ -51,7 +52,7 @@ def run_hook(
     if done.fallback_reason:
         print(
             f"coderefine: {done.fallback_reason}; the local sandbox ran the checks instead "
-            "(host processes under resource limits, no container isolation)",
+            "(host processes in namespaces and a root of their own, under resource limits; no container)",
             file=sys.stderr,
         )
     if done.unfinished or done.cut_short:

@@ -5,12 +5,15 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from coderefine import config
 from coderefine.code.file_facts import facts_of, read_facts
 from coderefine.code.optimize import speed_job
-from coderefine.code.result_cache import facts_store
+from coderefine.code.result_cache import facts_store, refuse_inside
 from coderefine.code.run import RunRequest, result_keys
 from coderefine.code.source import SourceFile
+from coderefine.errors import UsageError
 from tests.conftest import build_project
 
 CODE = """\
@@ -64,6 +67,32 @@ def test_keys_follow_the_function_its_context_its_imports_and_the_settings(tmp_p
     assert keys(project, model="another-model")["double"] != before["double"]
     assert keys(project, threshold=1.2)["double"] != before["double"]
     assert keys(project, timeout=5.0, retries=0) == before  # how a result is reached, not what it is
+
+
+def test_a_module_two_imports_away_is_in_the_key_too(tmp_path: Path) -> None:
+    """main imports helpers, which imports pkg.deep.units (and so pkg/deep/__init__.py): a change
+    to either changes the verdict's key, as it may change what the function does."""
+    project = project_in(tmp_path)
+    (project / "pkg" / "deep").mkdir()
+    (project / "pkg" / "deep" / "__init__.py").write_text("")
+    (project / "pkg" / "deep" / "units.py").write_text("FACTOR = 1\n")
+    helpers = "from .deep.units import FACTOR\n\n\ndef scale(x: int, k: int) -> int:\n    return x * k * FACTOR\n"
+    (project / "pkg" / "helpers.py").write_text(helpers)
+    before = keys(project)
+    (project / "pkg" / "deep" / "units.py").write_text("FACTOR = 2\n")
+    assert keys(project)["double"] != before["double"]
+    (project / "pkg" / "deep" / "units.py").write_text("FACTOR = 1\n")
+    (project / "pkg" / "deep" / "__init__.py").write_text("import os\n")
+    assert keys(project)["double"] != before["double"]
+
+
+def test_a_cache_folder_inside_the_repository_is_refused(tmp_path: Path) -> None:
+    project = project_in(tmp_path)
+    inside = config.resolve({"cache_dir": project / ".cache"})
+    with pytest.raises(UsageError, match=r"the cache folder .* is inside the project"):
+        refuse_inside(inside, project)
+    refuse_inside(config.resolve({"cache_dir": tmp_path / "elsewhere"}), project)  # outside: fine
+    refuse_inside(config.resolve({"cache_dir": project / ".cache", "cache": False}), project)  # no cache: fine
 
 
 def test_file_facts_are_read_back_without_parsing(tmp_path: Path) -> None:
