@@ -25,7 +25,9 @@ from coderefine.commands import ci, code, doctor, hook, mcp_server, sandbox, tas
 from coderefine.commands.progress import MODES
 from coderefine.commands.reviewing import ReviewInputs
 from coderefine.errors import CoderefineError, EnvironmentProblem, Interrupted, UsageError, signal_of
+from coderefine.redact import ScrubbedStream
 from coderefine.review import reports
+from coderefine.review.quoting import terminal
 from coderefine.version import package_version
 
 
@@ -119,11 +121,15 @@ def _build_parser() -> argparse.ArgumentParser:
         "doctor", parents=[common], help="check everything a run needs: settings, cache, model, sandbox, tests"
     )
     checkup.add_argument("--json", action="store_true", help="print one JSON object")
+    _trust_flag(checkup)
 
-    commands.add_parser(
+    mcp = commands.add_parser(
         "mcp",
         parents=[common],
         help="serve verify_rewrite, optimize_function and improve_readability to agents (stdio)",
+    )
+    mcp.add_argument(
+        "--root", type=Path, metavar="DIR", help="the only folder the tools reach (default: the current folder)"
     )
 
     sandbox = commands.add_parser("sandbox", parents=[common], help="set up, check or use the sandbox")
@@ -144,6 +150,13 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
+
+
+def _trust_flag(parser: argparse.ArgumentParser) -> None:
+    """The one setting of the commands that take no others: whether the project's file is trusted."""
+    name = "trust_project_settings"
+    flag = settings.FLAGS[name]
+    parser.add_argument(settings.spelling_of(name) or "", dest=name, action="store_const", const=True, help=flag.help)
 
 
 def _review_options(parser: argparse.ArgumentParser) -> None:
@@ -228,7 +241,18 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    # No secret of the environment is ever printed, whatever text reaches these streams.
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = ScrubbedStream(out), ScrubbedStream(err)
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: list[str]) -> int:
     args = argparse.Namespace()
     # SIGTERM unwinds like Ctrl-C, so sandboxes and model servers are cleaned up.
     signal.signal(signal.SIGTERM, _interrupt)
@@ -262,9 +286,9 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "tasks":
         return tasks.run(json=args.json)
     if args.command == "doctor":
-        return doctor.run(json=args.json)
+        return doctor.run(json=args.json, overrides=_settings(args))
     if args.command == "mcp":
-        return mcp_server.serve()
+        return mcp_server.serve(args.root)
     if args.command == "sandbox":
         if args.action == "setup":
             return sandbox.setup()
@@ -325,7 +349,7 @@ def _fail(args: argparse.Namespace, argv: Sequence[str], message: str, exit_code
     """One line on stderr; with --json also the one object stdout must hold."""
     if getattr(args, "debug", False):
         traceback.print_exc()
-    print(f"coderefine: {message}", file=sys.stderr)
+    print(f"coderefine: {terminal(message)}", file=sys.stderr)  # an endpoint's words may be in it
     # A usage error may come before --json was parsed: then its presence in argv decides.
     if getattr(args, "json", "--json" in argv):
         print(reports.to_json(reports.error_document(message, exit_code)))

@@ -10,8 +10,14 @@ from typing import Any
 
 from coderefine.code import catalogue
 from coderefine.code.kinds import by_task
+from coderefine.review import quoting
 
 _STOP_WORDS = re.compile(r"\s*NOTHING LEFT TO GAIN\.?\s*$")
+# The judge's own sentences about the symbolic search; any other is shown quoted.
+_SEARCHED = re.compile(
+    r"no difference found by a symbolic search in [0-9.]+ s( \([0-9]+ it suggested were the same on both versions\))?"
+    r"|no symbolic search: a faster draft \([0-9.]+x\) was searched"
+)
 _SOURCES = {
     "captured": "captured from the project's tests",
     "benchmark": "from the project's benchmarks",
@@ -21,16 +27,18 @@ _SOURCES = {
 }
 
 
-def headline(entry: Mapping[str, Any]) -> str:
-    """E.g. `dedupe: 14.27x faster (95% CI 11.71x to 17.00x), verified on 400 inputs`."""
+def headline(entry: Mapping[str, Any], *, markdown: bool = True) -> str:
+    """E.g. `dedupe: 14.27x faster (95% CI 11.71x to 17.00x), verified on 400 inputs`, the name
+    in a code span (plain text without `markdown`)."""
     metrics, score = entry["metrics"], entry["readability"]
+    target = quoting.name(entry["target"]) if markdown else quoting.plain(entry["target"])
     checked = f"verified on {metrics.get('checked_inputs', '?')} inputs"
     speedup, interval = metrics.get("speedup"), metrics.get("speedup_ci")
     speed = f"{speedup:.2f}x (95% CI {interval[0]:.2f}x to {interval[1]:.2f}x)" if speedup and interval else ""
     readability = f"readability {score['before']:.1f} -> {score['after']:.1f}"
     if by_task(entry["task"]).score_first:
-        return f"`{entry['target']}`: easier to read ({readability}), speed {speed or 'not timed'}, {checked}"
-    return f"`{entry['target']}`: {speed} faster, {checked}"
+        return f"{target}: easier to read ({readability}), speed {speed or 'not timed'}, {checked}"
+    return f"{target}: {speed} faster, {checked}"
 
 
 def per_call(entry: Mapping[str, Any]) -> str:
@@ -58,7 +66,8 @@ def duration(seconds: float) -> str:
 
 def explanation(entry: Mapping[str, Any]) -> str:
     """Why the new version is better, in the words of whoever wrote it: the model's review of its
-    own winning draft, the catalogue's rules, or the linter's fixes. Empty when none said."""
+    own winning draft, the catalogue's rules, or the linter's fixes. Empty when none said. Raw
+    text: `why` and `quoted_explanation` are what a report shows."""
     best = _best(entry)
     if best is None:
         return ""
@@ -72,10 +81,21 @@ def explanation(entry: Mapping[str, Any]) -> str:
     return " ".join(said.split())
 
 
+def quoted_explanation(entry: Mapping[str, Any]) -> str:
+    """`explanation` as Markdown that shows it as it is (see `quoting.inline`), or nothing."""
+    return quoting.inline(explanation(entry))
+
+
 def why(entry: Mapping[str, Any]) -> str:
-    """`Why: ...` (see `explanation`), or nothing."""
-    said = explanation(entry)
+    """`Why: ...` (see `quoted_explanation`), or nothing."""
+    said = quoted_explanation(entry)
     return f"Why: {said}" if said else ""
+
+
+def hidden_note(code: str) -> str:
+    """A line naming the characters of `code` that a code block would not show, or nothing."""
+    hidden = quoting.hidden_in_code(code)
+    return f"The code holds characters that do not show: {'; '.join(hidden)}." if hidden else ""
 
 
 def verified(entry: Mapping[str, Any]) -> str:
@@ -98,14 +118,27 @@ def verification(entry: Mapping[str, Any]) -> list[str]:
         lines, branches = coverage["lines"], coverage["branches"]
         facts.append(f"Every line and branch of the new version ran ({lines} lines, {branches} branches).")
     explored = metrics.get("explored_kinds") or {}
-    kinds = [f"{name}: {', '.join(found['accepted'])}" for name, found in explored.items() if found.get("accepted")]
+    kinds = [
+        f"{quoting.name(name)}: {quoting.inline(', '.join(found['accepted']))}"
+        for name, found in explored.items()
+        if found.get("accepted")
+    ]
     if kinds:
         facts.append("Also given kinds of value beyond those seen (" + "; ".join(kinds) + ").")
     if metrics.get("tests_passed"):
         facts.append(f"The project's {metrics['tests_passed']} test(s) that call it pass with it.")
     if metrics.get("symbolic"):
-        facts.append(f"{str(metrics['symbolic'])[:1].upper()}{str(metrics['symbolic'])[1:]}.")
+        facts.append(_symbolic(str(metrics["symbolic"])))
     return facts
+
+
+def _symbolic(said: str) -> str:
+    """The symbolic search's outcome as a sentence; a reason that came from the box's processes
+    (the draft's among them) quoted."""
+    if not _SEARCHED.fullmatch(said):
+        head, _, rest = said.partition(": ")
+        said = f"{head}: {quoting.inline(rest)}" if rest and head == "no symbolic search" else quoting.inline(said)
+    return f"{said[:1].upper()}{said[1:]}."
 
 
 def _best(entry: Mapping[str, Any]) -> Mapping[str, Any] | None:

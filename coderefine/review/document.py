@@ -22,6 +22,7 @@ from coderefine.code.source import SourceFile
 from coderefine.code.splice import compatible
 from coderefine.code.target import Target
 from coderefine.errors import UsageError
+from coderefine.review.quoting import terminal
 from coderefine.review.reports import SCHEMA_VERSION, function_to_dict, skipped_to_dict
 
 
@@ -94,12 +95,13 @@ class Review:
 def outcome_lines(outcome: FileOutcome, *, cached: bool = False) -> list[str]:
     """One line per function of the file, e.g. `a.py::f: 2.10x (95% CI 1.90-2.30) faster, verified ...`."""
     lines = [entry_summary(entry) + ("; from the result cache" if cached else "") for entry in outcome.entries]
-    lines += [f"{outcome.file}::{s['target']}: skipped ({s['reason']})" for s in outcome.skipped]
+    lines += [terminal(f"{outcome.file}::{s['target']}: skipped ({s['reason']})") for s in outcome.skipped]
     return lines
 
 
 def entry_summary(entry: Mapping[str, Any]) -> str:
-    where = f"{entry['file']}::{entry['target']}"
+    """The entry in one line, for a terminal."""
+    where = terminal(f"{entry['file']}::{entry['target']}")
     drafts = len(entry["iterations"])
     metrics, score = entry["metrics"], entry["readability"]
     if entry["status"] != "improved":

@@ -5,7 +5,11 @@ Each verified winner whose changed lines the pull request's diff shows becomes i
 one per changed region, each with a ```suggestion``` block that a maintainer applies with one
 click. A winner with a region outside the diff (an import added at the top of the file) goes into
 the review's body with its patch, as does one whose file changed after it was reviewed: its lines
-may have moved, and no suggestion is better than a wrong one.
+may have moved, and no suggestion is better than a wrong one. So does one whose suggestion is
+too long for an inline comment: a suggestion is never cut.
+
+What coderefine did not write is quoted, never rendered (see `coderefine.review.quoting`); the
+body and every comment fit under GitHub's limit (see `coderefine.review.limits`).
 """
 
 from __future__ import annotations
@@ -14,12 +18,13 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from coderefine.review import describe, git, markdown
+from coderefine.review import describe, git, limits, markdown, quoting
 from coderefine.review.git import Span
 
 # GitHub refuses a review body past 65,536 characters: past this, the patches are left to the
-# report's patch file.
-MAX_BODY = 60_000
+# report's patch file, then the rest is cut.
+MAX_BODY = limits.MAX_COMMENT
+MAX_INLINE = limits.MAX_COMMENT  # an inline comment's: a longer suggestion goes into the body
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,11 @@ def render(
         elif regions is None or not all(any(s.holds(r.first, r.last) for s in spans) for r in regions):
             apart.append((entry, "its changes are not all on lines this pull request's diff shows"))
         else:
-            comments += _comments(entry, regions)
+            inline = _comments(entry, regions)
+            if all(limits.size(comment["body"]) <= MAX_INLINE for comment in inline):
+                comments += inline
+            else:
+                apart.append((entry, "its suggestion is too long for an inline comment"))
     review: dict[str, Any] = {"body": _body(document, apart, len(comments)), "event": "COMMENT", "comments": comments}
     if document.get("head_commit"):
         review["commit_id"] = document["head_commit"]
@@ -85,12 +94,13 @@ def _comments(entry: Mapping[str, Any], regions: Sequence[Region]) -> list[dict[
             text = [f"**coderefine** · {describe.headline(entry)}."]
             text += [said for said in (describe.per_call(entry), describe.why(entry)) if said]
         else:
-            text = [f"**coderefine** · `{entry['target']}`, continued."]
+            text = [f"**coderefine** · {quoting.name(entry['target'])}, continued."]
         if len(regions) > 1:
             text.append(f"Part {number} of {len(regions)} of this suggestion: apply every part, they belong together.")
         content = region.text if region.text.endswith("\n") else region.text + "\n"
         marks = markdown.fence(content)
         text.append(f"{marks}suggestion\n{content}{marks}")
+        text += [said for said in [describe.hidden_note(content)] if said]
         if number == 1:
             text.append(describe.verified(entry))
         comment: dict[str, Any] = {
@@ -115,16 +125,17 @@ def _body(document: Mapping[str, Any], apart: Sequence[tuple[Mapping[str, Any], 
         lines += ["", f"{inline} inline comment(s) below, each with a suggestion to apply in one click."]
     rest = markdown.leftovers(document)
     with_patches = _apart(apart, patches=True)
-    lines += with_patches if len("\n".join(lines + with_patches + rest)) <= MAX_BODY else _apart(apart, patches=False)
-    return "\n".join(lines + rest) + "\n"
+    fits = limits.size("\n".join(lines + with_patches + rest)) <= MAX_BODY
+    lines += with_patches if fits else _apart(apart, patches=False)
+    return limits.fit("\n".join(lines + rest) + "\n", MAX_BODY)
 
 
 def _apart(apart: Sequence[tuple[Mapping[str, Any], str]], *, patches: bool) -> list[str]:
     lines: list[str] = []
     for entry, why in apart:
-        lines += ["", f"#### `{entry['file']}::{entry['target']}` (lines {entry['first_line']}-{entry['last_line']})"]
+        lines += ["", f"#### {markdown.where(entry)} (lines {entry['first_line']}-{entry['last_line']})"]
         lines += ["", f"{describe.headline(entry)}. Not inline: {why}."]
-        for said in (describe.per_call(entry), describe.why(entry)):
+        for said in (describe.per_call(entry), describe.why(entry), describe.hidden_note(entry["diff"])):
             lines += ["", said] if said else []
         if patches:
             marks = markdown.fence(entry["diff"])

@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from coderefine.errors import CoderefineError, EnvironmentProblem, UsageError
+from coderefine.redact import scrub_all
+from coderefine.review import limits, quoting
 
 API_VERSION = "2022-11-28"  # the REST description the request bodies follow
 TIMEOUT_S = 60.0
@@ -42,7 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         target, pull = _target(args), args.pull or _event_pull()
         if args.comment == "summary":
-            _post(f"{target}/issues/{pull}/comments", {"body": _read(args.markdown, "--markdown")})
+            _post(f"{target}/issues/{pull}/comments", {"body": limits.fit(_read(args.markdown, "--markdown"))})
         else:
             post_review(f"{target}/pulls/{pull}/reviews", _review(args.review))
     except CoderefineError as problem:
@@ -64,14 +66,16 @@ def post_review(url: str, review: Mapping[str, Any]) -> None:
 
 
 def inlined(review: Mapping[str, Any]) -> dict[str, Any]:
-    """The review with its inline comments moved into its body, each under its place."""
+    """The review with its inline comments moved into its body, each under its place; cut to
+    GitHub's limit (see `limits.fit`)."""
     parts = [str(review.get("body") or "")]
     for comment in review.get("comments") or ():
         lines = f"{comment.get('start_line', comment['line'])}-{comment['line']}"
         body = str(comment["body"]).replace("```suggestion\n", "```python\n")
-        parts.append(f"#### `{comment['path']}`, lines {lines}\n\n{body}")
+        parts.append(f"#### {quoting.name(str(comment['path']))}, lines {lines}\n\n{body}")
     note = "(Posted without inline comments: GitHub refused their lines, which may have moved since the review.)"
-    return {**{k: v for k, v in review.items() if k != "comments"}, "body": "\n\n".join([*parts, note])}
+    body = limits.fit("\n\n".join([note, *parts]))
+    return {**{k: v for k, v in review.items() if k != "comments"}, "body": body}
 
 
 class _Refused(EnvironmentProblem):
@@ -88,7 +92,7 @@ def _post(url: str, body: Mapping[str, Any]) -> None:
         raise UsageError("no token: set GITHUB_TOKEN (the action passes its `token` input)")
     request = urllib.request.Request(
         url,
-        data=json.dumps(body).encode(),
+        data=json.dumps(scrub_all(dict(body))).encode(),  # the last step before it leaves: no secret in it
         method="POST",
         headers={
             "Accept": "application/vnd.github+json",

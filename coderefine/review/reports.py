@@ -1,4 +1,6 @@
-"""Reports of a refinement run: the JSON document, the trace, and one-line summaries."""
+"""Reports of a refinement run: the JSON document, the trace, and one-line summaries (for a
+terminal: what the model, the repository or the draft wrote is escaped in them, see
+`coderefine.review.quoting.terminal`)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from coderefine.code.kinds import by_task
 from coderefine.code.readability import file_scores
 from coderefine.code.report import CodeReport, FunctionResult
 from coderefine.engine import Iteration, Prompt, RefineResult, StopRule, Usage
+from coderefine.redact import scrub_all
+from coderefine.review.quoting import terminal
 from coderefine.sandbox.base import RunResult
 
 SCHEMA_VERSION = 1
@@ -67,7 +71,8 @@ def _prompt(prompt: Prompt) -> dict[str, Any]:
 
 
 def to_json(document: dict[str, Any] | list[Any]) -> str:
-    return json.dumps(document, indent=2, ensure_ascii=False)
+    """The document as JSON text, with no secret of the environment in it (redact.scrub_all)."""
+    return json.dumps(scrub_all(document), indent=2, ensure_ascii=False)
 
 
 def error_document(message: str, exit_code: int) -> dict[str, Any]:
@@ -101,7 +106,7 @@ def summary_line(result: RefineResult) -> str:
 def progress_line(iteration: Iteration, rule: StopRule) -> str:
     calls = iteration.usage.llm_calls
     cached = f" +{iteration.usage.cached_calls} cached" if iteration.usage.cached_calls else ""
-    return (
+    return terminal(
         # By round: the first drafts (several samples, the rules' candidates) are all draft 1.
         f"draft {iteration.round + 1}/{rule.max_iterations}{_origin(iteration)}: {_draft_state(iteration)}, "
         f"{calls} call(s){cached}, {iteration.seconds:.1f}s"
@@ -198,7 +203,7 @@ def code_report_to_dict(report: CodeReport, *, trace: bool = False) -> dict[str,
 def function_summary(where: str, task: str, sandbox: str, result: FunctionResult) -> str:
     """E.g. `slow.py::dedupe: 14.27x faster (95% CI 11.71-17.00), verified on 400 inputs; ...`."""
     if result.refine is None:
-        return f"{where}: skipped ({result.skipped})"
+        return terminal(f"{where}: skipped ({result.skipped})")
     refine = result.refine
     drafts = len(refine.iterations)
     kind = by_task(task)
@@ -215,10 +220,10 @@ def function_summary(where: str, task: str, sandbox: str, result: FunctionResult
             why += f": {errors.most_common(1)[0][0]}"
         outcome = f"no verified improvement in {drafts} draft(s) ({why})"
     if result.cached:
-        return f"{where}: {outcome}; from the result cache"
+        return terminal(f"{where}: {outcome}; from the result cache")
     usage = refine.usage
     tests = f", {result.tests_seconds:.1f}s running the project's tests" if result.tests_seconds else ""
-    return (
+    return terminal(
         f"{where}: {outcome}; stopped by {refine.stop_reason}; {usage.llm_calls} LLM call(s), "
         f"{usage.cached_calls} cached; {sandbox} sandbox; {result.seconds:.1f}s "
         f"({result.baseline_seconds:.1f}s checking the original{tests})"

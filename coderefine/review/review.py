@@ -29,6 +29,7 @@ from coderefine.engine import ProgressCallback
 from coderefine.errors import UsageError
 from coderefine.review.document import FileOutcome, Review, file_outcome, outcome_lines, unreached_outcome
 from coderefine.review.git import Span
+from coderefine.review.quoting import terminal
 from coderefine.review.reports import function_summary
 from coderefine.settings import Settings
 
@@ -60,6 +61,9 @@ class Shard:
         return ordered[self.index - 1 :: self.count]
 
 
+OUTSIDE_REASON = "a symbolic link that leads out of the repository: not read"
+
+
 def touched(
     root: Path, changes: Mapping[Path, Sequence[Span]], store: JsonCache | None, *, include_tests: bool = False
 ) -> tuple[list[Changed], list[dict[str, str]]]:
@@ -71,6 +75,9 @@ def touched(
         file = path.relative_to(root).as_posix()
         if not include_tests and is_test_file(path, root):
             unreadable.append({"file": file, "target": "", "reason": TEST_FILE_REASON})
+            continue
+        if not path.resolve().is_relative_to(root.resolve()):  # never read on the host through it
+            unreadable.append({"file": file, "target": "", "reason": OUTSIDE_REASON})
             continue
         try:
             facts = read_facts(path, store)
@@ -215,7 +222,7 @@ def _outcome_key(request: RunRequest, job: CodeJob, facts: FileFacts) -> str:
 def _tell(callback: Callable[[str], None] | None, file: str) -> Callable[[Target], None] | None:
     if callback is None:
         return None
-    return lambda target: callback(f"{file}::{target.name}")
+    return lambda target: callback(terminal(f"{file}::{target.name}"))
 
 
 def _tell_result(

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from coderefine.code.kinds import by_task
-from coderefine.review import git
+from coderefine.review import git, quoting
 from coderefine.version import package_version
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -56,7 +56,7 @@ def _result(entry: Mapping[str, Any], rule_id: str) -> dict[str, Any]:
         "partialFingerprints": {"coderefineFunction/v1": hashlib.sha256(identity.encode()).hexdigest()},
         "fixes": [
             {
-                "description": {"text": f"Replace {entry['target']} with the verified version"},
+                "description": {"text": f"Replace {quoting.plain(entry['target'])} with the verified version"},
                 "artifactChanges": [{"artifactLocation": location, "replacements": replacements(entry["diff"])}],
             }
         ],
@@ -66,13 +66,14 @@ def _result(entry: Mapping[str, Any], rule_id: str) -> dict[str, Any]:
 
 def _message(entry: Mapping[str, Any]) -> str:
     metrics, score = entry["metrics"], entry["readability"]
+    target = quoting.plain(entry["target"])  # shown as text: escaped, never markup
     checked = f"verified on {metrics.get('checked_inputs', '?')} inputs"
     readability = f"readability score {score['before']:.1f} -> {score['after']:.1f}"
     speedup, interval = metrics.get("speedup"), metrics.get("speedup_ci")
     speed = f"{speedup:.2f}x (95% CI {interval[0]:.2f}-{interval[1]:.2f})" if speedup and interval else ""
     if by_task(entry["task"]).score_first:
-        return f"{entry['target']}: an easier-to-read version, {readability}, speed {speed}, {checked}."
-    return f"{entry['target']}: a {speed} faster version, {checked}; {readability}."
+        return f"{target}: an easier-to-read version, {readability}, speed {speed}, {checked}."
+    return f"{target}: a {speed} faster version, {checked}; {readability}."
 
 
 def replacements(diff: str) -> list[dict[str, Any]]:

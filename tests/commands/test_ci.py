@@ -16,6 +16,7 @@ import pytest
 
 from coderefine.cli import main
 from coderefine.code.testfiles import TEST_FILE_REASON
+from coderefine.review import quoting
 from tests.functions import FAST_DEDUPE, SLOW_DEDUPE
 from tests.scripted_llm import Reply, ScriptedLLM
 
@@ -277,7 +278,7 @@ def test_a_docker_host_that_points_nowhere_is_exit_3_not_a_pass(
     assert document["error"] == problem and document["results"] == []
     assert [s["target"] for s in document["skipped"]] == ["Bag.count_of", "dedupe", "squares"]
     assert {s["reason"] for s in document["skipped"]} == {f"not reached: {problem}"}
-    assert f"**Incomplete:** {problem}." in report(repo, "coderefine.md")
+    assert f"**Incomplete:** {quoting.inline(problem)}." in report(repo, "coderefine.md")
     assert main([*argv, "--on-unavailable", "skip"]) == 0  # on purpose: said, and a pass
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert last == f"coderefine: skipped what could not be checked (on_unavailable = skip): {problem}"
