@@ -11,9 +11,10 @@ memory, output, a killed runner) is thrown away.
 Containers are labelled with their owner, removed when the sandbox closes,
 and stale ones from a killed coderefine are removed at the next start.
 The Docker engine is the one `DOCKER_HOST` names (else the local socket). The
-project is copied into a volume on it once per sandbox, without files that
-hold secrets (see `left_out`), readable by the sandbox's users, and mounted
-read-only: so a remote engine (tcp://, ssh://) works as a local one does.
+project is copied into a volume on it once per sandbox (the files git tracks,
+without files that hold secrets: see `project_files`), readable by the sandbox's
+users, and mounted read-only: so a remote engine (tcp://, ssh://) works as a
+local one does.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ from coderefine.sandbox.base import (
     runner_request,
 )
 from coderefine.sandbox.image import RUNNER_IN_IMAGE, VENV_PYTHON, default_image
-from coderefine.sandbox.project_copy import project_volume, remote_engine
-from coderefine.sandbox.project_deps import project_image
+from coderefine.sandbox.project_copy import CopySummary, project_volume, remote_engine
+from coderefine.sandbox.project_deps import DEPENDENCIES_IN_IMAGE, project_image
 
 if TYPE_CHECKING:  # docker is imported when a sandbox starts, not with the package
     from docker import DockerClient
@@ -209,8 +210,10 @@ class DockerSandbox(Closing):
         pool_size: int = 1,
         exclude: Sequence[str] = (),
         requirements: Sequence[str] = (),
+        on_note: Callable[[str], None] | None = None,
     ) -> None:
-        """`requirements`: more than the project declares, installed beside it (the test_requirements setting)."""
+        """`requirements`: more than the project declares, installed beside it (the test_requirements
+        setting); `on_note` hears what of the project's requirements was refused."""
         self.limits = limits
         self.project = project.resolve() if project else None
         self._pool_size = pool_size
@@ -221,19 +224,26 @@ class DockerSandbox(Closing):
         self._owner = _owner_label()
         self.remote = remote_engine()
         self._volume: Volume | None = None
+        self.copy_summary: CopySummary | None = None  # what the copy of the project holds and left out
         try:
             _require_image(self._client, self.image)
             if self.project is not None and image is None:
-                self.image = project_image(self._client, self.project, self.image, requirements)
+                self.image = project_image(self._client, self.project, self.image, requirements, on_note)
             remove_stale_containers(self._client)
             if self.project is not None:
                 # Always a copy, never the folder itself: files that hold secrets stay out, and the
                 # sandbox's users can read the copy whoever owns the checkout (see project_tar).
-                self._volume = project_volume(self._client, self.image, self.project, self._owner, exclude)
+                self._volume, self.copy_summary = project_volume(
+                    self._client, self.image, self.project, self._owner, exclude
+                )
         except BaseException:
             self._client.close()  # a sandbox that never started leaves no connection to the engine
             raise
-        self._env = runner_env(project_path_for(self.project, "/project"), "/opt/venv/bin:/usr/local/bin:/usr/bin:/bin")
+        self._env = runner_env(
+            project_path_for(self.project, "/project"),
+            "/opt/venv/bin:/usr/local/bin:/usr/bin:/bin",
+            DEPENDENCIES_IN_IMAGE,
+        )
         atexit.register(self.close)
 
     def run(
