@@ -2,8 +2,11 @@
 
 It stands in for a paid remote API: tests drive the real `openai` client over
 real HTTP against it. It listens on 127.0.0.1 only, records every request,
-and can answer with errors (429, 500, 401, 404), too slowly (timeouts), or
-with any raw body under any status and content type (faulty servers and proxies).
+and can answer with errors (429, 500, 401, 404), too slowly (timeouts), with
+any raw body under any status and content type (faulty servers and proxies),
+a byte at a time (trickled headers or body), with a huge body streamed in
+pieces, or claiming a length it never sends (hostile servers). It also serves
+requests sent to it as a proxy (with the whole URL in the request line).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -25,7 +29,14 @@ class Reply:
     error: str = ""
     body: bytes | None = None  # sent as is, with `status` and `content_type`, instead of a completion
     content_type: str = "application/json"
+    trickle: str = ""  # "headers" or "body": that part, and what follows, sent a byte at a time
+    pause: float = 0.05  # seconds between trickled bytes
+    size: int = 0  # a body of this many bytes, streamed in pieces with no Content-Length, instead of any other
+    length: int | None = None  # the Content-Length claimed, instead of the body's own
+    encoding: str = ""  # a Content-Encoding to claim (the body is sent as is)
 
+
+_PIECE = b" " * 65536  # one piece of a streamed body, sent again and again: the server holds no more
 
 Script = Iterable["Reply | str"] | Callable[[dict[str, Any]], "Reply | str"]
 
@@ -100,13 +111,48 @@ class ScriptedLLM:
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
-            def _send(self, status: int, body: dict[str, Any] | bytes, content_type: str = "application/json") -> None:
+            def _send(
+                self,
+                status: int,
+                body: dict[str, Any] | bytes,
+                content_type: str = "application/json",
+                reply: Reply | None = None,
+            ) -> None:
                 data = body if isinstance(body, bytes) else json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", content_type)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                shape = reply or Reply()
+                if shape.size:
+                    self.wfile.write(self._head(status, content_type, shape, None))  # the close ends the body
+                    for _ in range(shape.size // len(_PIECE)):
+                        self.wfile.write(_PIECE)
+                    self.wfile.write(_PIECE[: shape.size % len(_PIECE)])
+                    return
+                head = self._head(status, content_type, shape, len(data))
+                if shape.trickle == "headers":
+                    self._trickle(head + data, shape.pause)
+                elif shape.trickle == "body":
+                    self.wfile.write(head)
+                    self._trickle(data, shape.pause)
+                else:
+                    self.wfile.write(head + data)
+
+            def _head(self, status: int, content_type: str, shape: Reply, length: int | None) -> bytes:
+                reason = self.responses.get(status, ("Scripted",))[0]
+                lines = [f"{self.protocol_version} {status} {reason}", f"Content-Type: {content_type}"]
+                if length is not None:
+                    lines.append(f"Content-Length: {length if shape.length is None else shape.length}")
+                if shape.encoding:
+                    lines.append(f"Content-Encoding: {shape.encoding}")
+                return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+            def _trickle(self, data: bytes, pause: float) -> None:
+                for index in range(len(data)):
+                    self.wfile.write(data[index : index + 1])
+                    time.sleep(pause)
+
+            @property
+            def _route(self) -> str:
+                # A request sent to a proxy names the whole URL: its path is what the route is.
+                return urllib.parse.urlsplit(self.path).path.rstrip("/")
 
             def _authorised(self) -> bool:
                 if owner.api_key is None or self.headers.get("Authorization") == f"Bearer {owner.api_key}":
@@ -118,9 +164,9 @@ class ScriptedLLM:
                 if not self._authorised():
                     return
                 reply = owner.models_reply
-                if self.path.rstrip("/") == "/v1/models" and reply is not None and reply.body is not None:
-                    self._send(reply.status, reply.body, reply.content_type)
-                elif self.path.rstrip("/") == "/v1/models":
+                if self._route == "/v1/models" and reply is not None and reply.body is not None:
+                    self._send(reply.status, reply.body, reply.content_type, reply)
+                elif self._route == "/v1/models":
                     data = [{"id": name, "object": "model", "owned_by": "scripted"} for name in owner.models]
                     self._send(200, {"object": "list", "data": data})
                 else:
@@ -131,7 +177,7 @@ class ScriptedLLM:
                 request = json.loads(self.rfile.read(length) or b"{}")
                 if not self._authorised():
                     return
-                if self.path.rstrip("/") != "/v1/chat/completions":
+                if self._route != "/v1/chat/completions":
                     self._send(404, {"error": {"message": f"no route {self.path}"}})
                     return
                 if request.get("model") not in owner.models:
@@ -140,11 +186,12 @@ class ScriptedLLM:
                 reply = owner._next_reply(request)
                 if reply.delay:
                     time.sleep(reply.delay)
-                if reply.body is not None:
-                    self._send(reply.status, reply.body, reply.content_type)
+                if reply.body is not None or reply.size:
+                    self._send(reply.status, reply.body or b"", reply.content_type, reply)
                     return
                 if reply.status != 200:
-                    self._send(reply.status, {"error": {"message": reply.error or f"scripted {reply.status}"}})
+                    error = {"error": {"message": reply.error or f"scripted {reply.status}"}}
+                    self._send(reply.status, error, reply=reply)
                     return
                 with owner._lock:
                     owner.requests.append(request)
@@ -169,6 +216,7 @@ class ScriptedLLM:
                             "total_tokens": prompt_tokens + len(reply.text.split()),
                         },
                     },
+                    reply=reply,
                 )
 
         return Handler

@@ -150,13 +150,16 @@ def classify(error: openai.APIError, client: openai.OpenAI, model: str) -> Envir
     return EndpointUnavailable(f"the LLM endpoint at {url} failed: {_one_line(str(error))}")
 
 
-def gave_up(error: openai.APIError, client: openai.OpenAI, attempts: int) -> EndpointUnavailable:
+def gave_up(error: openai.APIError, client: openai.OpenAI, attempts: int, deadline: float) -> EndpointUnavailable:
+    """Why the last of `attempts` failed; `deadline` is the seconds each had for the whole answer."""
     import openai
 
     url = str(client.base_url).rstrip("/")
     tries = f"{attempts} attempt{'s' if attempts != 1 else ''}"
     if isinstance(error, openai.APITimeoutError):
-        return EndpointUnavailable(f"the LLM endpoint at {url} did not answer in time ({tries})")
+        return EndpointUnavailable(
+            f"the LLM endpoint at {url} did not answer within the {deadline:g} s deadline ({tries})"
+        )
     if isinstance(error, openai.APIConnectionError):
         cause = error.__cause__
         reason = _one_line(str(cause)) if cause else "connection failed"

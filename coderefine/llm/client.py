@@ -2,8 +2,10 @@
 
 Any OpenAI-compatible server works (OpenAI, vLLM, Ollama, llama.cpp). The
 client adds what a refinement loop needs on top of the plain API: retries with
-backoff, a per-request timeout, an on-disk cache of deterministic requests,
-token counts on every answer, and errors that say in one line what is wrong.
+backoff, a deadline per request (the whole exchange, however slowly the bytes
+come) and a cap on the size of an answer (both kept by `transport`), an on-disk
+cache of deterministic requests, token counts on every answer, and errors that
+say in one line what is wrong.
 
 The answer's body is read by `answers`, not by `openai`'s models: a body
 that is not UTF-8, not JSON, an HTML page, or JSON of another shape is a
@@ -151,6 +153,8 @@ class OpenAIChat:
     def _connect(self) -> openai.OpenAI:
         import openai
 
+        from coderefine.llm import transport
+
         if self._client is None:
             endpoint = self._source.endpoint()
             self._client = openai.OpenAI(
@@ -158,13 +162,16 @@ class OpenAIChat:
                 api_key=endpoint.api_key,
                 timeout=self._options.timeout,
                 max_retries=0,  # retries are ours, so that each is counted and bounded
+                http_client=openai.DefaultHttpxClient(transport=transport.BoundedTransport(endpoint.base_url)),
             )
             if self._model is None:
-                self._model = _only_served_model(self._client)
+                self._model = _only_served_model(self._client, self._options.timeout)
         return self._client
 
     def _call_with_retries(self, request: dict[str, Any]) -> Completion:
         import openai
+
+        from coderefine.llm import transport
 
         client = self._connect()
         model = self._model or ""  # _connect() has chosen one
@@ -173,17 +180,18 @@ class OpenAIChat:
         while True:
             started = time.monotonic()
             try:
-                raw = client.chat.completions.with_raw_response.create(model=model, **request)
+                with transport.deadline(self._options.timeout):
+                    raw = client.chat.completions.with_raw_response.create(model=model, **request)
                 return answers.completion(
                     answers.body(raw.content, raw.headers.get("content-type", ""), url), url, started
                 )
             except openai.APIError as error:
                 problem = answers.classify(error, client, self._model or "")
                 if problem is not None or attempt >= self._options.retries:
-                    raise problem or answers.gave_up(error, client, attempt + 1) from error
+                    raise problem or answers.gave_up(error, client, attempt + 1, self._options.timeout) from error
                 delay = answers.retry_delay(error, self._options.backoff, attempt)
             except answers.Unreadable as unreadable:
-                # A garbled or cut body is as passing as a 5xx; a body of the wrong kind is not.
+                # A garbled or cut body is as passing as a 5xx; a body of the wrong kind (or size) is not.
                 if not unreadable.transient or attempt >= self._options.retries:
                     raise unreadable.final(attempt + 1) from None
                 delay = answers.backoff_delay(self._options.backoff, attempt)
@@ -204,17 +212,20 @@ def _cached(entry: dict[str, Any] | None) -> Completion | None:
     )
 
 
-def _only_served_model(client: openai.OpenAI) -> str:
+def _only_served_model(client: openai.OpenAI, timeout: float) -> str:
     """The model to ask for when none was named: the endpoint's only one."""
     import openai
 
+    from coderefine.llm import transport
+
     url = str(client.base_url).rstrip("/")
     try:
-        raw = client.models.with_raw_response.list()
+        with transport.deadline(timeout):
+            raw = client.models.with_raw_response.list()
         names = answers.model_names(answers.body(raw.content, raw.headers.get("content-type", ""), url), url)
     except openai.APIError as error:
         problem = answers.classify(error, client, "")
-        raise problem or answers.gave_up(error, client, 1) from error
+        raise problem or answers.gave_up(error, client, 1, timeout) from error
     except answers.Unreadable as unreadable:
         raise unreadable.final(1) from None
     if len(names) == 1:
