@@ -12,12 +12,15 @@ from coderefine.code.target import Candidate, standalone
 
 
 class HelperClash(ValueError):
-    """Two new versions in one file bring different helpers of the same name."""
+    """Two new versions in one file bring different helpers of the same name, or import one name
+    from two places (`from math import sqrt` beside `from cmath import sqrt`): spliced together,
+    the later would change what the other's function calls."""
 
 
 def compatible(replacements: Mapping[str, Candidate]) -> dict[str, Candidate]:
     """The replacements that can be spliced together, in order: one that brings a helper an earlier
-    one brought with other code is left out (its own result still holds it)."""
+    one brought with other code, or imports a name another one imports otherwise, is left out (its
+    own result still holds it)."""
     kept: dict[str, Candidate] = {}
     for name, candidate in replacements.items():
         try:
@@ -30,11 +33,36 @@ def compatible(replacements: Mapping[str, Candidate]) -> dict[str, Candidate]:
 
 def check_helpers(candidates: Iterable[Candidate]) -> None:
     seen: dict[str, str] = {}
+    bound: dict[str, str] = {}
     for candidate in candidates:
         for helper in candidate.helpers:
             code = standalone(helper)
             if seen.setdefault(helper.name.value, code) != code:
                 raise HelperClash(f"two new versions define different helpers named {helper.name.value}")
+        for name, what in _imported_names(candidate.imports):
+            if bound.setdefault(name, what) != what:
+                raise HelperClash(f"two new versions import {name} from different places")
+
+
+def _imported_names(lines: Iterable[cst.SimpleStatementLine]) -> list[tuple[str, str]]:
+    """(the name an import binds, what it binds it to) for each alias of the import lines."""
+    found: list[tuple[str, str]] = []
+    for line in lines:
+        for statement in line.body:
+            if isinstance(statement, cst.Import):
+                for alias in statement.names:
+                    dotted = cst.Module(body=[]).code_for_node(alias.name)
+                    name = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else None
+                    found.append((name or dotted.split(".")[0], dotted if name else dotted.split(".")[0]))
+            elif isinstance(statement, cst.ImportFrom) and not isinstance(statement.names, cst.ImportStar):
+                source = "." * len(statement.relative) + (
+                    cst.Module(body=[]).code_for_node(statement.module) if statement.module else ""
+                )
+                for alias in statement.names:
+                    member = cst.Module(body=[]).code_for_node(alias.name)
+                    name = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else None
+                    found.append((name or member, f"{source}.{member}"))
+    return found
 
 
 def with_helpers(module: cst.Module, replacements: Mapping[str, Candidate]) -> cst.Module:

@@ -257,3 +257,22 @@ def test_a_methods_helpers_go_above_its_class_and_two_drafts_may_share_one(sourc
     assert compatible(
         {"Box.biggest": biggest, "Box.twice": other, "slow_sum": parse_candidate(HELPED, source.target("slow_sum"))}
     ).keys() == {"Box.biggest", "slow_sum"}
+
+
+def test_two_drafts_that_import_one_name_from_two_places_are_not_spliced_together(source: SourceFile) -> None:
+    """Each draft alone is checked beside the module's own names; spliced together, the later
+    import would change what the earlier draft's function calls."""
+    real = parse_candidate(
+        "from math import sqrt\n\n\ndef slow_sum(xs: list[int]) -> int:\n    return int(sqrt(sum(xs) ** 2))\n",
+        source.target("slow_sum"),
+    )
+    complex_ = parse_candidate(
+        "from cmath import sqrt\n\n\ndef twice(x):\n    return int(sqrt(x * x).real) * 2\n", source.target("Box.twice")
+    )
+    same = parse_candidate(
+        "from math import sqrt\n\n\ndef twice(x):\n    return int(sqrt(x * x)) * 2\n", source.target("Box.twice")
+    )
+    with pytest.raises(HelperClash, match="import sqrt from different places"):
+        source.splice({"slow_sum": real, "Box.twice": complex_})
+    assert compatible({"slow_sum": real, "Box.twice": complex_}).keys() == {"slow_sum"}
+    assert compatible({"slow_sum": real, "Box.twice": same}).keys() == {"slow_sum", "Box.twice"}
