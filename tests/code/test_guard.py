@@ -500,6 +500,92 @@ def test_drafts_of_another_shape_are_refused() -> None:
     assert broken is not None and broken.rule == "parses"
 
 
+def test_a_future_import_is_refused_wherever_it_stands() -> None:
+    # Spliced in below the file's own imports, it would stop the file from compiling.
+    top = refused(
+        "from __future__ import annotations\n" + HEADER + FAST_BODY,
+        "no-future-imports",
+        "it imports annotations from __future__",
+        "must open its file",
+    )
+    assert top.line == 1
+    # Even the very line the file has: the file's own __future__ imports already apply to the function.
+    own = MODULE.replace("import math\n", "from __future__ import annotations\nimport math\n", 1)
+    refused("from __future__ import annotations\n" + HEADER + FAST_BODY, "no-future-imports", module=own)
+    inside = refused(HEADER + "    from __future__ import annotations\n" + FAST_BODY, "no-future-imports")
+    assert inside.line == 2
+
+
+# Trojan Source: a right-to-left override and isolates show the comment's text in another order,
+# where a reader sees code.
+TROJAN_COMMENT = HEADER + "    # \u202e } \u2066if items:\u2069 \u2066return []\n" + FAST_BODY
+
+
+def test_trojan_source_characters_are_refused_in_comments_and_strings() -> None:
+    comment = refused(TROJAN_COMMENT, "plain-characters", "U+202E RIGHT-TO-LEFT OVERRIDE", "bidirectional control")
+    assert comment.line == 2
+    assert "\u202e" not in comment.message  # named, never shown
+    string = HEADER + '    if items == ["adm\u200bin"]:\n        return []\n' + FAST_BODY
+    hidden = refused(string, "plain-characters", "U+200B ZERO WIDTH SPACE", "invisible")
+    assert hidden.line == 2
+
+
+@pytest.mark.parametrize(
+    ("character", "shown"),
+    [
+        ("\u2067", "U+2067 RIGHT-TO-LEFT ISOLATE"),
+        ("\u200f", "U+200F RIGHT-TO-LEFT MARK"),
+        ("\u061c", "U+061C ARABIC LETTER MARK"),
+        ("\u2060", "U+2060 WORD JOINER"),
+        ("\ufeff", "U+FEFF ZERO WIDTH NO-BREAK SPACE"),
+        ("\u3164", "U+3164 HANGUL FILLER"),
+        ("\x1b", "U+001B <control>"),
+        ("\x0b", "U+000B <control>"),
+        ("\u2028", "U+2028 LINE SEPARATOR"),
+    ],
+)
+def test_invisible_and_control_characters_are_refused(character: str, shown: str) -> None:
+    refused(HEADER + f"    label = 'x{character}'\n" + FAST_BODY, "plain-characters", shown)
+
+
+def test_a_name_spelled_with_a_lookalike_or_a_compatibility_letter_is_refused() -> None:
+    # A Cyrillic a: the local reads as the module's _cache, which it is not.
+    lookalike = HEADER + "    _c\u0430che = dict.fromkeys(items)\n    return list(_c\u0430che)\n"
+    cyrillic = refused(lookalike, "plain-characters", "U+0430 CYRILLIC SMALL LETTER A", "looks like _cache")
+    assert cyrillic.line == 2
+    # The ligature fi: Python folds the name to filter, so the builtin below is dict.fromkeys.
+    folded = HEADER + "    \ufb01lter = dict.fromkeys\n    return list(filter(items))\n"
+    ligature = refused(folded, "plain-characters", "U+FB01 LATIN SMALL LIGATURE FI", "reads as the name filter")
+    assert ligature.line == 2
+    in_field = HEADER + '    assert f"{s\u043erted}"\n' + FAST_BODY
+    refused(in_field, "plain-characters", "U+043E CYRILLIC SMALL LETTER O", "looks like sorted")
+    # Comments and strings are text, not names; nor is an f-string's middle dot, which starts no name.
+    allowed(HEADER + "    # caf\u00e9 \u2192 _c\u0430che\n    return list(dict.fromkeys(items, '\u00e9t\u00e9'))\n")
+    allowed(HEADER + "    assert f'{len(items)} \u00b7 items'\n" + FAST_BODY)
+
+
+# An original that spells names and strings in German, one string with a zero-width space.
+GERMAN = '''\
+def groesse(w\u00f6rter: list[str]) -> int:
+    """Die Gr\u00f6\u00dfe."""
+    z\u00e4hler = 0
+    for wort in w\u00f6rter:
+        z\u00e4hler += len(wort) if wort != "stra\u00dfe\u200b" else 0
+    return z\u00e4hler
+'''
+
+
+def test_what_the_original_spells_a_draft_may_keep_but_not_add_to() -> None:
+    header = 'def groesse(w\u00f6rter: list[str]) -> int:\n    """Die Gr\u00f6\u00dfe."""\n'
+    kept = header + '    return sum(len(wort) for wort in w\u00f6rter if wort != "stra\u00dfe\u200b")\n'
+    allowed(kept, name="groesse", module=GERMAN)
+    # The same word in an f-string, whose text a tokenizer before Python 3.12 cannot tell from its names.
+    formatted = header + '    return sum(len(w) for w in w\u00f6rter if w != f"stra\u00dfe\u200b")\n'
+    allowed(formatted, name="groesse", module=GERMAN)
+    added = header + "    l\u00e4nge = [len(wort) for wort in w\u00f6rter]\n    return sum(l\u00e4nge)\n"
+    refused(added, "plain-characters", "the name l\\xe4nge", "U+00E4", name="groesse", module=GERMAN)
+
+
 def test_a_draft_may_bring_private_helpers_under_the_same_rules() -> None:
     allowed(
         "def _seen_first(items):\n    return list(dict.fromkeys(items))\n\n\n"
@@ -538,7 +624,9 @@ def test_a_draft_may_bring_private_helpers_under_the_same_rules() -> None:
 def test_guard_allow_imports_from_pyproject_and_environment(isolated: Path) -> None:
     assert resolve(environ={}).guard_allow_imports == ()
     (isolated / "pyproject.toml").write_text('[tool.coderefine]\nguard_allow_imports = ["os.path", "io"]\n')
-    assert resolve(environ={}).guard_allow_imports == ("os.path", "io")
+    assert resolve(environ={}).guard_allow_imports == ()  # what is trusted is the operator's
+    trusted = resolve(environ={"CODEREFINE_TRUST_PROJECT_SETTINGS": "1"})
+    assert trusted.guard_allow_imports == ("os.path", "io")
     environ = {"CODEREFINE_GUARD_ALLOW_IMPORTS": "os.path, pathlib ,"}
     assert resolve(environ=environ).guard_allow_imports == ("os.path", "pathlib")
 

@@ -53,6 +53,19 @@ a draft may do too. The rules, each with the id a refusal names:
   annotations (they run at import). Every rule above holds in their bodies
   too (no-global-state, keeps-doctests: a helper's docstring holds no `>>>`
   example, which no check would run).
+- `plain-characters`: no character that changes how the code reads, anywhere
+  in the text (comments and strings too), unless the original's text has it:
+  bidirectional controls (Trojan Source), invisible format characters
+  (category Cf: zero-width spaces, joiners, the byte-order mark...), Hangul
+  fillers, variation selectors, control characters but tab, newline, carriage
+  return and form feed, line and paragraph separators (`characters.py`). No
+  name that is not ASCII unless the original or its module spells that very
+  name: a lookalike letter (a Cyrillic `a`, U+0430) passes for another name,
+  and Python folds names with NFKC, so a compatibility form (`file` spelled
+  with the ligature U+FB01) is that other name.
+- `no-future-imports`: no `from __future__ import`, at the top or anywhere: one
+  must open its file, so spliced in below the file's imports it stops the file
+  from compiling, and the file's own `__future__` imports already apply.
 - `one-function` and `parses`: the draft is import lines, helpers and the
   function, and it parses.
 """

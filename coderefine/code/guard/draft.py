@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from coderefine.code.guard import allowlist
+from coderefine.code.guard.characters import hidden_character, new_name, spelled_names
 from coderefine.code.guard.findings import Finding, Function
 from coderefine.code.guard.reach import (
     SYSTEM_MODULES,
@@ -78,6 +79,11 @@ class Guard:
         return top_level_names(self.module_imports)
 
     @cached_property
+    def _spelled(self) -> frozenset[str]:
+        """The names that are not ASCII, as the original and its module spell them."""
+        return spelled_names(self.original) | spelled_names(self.module_imports)
+
+    @cached_property
     def _module_tree(self) -> ast.Module | None:
         try:
             return ast.parse(self.module_imports)
@@ -135,10 +141,19 @@ class Guard:
         original = self._original
         if isinstance(original, Refusal):
             return original
+        hidden = hidden_character(draft, self.original)
+        if hidden is not None:
+            return Refusal("plain-characters", *hidden)
         parsed = _parse(draft, self.function_name, self._taken)
         if isinstance(parsed, Refusal):
             return parsed
         tree, function, helpers = parsed
+        future = _future_import(tree)
+        if future is not None:
+            return Refusal("no-future-imports", *future)
+        name = new_name(draft, self.original, self._spelled)
+        if name is not None:
+            return Refusal("plain-characters", *name)
         difference = signature_difference(original[0], function)
         if difference is not None:
             return Refusal("same-signature", difference[0], difference[1])
@@ -291,6 +306,19 @@ def _parse(
     if function is None:
         return Refusal("one-function", f"it has no function named {function_name}")
     return tree, function, helpers
+
+
+def _future_import(tree: ast.Module) -> tuple[str, int] | None:
+    """Why the draft's `from __future__ import` must not be spliced in, with its line; or None."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__" and not node.level:
+            names = ", ".join(alias.name for alias in node.names)
+            return (
+                f"it imports {names} from __future__: a __future__ import must open its file, so spliced "
+                "in it stops the file from compiling; the file's own __future__ imports already apply",
+                node.lineno,
+            )
+    return None
 
 
 def _helper_problem(helper: Function, taken: frozenset[str] | set[str]) -> str | None:
