@@ -93,7 +93,7 @@ class Resources:
             self._stack.enter_context(box)
             self._sandboxes[project] = box
             summary = box.copy_summary
-            if summary is not None and summary.left_out and self.on_note is not None:
+            if summary is not None and (summary.left_out or summary.modules) and self.on_note is not None:
                 self.on_note(summary.describe())
         return self._sandboxes[project]
 

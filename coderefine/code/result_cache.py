@@ -114,7 +114,10 @@ def module_files(imports: Sequence[Import], path: Path, project: Path) -> set[Pa
 
 def _imported_closure(imports: Sequence[Import], path: Path, project: Path) -> dict[str, tuple[Path, bytes]]:
     found: dict[str, tuple[Path, bytes]] = {}
-    pending = [(imports, path)]
+    # Importing the file's own module runs its packages' `__init__` first: they count as imported.
+    package = _package_of(path, project)
+    own: list[Import] = [(0, ".".join(package), ())] if package else []
+    pending = [([*own, *imports], path)]
     while pending:
         imports, at = pending.pop()
         for name in sorted(_imported_names(imports, _package_of(at, project))):

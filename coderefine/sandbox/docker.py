@@ -429,22 +429,30 @@ def _process_start(pid: int) -> str:
 
 
 def remove_stale_containers(client: DockerClient, owner: str | None = None) -> int:
-    """Remove pool containers whose owner process is gone (or, with `owner`, that owner's)."""
+    """Remove pool containers whose owner process is gone (or, with `owner`, that owner's), then the
+    project volumes such owners left (one a container still held when its run ended)."""
     import docker.errors
 
     removed = 0
-    host = socket.gethostname()
     # The low-level listing: no per-container inspect that races with other removals.
     for entry in client.api.containers(all=True, filters={"label": POOL_LABEL}):
-        label = (entry.get("Labels") or {}).get(OWNER_LABEL, "")
-        if owner is not None:
-            stale = label == owner
-        else:
-            label_host, _, rest = label.partition(":")
-            pid = rest.partition(":")[0]
-            stale = label_host == host and pid.isdigit() and _owner_label(int(pid)) != label
-        if stale:
+        if _stale((entry.get("Labels") or {}).get(OWNER_LABEL, ""), owner):
             with contextlib.suppress(docker.errors.APIError):  # another process may remove it too
                 client.api.remove_container(entry["Id"], force=True)
                 removed += 1
+    if owner is None:
+        for volume in (client.api.volumes(filters={"label": OWNER_LABEL}) or {}).get("Volumes") or []:
+            if _stale((volume.get("Labels") or {}).get(OWNER_LABEL, ""), None):
+                with contextlib.suppress(docker.errors.APIError):  # in use by a live run's container, or gone
+                    client.api.remove_volume(volume["Name"], force=True)
     return removed
+
+
+def _stale(label: str, owner: str | None) -> bool:
+    """Whether a container or volume of this owner label is to go: `owner`'s, or one whose owner
+    process (on this machine) is gone."""
+    if owner is not None:
+        return label == owner
+    label_host, _, rest = label.partition(":")
+    pid = rest.partition(":")[0]
+    return label_host == socket.gethostname() and pid.isdigit() and _owner_label(int(pid)) != label

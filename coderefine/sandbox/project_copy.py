@@ -88,9 +88,10 @@ class CopySummary:
 
     copied: int
     tracked: bool  # the files git tracks; else every file of the project
-    untracked: int = 0  # not ignored, yet not added to git
+    untracked: int = 0  # files (or whole folders) git does not track, ignored ones included, left out
     secrets: int = 0  # names that may hold a secret, or that the sandbox_exclude setting names
     links_out: int = 0  # symbolic links that lead out of the project
+    modules: tuple[str, ...] = ()  # untracked Python modules a build wrote, copied all the same
 
     @property
     def left_out(self) -> int:
@@ -99,6 +100,9 @@ class CopySummary:
     def describe(self) -> str:
         """E.g. "the sandbox's copy: 41 files git tracks; left out: 3 untracked, 1 that may hold a secret"."""
         copied = f"{self.copied} file{_s(self.copied)}" + (" git tracks" if self.tracked else "")
+        if self.modules:
+            shown = ", ".join(self.modules[:3]) + (", ..." if len(self.modules) > 3 else "")
+            copied += f" (and {len(self.modules)} module{_s(len(self.modules))} it does not: {shown})"
         reasons = [
             (self.untracked, "untracked"),
             (self.secrets, "that may hold a secret"),
@@ -128,16 +132,20 @@ def project_files(project: Path, exclude: Sequence[str] = ()) -> tuple[tuple[str
     """The files (paths relative to `project`, with `/`) that go into the sandbox, and the account.
 
     In a git work tree: the files git tracks under `project` (a staged new file included), as they
-    are in the work tree; else every file. Either way without the names `left_out` gives, and with
-    a symbolic link only when it is relative and stays in the project (it is never followed here).
-    A file in a folder reached through a link, and anything not a file or a link, stays out."""
+    are in the work tree, and the Python modules it does not track that a build writes beside them
+    (a `_version.py` of setuptools-scm or hatch-vcs: `untracked_module`); else every file. Either
+    way without the names `left_out` gives, and with a symbolic link only when it is relative and
+    stays in the project (it is never followed here). A file in a folder reached through a link, and
+    anything not a file or a link, stays out."""
     root = project.resolve()
     names = _git_files(root, "--cached", "--recurse-submodules")
     tracked = bool(names)  # else not in a git work tree, or git tracks nothing here
-    others = _git_files(root, "--others", "--exclude-standard") if tracked else []
+    # Untracked and ignored alike; a folder git tracks nothing in comes as one entry, never entered.
+    others = [name for name in _git_files(root, "--others", "--directory") if not _cache(name)] if tracked else []
+    modules = [name for name in others if untracked_module(name, exclude)]
     kept: list[str] = []
     secrets = links_out = 0
-    for name in sorted(set(names)) if tracked else _every_file(root):
+    for name in sorted({*names, *modules}) if tracked else _every_file(root):
         path = root / name
         if _cache(name) or not _plain_place(root, name):
             continue
@@ -147,8 +155,21 @@ def project_files(project: Path, exclude: Sequence[str] = ()) -> tuple[tuple[str
             links_out += 1
         elif os.path.islink(path) or os.path.isfile(path):
             kept.append(name)
-    untracked = sum(1 for name in others if not _cache(name))
-    return tuple(kept), CopySummary(len(kept), tracked, untracked, secrets, links_out)
+    untracked = len(others) - len(modules)
+    return tuple(kept), CopySummary(len(kept), tracked, untracked, secrets, links_out, tuple(modules))
+
+
+def untracked_module(name: str, exclude: Sequence[str] = ()) -> bool:
+    """Whether an untracked file still goes into the box: a Python module a build wrote (`.py`,
+    `.pyi`), in no hidden folder and of no name that may hold a secret. Nothing else git does not
+    track does: a workflow's own files (a credentials file a CI step leaves in the checkout) are of
+    no such kind."""
+    parts = name.split("/")
+    return (
+        name.endswith((".py", ".pyi"))
+        and not any(part.startswith(".") for part in parts)
+        and not any(may_hold_secret(part, exclude) for part in parts)
+    )
 
 
 def _every_file(root: Path) -> list[str]:

@@ -10,7 +10,7 @@ import pytest
 from coderefine import config
 from coderefine.code.file_facts import facts_of, read_facts
 from coderefine.code.optimize import speed_job
-from coderefine.code.result_cache import facts_store, refuse_inside
+from coderefine.code.result_cache import facts_store, imported_sources, refuse_inside
 from coderefine.code.run import RunRequest, result_keys
 from coderefine.code.source import SourceFile
 from coderefine.errors import UsageError
@@ -84,6 +84,8 @@ def test_a_module_two_imports_away_is_in_the_key_too(tmp_path: Path) -> None:
     (project / "pkg" / "deep" / "units.py").write_text("FACTOR = 1\n")
     (project / "pkg" / "deep" / "__init__.py").write_text("import os\n")
     assert keys(project)["double"] != before["double"]
+    # A module that imports nothing still runs its own packages' `__init__` as it is imported.
+    assert set(imported_sources([], project / "pkg" / "deep" / "units.py", project)) == {"pkg", "pkg.deep"}
 
 
 def test_a_cache_folder_inside_the_repository_is_refused(tmp_path: Path) -> None:

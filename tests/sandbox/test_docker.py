@@ -188,16 +188,19 @@ def test_background_processes_do_not_survive_the_run(sandbox: DockerSandbox) -> 
 
 
 @pytest.mark.docker
-def test_stale_containers_of_a_dead_owner_are_removed(docker_client: docker.DockerClient) -> None:
+def test_stale_containers_and_volumes_of_a_dead_owner_are_removed(docker_client: docker.DockerClient) -> None:
     client = docker_client
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     label = f"{socket.gethostname()}:{dead.stdout.strip()}:1"
     image = client.images.list(filters={"label": "coderefine.sandbox=image"})[0]
     assert image.id is not None
     stale = client.containers.create(image.id, ["sleep", "1"], labels={POOL_LABEL: "pool", "coderefine.owner": label})
+    volume = client.volumes.create(labels={"coderefine.owner": label})  # a project's copy it left behind
     assert remove_stale_containers(client) >= 1
     with pytest.raises(docker.errors.NotFound):
         stale.reload()
+    with pytest.raises(docker.errors.NotFound):
+        volume.reload()
 
 
 @pytest.mark.docker

@@ -126,7 +126,7 @@ TRACKED = {
     "pyproject.toml": "[project]\nname = 'repo'\n",
     "helpers.py": SLOW_DEDUPE,
     "pkg/__init__.py": "VALUE = 1\n",
-    ".gitignore": "*.log\n",
+    ".gitignore": "*.log\npkg/_version.py\n",
     ".env.production": "TOKEN=tracked-yet-secret\n",
 }
 UNTRACKED = {
@@ -134,8 +134,10 @@ UNTRACKED = {
     ".env": "API_KEY=sk-untracked\n",
     "new_module.py": "NEW = True\n",
 }
-IN_THE_COPY = {".gitignore", "helpers.py", "pkg/__init__.py", "pyproject.toml", "staged.py", "alias.py"}
-LEFT_OUT = CopySummary(copied=6, tracked=True, untracked=3, secrets=1, links_out=1)
+# Untracked Python modules go too: a new one not yet added, and one a build wrote (ignored by git).
+MODULES = ("new_module.py", "pkg/_version.py")
+IN_THE_COPY = {".gitignore", "helpers.py", "pkg/__init__.py", "pyproject.toml", "staged.py", "alias.py", *MODULES}
+LEFT_OUT = CopySummary(copied=8, tracked=True, untracked=3, secrets=1, links_out=1, modules=MODULES)
 
 
 @pytest.fixture
@@ -155,7 +157,7 @@ def repository(tmp_path: Path) -> Path:
     (root / "staged.py").write_text("STAGED = True\n")
     git(root, "add", "staged.py")
     (root / "deleted.py").unlink()
-    for name, text in {**UNTRACKED, "debug.log": "ignored\n"}.items():
+    for name, text in {**UNTRACKED, "debug.log": "ignored\n", "pkg/_version.py": "__version__ = '1.0'\n"}.items():
         (root / name).write_text(text)
     return root
 
@@ -165,21 +167,21 @@ def test_the_copy_holds_what_git_tracks_and_counts_what_it_left_out(repository: 
     assert set(files) == IN_THE_COPY
     assert summary == LEFT_OUT
     assert summary.describe() == (
-        "the sandbox's copy: 6 files git tracks; "
+        "the sandbox's copy: 8 files git tracks (and 2 modules it does not: new_module.py, pkg/_version.py); "
         "left out: 3 untracked, 1 that may hold a secret, 1 symbolic link out of the project"
     )
 
 
 def test_the_sandbox_exclude_setting_leaves_out_tracked_files_too(repository: Path) -> None:
     files, summary = project_files(repository, exclude=("pkg",))
-    assert set(files) == IN_THE_COPY - {"pkg/__init__.py"}
+    assert set(files) == IN_THE_COPY - {"pkg/__init__.py", "pkg/_version.py"}
     assert summary.secrets == 2
 
 
 def test_a_project_in_a_folder_of_the_repository_gets_its_own_tracked_files(repository: Path) -> None:
     files, summary = project_files(repository / "pkg")
-    assert files == ("__init__.py",)
-    assert summary == CopySummary(copied=1, tracked=True)
+    assert files == ("__init__.py", "_version.py")
+    assert summary == CopySummary(copied=2, tracked=True, modules=("_version.py",))
 
 
 def test_the_tar_for_docker_holds_the_same_files_readable_by_everyone(repository: Path) -> None:
