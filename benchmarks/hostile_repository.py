@@ -4,7 +4,7 @@ verdict.
 
     python benchmarks/hostile_repository.py                          # this checkout
     python benchmarks/hostile_repository.py --checkout /tmp/old      # another one (its image built)
-    python benchmarks/hostile_repository.py --only ci,endpoint --json rows.json
+    python benchmarks/hostile_repository.py --only box,endpoint --json rows.json
 
 Every attack goes through coderefine's command line as a user runs it (`ci`, `optimize`, `mcp`),
 in a subprocess whose import path starts with `--checkout`, with the operator's secrets in its
@@ -41,6 +41,7 @@ from tests.commands.test_hostile_repository import (  # noqa: E402
     hostile_repository,
     operator_answer,
 )
+from tests.review.test_untrusted_text import outside_code  # noqa: E402
 from tests.scripted_llm import Reply, ScriptedLLM, prompt_text  # noqa: E402
 
 
@@ -101,11 +102,12 @@ def said(stderr: str, needle: str) -> str:
 # -- a fork's pull request through `ci` ------------------------------------------------------------
 
 
-def ci_attacks(run: Run, work: Path) -> list[Row]:
-    """The repository's files against a review of its pull request, the operator's endpoint in the
-    environment (the repository's settings are the next attack's)."""
+def _review(run: Run, work: Path, requirements: str) -> tuple[subprocess.CompletedProcess[str], str, str, Path]:
+    """A review of the hostile repository's pull request with the operator's endpoint in the
+    environment: (what ci did, the prompts it sent, every output, the host folder its attacks aim at)."""
+    work.mkdir(parents=True, exist_ok=True)
     with scripted(operator_answer, api_key=API_KEY) as operator:
-        root, host = hostile_repository(work, None)
+        root, host = hostile_repository(work, None, requirements=requirements, url_dependency=False)
         out, review = work / "reports", work / "review.json"
         env = {
             "OPENAI_BASE_URL": operator.url,
@@ -117,27 +119,42 @@ def ci_attacks(run: Run, work: Path) -> list[Row]:
         args += ["--max-iterations", "2", "--max-examples", "40", "--rewrite-rules", "none", "--progress", "plain"]
         done = run(args, root, env)
         prompts = "\n".join(prompt_text(request) for request in operator.requests)
-        outputs = done.stdout + done.stderr
-        outputs += "".join(p.read_text(errors="replace") for p in out.glob("*") if p.is_file())
-        outputs += review.read_text() if review.exists() else ""
-    document = _json(done.stdout)
-    squares: dict[str, Any] = next((r for r in document.get("results") or [] if r.get("target") == "squares"), {})
-    err = done.stderr
+    outputs = done.stdout + done.stderr + "".join(p.read_text(errors="replace") for p in out.glob("*") if p.is_file())
+    outputs += review.read_text() if review.exists() else ""
+    return done, prompts, outputs, host
+
+
+def requirement_attacks(run: Run, work: Path) -> list[Row]:
+    """The repository's requirements name a folder of its own (built by pip where it is fetched), or
+    include a file of the host's (/proc/self/environ, the key in it): one review each."""
+    done, _, _, host = _review(run, work / "folder", "pkgs/evil\n")
+    built = any(host.iterdir())
+    included, _, outputs, _ = _review(run, work / "include", "-r /proc/self/environ\n")
     return [
         Row(
-            "requirements: a local folder (./evil) with its own setup.py",
-            reached(any(host.iterdir()), "its setup.py ran on the host", said(err, "'./evil' refused")),
+            "requirements: a folder of the repository's (pkgs/evil) with its own setup.py",
+            reached(built, "its setup.py ran on the host", said(done.stderr, "'pkgs/evil' refused")),
         ),
         Row(
             "requirements: -r /proc/self/environ, the key in a report",
-            reached(API_KEY in outputs, "the API key is in an output", said(err, "/proc/self/environ")),
+            reached(API_KEY in outputs, "the API key is in an output", said(included.stderr, "/proc/self/environ")),
         ),
+    ]
+
+
+def box_attacks(run: Run, work: Path) -> list[Row]:
+    """The repository's startup files, its module's import, untracked credentials and a link to a host
+    file, against the box and the reports."""
+    done, prompts, outputs, _ = _review(run, work, "")
+    document = _json(done.stdout)
+    squares: dict[str, Any] = next((r for r in document.get("results") or [] if r.get("target") == "squares"), {})
+    return [
         Row(
             "sitecustomize.py and the module's import patch the judge's comparison",
             reached(
-                squares.get("status") == "improved",
-                "a wrong draft was offered",
-                f"the wrong draft refused ({squares.get('stop_reason')})",
+                squares.get("status") == "improved" or any(_verified(it) for it in squares.get("iterations") or []),
+                f"the wrong draft was verified ({squares.get('status')})",
+                f"the wrong draft refused: {_mismatch(squares)}",
             ),
         ),
         Row(
@@ -196,6 +213,16 @@ def _json(text: str) -> dict[str, Any]:
     except ValueError:
         return {}
     return found if isinstance(found, dict) else {}
+
+
+def _verified(iteration: dict[str, Any]) -> bool:
+    """Whether a draft of the operator's wrong squares was called correct."""
+    return "x + x" in str(iteration.get("output")) and (iteration.get("metrics") or {}).get("correct") is True
+
+
+def _mismatch(result: dict[str, Any]) -> str:
+    found = [str((it.get("metrics") or {}).get("mismatch") or "") for it in result.get("iterations") or []]
+    return next((text for text in found if text), str(result.get("stop_reason")))[:120]
 
 
 def _skip_reason(document: dict[str, Any], file: str) -> str:
@@ -396,7 +423,8 @@ def prose_attacks(run: Run, work: Path) -> list[Row]:
     markdown = (out / "coderefine.md").read_text() if (out / "coderefine.md").exists() else ""
     review = (work / "prose-review.json").read_text() if (work / "prose-review.json").exists() else "{}"
     bodies = [c["body"] for c in json.loads(review).get("comments", [])] + [json.loads(review).get("body", "")]
-    raw = "<details open>" in markdown or any("<details open>" in b for b in bodies)
+    # Outside code (fenced blocks, code spans), where GitHub renders Markdown and HTML.
+    raw = any("<details open>" in outside_code(text) or "@team" in outside_code(text) for text in [markdown, *bodies])
     longest = max([len(markdown), *(len(b) for b in bodies)])
     return [
         Row(
@@ -446,7 +474,8 @@ def mcp_attacks(run: Run, work: Path) -> list[Row]:
 
 
 ATTACKS: dict[str, Callable[[Run, Path], list[Row]]] = {
-    "ci": ci_attacks,
+    "requirements": requirement_attacks,
+    "box": box_attacks,
     "settings": settings_attacks,
     "cache": cache_attacks,
     "written": written_attacks,

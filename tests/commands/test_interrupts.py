@@ -61,7 +61,7 @@ def run_until_interrupted(
     # box later (the signal is sent 2 s after that answer).
     command += ["--symbolic-seconds", "0"]
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODEREFINE_"))}
-    env["CODEREFINE_CACHE_DIR"] = str(path.parent / ".cache")
+    env["CODEREFINE_CACHE_DIR"] = str(path.parent.parent / "cache")  # outside the project, as it must be
     process = subprocess.Popen(
         command,
         env=env,
