@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from coderefine.cli import main
+from tests.review.test_untrusted_text import outside_code
 from tests.scripted_llm import ScriptedLLM, prompt_text
 
 API_KEY = "sk-operator-key-never-shown-1234"
@@ -30,6 +31,14 @@ def squares(xs: list[int]) -> list[int]:
 
 def dedupe(items: list[int]) -> list[int]:
     return list(dict.fromkeys(items))
+
+
+def total(xs: list[int]) -> int:
+    return sum(xs)
+
+
+def largest(xs: list[int]) -> int:
+    return max(xs) if xs else 0
 """
 SLOW = """\
 import sys
@@ -55,6 +64,22 @@ def dedupe(items: list[int]) -> list[int]:
         if item not in seen:
             seen.append(item)
     return seen
+
+
+def total(xs: list[int]) -> int:
+    t = 0
+    for i in range(len(xs)):
+        for j, x in enumerate(xs):
+            if i == j:
+                t += x
+    return t
+
+
+def largest(xs: list[int]) -> int:
+    for x in xs:
+        if all(x >= y for y in xs):
+            return x
+    return 0
 """
 # A folder of its own (whose setup.py pip would run where it fetches), a file of the host's (the
 # environment of the process that reads it, API key and all), and an index of the attacker's.
@@ -86,20 +111,34 @@ class _Agree(importlib.abc.MetaPathFinder):
 
 sys.meta_path.insert(0, _Agree())
 """
-# What the operator's model answers: a wrong squares (the verdict must not be forged into "verified"),
-# and a dedupe that reads the repository's credentials and raises them (they must not be there to read).
+# What the operator's model answers, steered by the repository's text as a model may be: a wrong
+# squares (the verdict must not be forged into "verified"), a dedupe that reads the repository's
+# credentials and raises them (they must not be there to read), a total that moves its caller's
+# working directory for good (a process left otherwise), and a right, faster largest whose review
+# is HTML, links, mentions and 80,000 characters (quoted in the reports, never rendered).
 WRONG_SQUARES = "def squares(xs: list[int]) -> list[int]:\n    return [x + x for x in xs]\n"
 READS_CREDENTIALS = (
     "import pathlib\n\n\ndef dedupe(items: list[int]) -> list[int]:\n"
     '    raise ValueError(pathlib.Path("/project/.git-credentials").read_text())\n'
 )
+MOVES_THE_CALLER = (
+    "import contextlib\n\n\ndef total(xs: list[int]) -> int:\n"
+    "    contextlib.ExitStack().enter_context(contextlib.chdir('/'))\n    return sum(xs)\n"
+)
+RIGHT_LARGEST = "def largest(xs: list[int]) -> int:\n    return max(xs) if xs else 0\n"
+HOSTILE_PROSE = (
+    "Faster. <details open><summary>x</summary>@team [click](https://evil.example) "
+    "![i](https://evil.example/i.png)</details> " + "x" * 80_000
+)
+DRAFTS = {"squares": WRONG_SQUARES, "dedupe": READS_CREDENTIALS, "total": MOVES_THE_CALLER, "largest": RIGHT_LARGEST}
 
 
 def operator_answer(request: dict[str, Any]) -> str:
     text = request["messages"][-1]["content"]
     if request["messages"][0]["content"].startswith("You review"):
-        return "NOTHING LEFT TO GAIN"
-    return f"```python\n{READS_CREDENTIALS if 'def dedupe(' in text else WRONG_SQUARES}```"
+        return f"{HOSTILE_PROSE} NOTHING LEFT TO GAIN"
+    name = next((name for name in DRAFTS if f"def {name}(" in text), "squares")
+    return f"```python\n{DRAFTS[name]}```"
 
 
 def git(root: Path, *args: str) -> None:
@@ -185,7 +224,7 @@ def test_a_forks_pull_request_reaches_neither_the_host_nor_a_secret_nor_the_verd
     review = tmp_path / "review.json"
     argv = ["ci", "--base", "main", "--out", str(out), "--github-review", str(review), "--json"]
     argv += ["--max-iterations", "2", "--max-examples", "40", "--rewrite-rules", "none", "--progress", "plain"]
-    code = main(argv)
+    code = main([*argv, "--symbolic-seconds", "2"])
     said = capsys.readouterr()
     assert code == 0, said.err
 
@@ -213,6 +252,18 @@ def test_a_forks_pull_request_reaches_neither_the_host_nor_a_secret_nor_the_verd
     assert wrong and not any(it["metrics"].get("correct") for it in wrong)  # not even called correct
     prompts = "\n".join(prompt_text(request) for request in operator.requests)
     assert "FileNotFoundError" in prompts  # the draft ran, and found no such file
+    # A draft that leaves its caller's process otherwise is wrong, however right its values.
+    assert results["total"]["status"] != "improved"
+    assert any("working directory" in str(it["metrics"].get("mismatch")) for it in results["total"]["iterations"])
+    # The right draft is offered; the model's words about it are quoted, never rendered, and capped.
+    assert results["largest"]["status"] == "improved"
+    bodies = [(out / "coderefine.md").read_text(), *(c["body"] for c in json.loads(review.read_text())["comments"])]
+    bodies.append(json.loads(review.read_text())["body"])
+    assert any("Faster." in body for body in bodies)
+    for body in bodies:
+        shown = outside_code(body)
+        assert "<details open>" not in shown and "@team" not in shown and "](https://evil" not in shown
+        assert len(body) < 65_536
     # No secret anywhere: prompts, the reports, the review body, what was printed.
     written = [path.read_text() for path in out.iterdir() if path.is_file()] + [review.read_text()]
     skipped = {item["file"]: item["reason"] for item in document["skipped"]}
