@@ -63,10 +63,14 @@ def _outcome(answer: dict[str, Any]) -> str:
     return "returned {}".format(rendering.render(answer.get("value")))
 
 
-def batch_answers(worker: Worker, count: int, limit: float) -> list[dict[str, Any]] | None:
-    """A batch's answers, one per input; None when the batch's child died, hung or answered oddly."""
+def batch_answers(worker: Worker, count: int, limit: float, partial: bool = False) -> list[dict[str, Any]] | None:
+    """A batch's answers, one per input; None when the batch's child died, hung or answered oddly.
+    With `partial`, fewer may come when the last of them ran out of time (`stop_at_timeout`)."""
     answers = worker.answer(((1 + checked_call.TRACED_SHARE) * limit + 1.0) * count + 15.0).get("answers")
-    if not isinstance(answers, list) or len(answers) != count or any(item.get("crashed") for item in answers):
+    if not isinstance(answers, list) or not all(isinstance(item, dict) for item in answers):
+        return None
+    cut = partial and 0 < len(answers) < count and bool(answers[-1].get("timeout"))
+    if (len(answers) != count and not cut) or any(item.get("crashed") for item in answers):
         return None
     return answers
 

@@ -240,17 +240,28 @@ def call_in_child(version: Version, payload: bytes, limit: float, trace: bool, m
 
 
 def calls_in_child(
-    version: Version, payloads: list[bytes], limit: float, trace: bool, moved: bool = False
+    version: Version,
+    payloads: list[bytes],
+    limit: float,
+    trace: bool,
+    moved: bool = False,
+    stop_at_timeout: bool = False,
 ) -> list[dict[str, Any]]:
     """`run_call` on each payload, one after the other, in one fresh child of this process (a fork
     per call would cost more than the calls); one answer per payload, or a single `crashed` one when
     the child died, hung or flooded. `moved`: the child's new objects at other addresses than an
-    unmoved twin's would be (see _moved)."""
+    unmoved twin's would be (see _moved). `stop_at_timeout`: the answers end with the first call
+    that ran out of time (a new version that hangs has failed: the rest of its batch would only
+    wait for the limit again and again)."""
     deadline = time.monotonic() + ((1 + TRACED_SHARE) * limit + 1.0) * len(payloads) + 5.0
 
     def work() -> list[dict[str, Any]]:
         kept = _moved() if moved else None
-        answers = [run_call(version, payload, limit, trace) for payload in payloads]
+        answers = []
+        for payload in payloads:
+            answers.append(run_call(version, payload, limit, trace))
+            if stop_at_timeout and answers[-1].get("timeout"):
+                break
         del kept
         return answers
 

@@ -159,7 +159,14 @@ def serve(
         if kind == "call":
             answer = call_in_child(version, request["payload"], request["limit"], request["trace"], request["moved"])
         elif kind == "calls":
-            found = calls_in_child(version, request["payloads"], request["limit"], request["trace"], request["moved"])
+            found = calls_in_child(
+                version,
+                request["payloads"],
+                request["limit"],
+                request["trace"],
+                request["moved"],
+                bool(request.get("stop_at_timeout")),
+            )
             answer = {"answers": found}
         elif kind == "workload":
             workload = Workload(version, request["payloads"])
