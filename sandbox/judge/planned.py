@@ -17,10 +17,9 @@ import time
 from collections.abc import Iterator
 from typing import Any, Callable
 
-from .. import contract, project_path, wire
-from ..privileges import become
+from .. import contract, wire
 from .errors import Mismatch, SetupError
-from .workers import Cpus, close_all_but, scratch_dir
+from .workers import Cpus, settle_in
 
 Call = tuple[str, bytes, str]  # (source, payload, the call as text)
 CheckOne = Callable[[bytes, str, str], None]  # (payload, shown, source): raises Mismatch where they differ
@@ -170,15 +169,7 @@ def _child(requests: int, answers: int, job: contract.CheckJob, uid: int | None,
     """The planner's process: the original's user, the project on its path, then planner/serve.py."""
     code = 0
     try:
-        null = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(null, fd)
-        close_all_but({requests, answers})
-        become(uid)
-        project_path.enter()
-        with contextlib.suppress(OSError):
-            os.chdir(scratch_dir())
-        cpus.move_here(cpus.work)
+        settle_in({requests, answers}, uid, cpus)
         from ..planner import serve
 
         serve.serve(requests, answers, job)

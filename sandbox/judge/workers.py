@@ -59,15 +59,7 @@ class Worker:
         answer_read, answer_write = os.pipe()
         self.pid = os.fork()
         if self.pid == 0:
-            null = os.open(os.devnull, os.O_RDWR)
-            for fd in (0, 1, 2):
-                os.dup2(null, fd)
-            close_all_but({request_read, answer_write})
-            become(uid)
-            project_path.enter()
-            with contextlib.suppress(OSError):
-                os.chdir(scratch_dir())
-            cpus.move_here(cpus.work)
+            settle_in({request_read, answer_write}, uid, cpus)
             executor.main_for_child(request_read, answer_write, target, candidate, project)
         os.close(request_read)
         os.close(answer_write)
@@ -115,6 +107,21 @@ class Worker:
         for fd in (self.requests, self.answers):
             with contextlib.suppress(OSError):
                 os.close(fd)
+
+
+def settle_in(keep: set[int], uid: int | None, cpus: Cpus) -> None:
+    """A process just forked from the judge to run the project's code (a version's, the planner's):
+    no standard streams, nothing of the judge's open but `keep`, another user's ids, the project on
+    its path, a scratch folder of its own, the check's work CPUs."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    close_all_but(keep)
+    become(uid)
+    project_path.enter()
+    with contextlib.suppress(OSError):
+        os.chdir(scratch_dir())
+    cpus.move_here(cpus.work)
 
 
 def scratch_dir() -> str:
