@@ -113,7 +113,7 @@ def _review(run: Run, work: Path, requirements: str) -> tuple[subprocess.Complet
             "OPENAI_BASE_URL": operator.url,
             "OPENAI_API_KEY": API_KEY,
             "CODEREFINE_MODEL": "scripted-model",
-            "CODEREFINE_GUARD_ALLOW_IMPORTS": "pathlib",  # the operator's: so that the credentials draft runs
+            "CODEREFINE_GUARD_ALLOW_IMPORTS": "pathlib,sys",  # the operator's: so that the credentials draft runs
         }
         args = ["ci", "--base", "main", "--out", str(out), "--github-review", str(review), "--json"]
         args += ["--max-iterations", "2", "--max-examples", "40", "--rewrite-rules", "none", "--progress", "plain"]

@@ -117,9 +117,12 @@ sys.meta_path.insert(0, _Agree())
 # working directory for good (a process left otherwise), and a right, faster largest whose review
 # is HTML, links, mentions and 80,000 characters (quoted in the reports, never rendered).
 WRONG_SQUARES = "def squares(xs: list[int]) -> list[int]:\n    return [x + x for x in xs]\n"
-READS_CREDENTIALS = (
-    "import pathlib\n\n\ndef dedupe(items: list[int]) -> list[int]:\n"
-    '    raise ValueError(pathlib.Path("/project/.git-credentials").read_text())\n'
+READS_CREDENTIALS = (  # wherever the project's copy is on the path, as an attacker would look
+    "import pathlib\nimport sys\n\n\ndef dedupe(items: list[int]) -> list[int]:\n"
+    '    for folder in (*sys.path, "/project"):\n'
+    '        found = pathlib.Path(folder, ".git-credentials")\n'
+    "        if found.is_file():\n            raise ValueError(found.read_text())\n"
+    '    raise ValueError("no credentials anywhere")\n'
 )
 MOVES_THE_CALLER = (
     "import contextlib\n\n\ndef total(xs: list[int]) -> int:\n"
@@ -205,8 +208,9 @@ def hostile_repository(
 
 
 @pytest.mark.docker
+@pytest.mark.parametrize("sandbox", ["docker", "local"])  # the local one as the operator's choice
 def test_a_forks_pull_request_reaches_neither_the_host_nor_a_secret_nor_the_verdict(
-    scripted: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    scripted: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], sandbox: str
 ) -> None:
     attacker: ScriptedLLM = scripted(lambda request: "```python\ndef squares(xs):\n    return xs\n```")
     operator: ScriptedLLM = scripted(operator_answer, api_key=API_KEY)
@@ -216,7 +220,8 @@ def test_a_forks_pull_request_reaches_neither_the_host_nor_a_secret_nor_the_verd
         "OPENAI_API_KEY": API_KEY,
         "GITHUB_TOKEN": GITHUB_TOKEN,
         "CODEREFINE_MODEL": "scripted-model",
-        "CODEREFINE_GUARD_ALLOW_IMPORTS": "pathlib",  # the operator's: so that the credentials draft runs
+        "CODEREFINE_GUARD_ALLOW_IMPORTS": "pathlib,sys",  # the operator's: so that the credentials draft runs
+        "CODEREFINE_SANDBOX": sandbox,
     }.items():
         monkeypatch.setenv(name, value)
     monkeypatch.chdir(root)
@@ -235,13 +240,18 @@ def test_a_forks_pull_request_reaches_neither_the_host_nor_a_secret_nor_the_verd
     assert attacker.attempts == 0 and operator.requests
     assert not (root / ".cache").exists()
     document = json.loads(said.out)
-    assert document["sandbox"] == "docker"
-    # Each requirement line of another form was refused, with its file and line.
+    assert document["sandbox"] == sandbox
+    # Each requirement line of another form was refused, with its file and line (the local sandbox
+    # installs nothing: it runs in coderefine's own environment).
     for refused in (
-        "requirements.txt line 1: 'pkgs/evil' refused (a local path)",
-        "requirements.txt line 2: '/proc/self/environ' refused (a file outside the project)",
-        "requirements.txt line 3: '--index-url http://127.0.0.1:9/simple' refused (an option)",
-        "pyproject.toml [project] dependencies: 'evil @ file:///etc/passwd' refused (a URL)",
+        ()
+        if sandbox == "local"
+        else (
+            "requirements.txt line 1: 'pkgs/evil' refused (a local path)",
+            "requirements.txt line 2: '/proc/self/environ' refused (a file outside the project)",
+            "requirements.txt line 3: '--index-url http://127.0.0.1:9/simple' refused (an option)",
+            "pyproject.toml [project] dependencies: 'evil @ file:///etc/passwd' refused (a URL)",
+        )
     ):
         assert refused in said.err
     # The verdict stands: the wrong draft is wrong, however the module and its startup files meant
@@ -251,7 +261,7 @@ def test_a_forks_pull_request_reaches_neither_the_host_nor_a_secret_nor_the_verd
     wrong = [it for it in results["squares"]["iterations"] if "x + x" in it["output"]]
     assert wrong and not any(it["metrics"].get("correct") for it in wrong)  # not even called correct
     prompts = "\n".join(prompt_text(request) for request in operator.requests)
-    assert "FileNotFoundError" in prompts  # the draft ran, and found no such file
+    assert "no credentials anywhere" in prompts  # the draft ran, and found no such file
     # A draft that leaves its caller's process otherwise is wrong, however right its values.
     assert results["total"]["status"] != "improved"
     assert any("working directory" in str(it["metrics"].get("mismatch")) for it in results["total"]["iterations"])
