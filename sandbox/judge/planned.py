@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from .. import contract, wire
 from .errors import Mismatch, SetupError
-from .workers import Cpus, settle_in
+from .workers import Cpus, end_child, settle_in
 
 Call = tuple[str, bytes, str]  # (source, payload, the call as text)
 CheckOne = Callable[[bytes, str, str], None]  # (payload, shown, source): raises Mismatch where they differ
@@ -112,13 +112,7 @@ class Planner:
     def stop(self) -> None:
         with contextlib.suppress(OSError):
             wire.send_pickle(self.requests, {"kind": "stop"})
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(self.pid, 9)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(self.pid, 0)
-        for fd in (self.requests, self.answers):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        end_child(self.pid, (self.requests, self.answers))
 
     def _plan(self) -> None:
         said = self._ask({"kind": "steps"})

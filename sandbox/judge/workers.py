@@ -100,13 +100,19 @@ class Worker:
     def stop(self) -> None:
         with contextlib.suppress(OSError, wire.ChannelClosed):
             self.send({"kind": "stop"})
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(self.pid, 9)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(self.pid, 0)
-        for fd in (self.requests, self.answers):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        end_child(self.pid, (self.requests, self.answers))
+
+
+def end_child(pid: int, fds: tuple[int, ...]) -> None:
+    """Kill a forked process that was asked to stop (it may not have listened), reap it and close
+    its channels."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, 9)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)
 
 
 def settle_in(keep: set[int], uid: int | None, cpus: Cpus) -> None:
