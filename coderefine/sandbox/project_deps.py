@@ -110,7 +110,7 @@ def _fetch(client: DockerClient, image: str, work: Path, target: Interpreter, fo
     environment = _pip_environment()
 
     def build(requirement: str, into: Path) -> None:
-        source_builds.build(client, image, requirement, target.version, target.pip_options(), into, environment)
+        source_builds.build(client, image, requirement, target.version, target.pip_download(), into, environment)
 
     fetched = Fetcher(work, target, environment, build).fetch(found.requirements)
     left_out = tuple(replace(item, origin=found.origin(item.requirement)) for item in fetched.left_out)

@@ -18,7 +18,6 @@ import io
 import json
 import re
 import subprocess
-import sys
 import tarfile
 import tempfile
 import tomllib
@@ -52,13 +51,14 @@ def build(
     image: str,
     requirement: str,
     python: str,
-    pip_target: Sequence[str],
+    download: Sequence[str],
     into: Path,
     environment: Mapping[str, str],
 ) -> None:
     """A wheel of `requirement`, built from its source distribution in a container of `image`, into
-    `into`. `python` is the box's version, `pip_target` the options that make pip fetch for its
-    interpreter (what the build needs). Unbuildable when there is no source for it or the build fails."""
+    `into`. `python` is the box's version, `download` the command that fetches wheels for its
+    interpreter (of what the build needs: `wheels.Interpreter.pip_download`). Unbuildable when there
+    is no source for it or the build fails."""
     from packaging.requirements import InvalidRequirement, Requirement
 
     try:
@@ -71,7 +71,7 @@ def build(
         work = Path(folder)
         data = _fetch(url, sha256, requirement)
         (work / filename).write_bytes(data)
-        _wheels_for_build(_build_requires(data, filename), pip_target, work / "wheels", environment)
+        _wheels_for_build(_build_requires(data, filename), download, work / "wheels", environment)
         _build_in_container(client, image, work, filename, into, requirement)
 
 
@@ -190,13 +190,12 @@ def _is_top_level(member: str, name: str) -> bool:
 
 
 def _wheels_for_build(
-    requires: list[str], pip_target: Sequence[str], folder: Path, environment: Mapping[str, str]
+    requires: list[str], download: Sequence[str], folder: Path, environment: Mapping[str, str]
 ) -> None:
     folder.mkdir()
     if not requires:
         return
-    command = [sys.executable, "-m", "pip", "--disable-pip-version-check", "download", *pip_target]
-    command += ["-d", str(folder), *requires]
+    command = [*download, "-d", str(folder), *requires]
     done = subprocess.run(
         command, capture_output=True, text=True, stdin=subprocess.DEVNULL, cwd=folder, env=dict(environment)
     )

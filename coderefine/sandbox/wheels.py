@@ -1,8 +1,10 @@
 """Wheels for the box's interpreter, and which of a project's requirements cannot be had.
 
 pip fetches on the host for another interpreter: the box's, learnt from the image itself
-(`Interpreter`: its full version, implementation, ABI and every platform tag it takes), so that
-a wheel that needs a later patch version or a newer glibc than the box has is never fetched.
+(`Interpreter`: its full version, implementation, ABI, every platform tag it takes and its
+environment markers), so that a wheel that needs a later patch version or a newer glibc than the
+box has is never fetched, and a marker (`; python_version < "3.12"`) is read as the box reads it:
+pip's options say the first, and pip runs with the box's markers in place of the host's.
 
 One requirement that cannot be had (no such package, no version for the box's Python, no wheel
 and a source that does not build, a conflict with the others) must not cost the others: pip
@@ -41,12 +43,27 @@ try:
 except ImportError:
     from pip._vendor.packaging import tags
 found = list(tags.sys_tags())
+try:
+    from packaging.markers import default_environment
+except ImportError:
+    from pip._vendor.packaging.markers import default_environment
 print(json.dumps({
     "version": "%d.%d.%d" % sys.version_info[:3],
     "implementation": tags.interpreter_name(),
     "abi": found[0].abi,
     "platforms": [p for p in dict.fromkeys(t.platform for t in found) if p != "any"],
+    "markers": default_environment(),
 }))
+"""
+# The host's pip, reading requirement markers (the project's and its dependencies') with the box's
+# environment (argv[1]) rather than its own: pip has no option for it.
+_PIP_AS_THE_BOX = """\
+import json, sys
+from pip._vendor.packaging import markers
+box = json.loads(sys.argv[1])
+markers.default_environment = lambda: dict(box)
+from pip._internal.cli.main import main
+sys.exit(main(sys.argv[2:]))
 """
 # pip's words for an index it could not reach (it then says "from versions: none", as for no package)
 _UNREACHABLE = re.compile(
@@ -63,14 +80,17 @@ class Interpreter:
     implementation: str  # "cp"
     abi: str  # "cp311"
     platforms: tuple[str, ...]  # "manylinux_2_36_x86_64", ..., "linux_x86_64" (a wheel built in the box)
+    markers: tuple[tuple[str, str], ...] = ()  # its environment markers: python_full_version, sys_platform...
 
-    def pip_options(self) -> list[str]:
-        """`pip download`'s options that fetch wheels for this interpreter and no other."""
-        options = ["--only-binary=:all:", "--python-version", self.version]
-        options += ["--implementation", self.implementation, "--abi", self.abi]
+    def pip_download(self) -> list[str]:
+        """The command, up to its requirements and folders, that fetches wheels for this interpreter
+        and no other: the host's pip, with the box's markers and the options for its tags."""
+        command = [sys.executable, "-I", "-c", _PIP_AS_THE_BOX, json.dumps(dict(self.markers))]
+        command += ["--disable-pip-version-check", "download", "--only-binary=:all:", "--python-version", self.version]
+        command += ["--implementation", self.implementation, "--abi", self.abi]
         for platform in self.platforms:
-            options += ["--platform", platform]
-        return options
+            command += ["--platform", platform]
+        return command
 
 
 def interpreter(client: DockerClient, image: str) -> Interpreter:
@@ -82,8 +102,9 @@ def interpreter(client: DockerClient, image: str) -> Interpreter:
             image, [VENV_PYTHON, "-I", "-c", _PROBE], network_mode="none", remove=True, stdout=True, stderr=False
         )
         found = json.loads(output)
+        markers = tuple((str(key), str(value)) for key, value in dict(found["markers"]).items())
         return Interpreter(
-            str(found["version"]), str(found["implementation"]), str(found["abi"]), tuple(found["platforms"])
+            str(found["version"]), str(found["implementation"]), str(found["abi"]), tuple(found["platforms"]), markers
         )
     except (docker.errors.DockerException, ValueError, KeyError, TypeError) as problem:
         raise EnvironmentProblem(f"cannot learn the sandbox's Python from {image}: {problem}") from None
@@ -205,8 +226,15 @@ class Fetcher:
         listed = self.work / "requirements.txt"
         listed.write_text("\n".join(requirements) + "\n", encoding="utf-8")
         (self.work / "built").mkdir(exist_ok=True)
-        command = [sys.executable, "-m", "pip", "--disable-pip-version-check", "download", *self.target.pip_options()]
-        command += ["--find-links", str(self.work / "built"), "-d", str(folder), "-r", str(listed)]
+        command = [
+            *self.target.pip_download(),
+            "--find-links",
+            str(self.work / "built"),
+            "-d",
+            str(folder),
+            "-r",
+            str(listed),
+        ]
         return subprocess.run(
             command,
             stdout=subprocess.PIPE,

@@ -146,7 +146,9 @@ def fresh_deps() -> Iterator[list[str]]:
     client.close()
 
 
-def test_the_wheels_are_for_the_boxs_own_interpreter() -> None:
+def test_the_wheels_are_for_the_boxs_own_interpreter(tmp_path: Path) -> None:
+    """Its full version, ABI and platforms, and its markers: pip reads a requirement's marker as the
+    box would, not as the host does (here the host runs another patch version than the box)."""
     client = docker.from_env()
     box = client.containers.run(
         default_image(),
@@ -161,6 +163,15 @@ def test_the_wheels_are_for_the_boxs_own_interpreter() -> None:
     assert (target.implementation, target.abi) == ("cp", "cp" + "".join(version.split(".")[:2]))
     assert all(platform.endswith(machine) for platform in target.platforms)
     assert "manylinux2014_" + machine in target.platforms and "linux_" + machine in target.platforms
+    assert dict(target.markers)["python_full_version"] == version
+
+    def build(requirement: str, into: Path) -> None:
+        raise AssertionError(f"{requirement} has a wheel")
+
+    fetched = Fetcher(tmp_path, target, dict(os.environ), build).fetch(
+        [f'six; python_full_version == "{version}"', f'iniconfig; python_full_version != "{version}"']
+    )
+    assert [wheel.name.split("-")[0] for wheel in fetched.wheels] == ["six"] and not fetched.left_out
 
 
 def test_only_the_tests_needs_are_installed_and_what_cannot_be_had_is_named(
@@ -228,7 +239,7 @@ def test_requirements_that_conflict_keep_the_first_and_name_the_other(tmp_path: 
     target = interpreter(client, default_image())
 
     def build(requirement: str, into: Path) -> None:
-        source_builds.build(client, default_image(), requirement, target.version, target.pip_options(), into, {})
+        source_builds.build(client, default_image(), requirement, target.version, target.pip_download(), into, {})
 
     fetched = Fetcher(tmp_path, target, dict(os.environ), build).fetch(["six==1.16.0", "iniconfig", "six==1.15.0"])
     client.close()
