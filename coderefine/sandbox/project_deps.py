@@ -119,7 +119,7 @@ def _fetch(client: DockerClient, image: str, work: Path, target: Interpreter, fo
 
 def _install_error(error: BuildError) -> str:
     """pip's last error line in a failed build's log, rather than the command that ran it."""
-    lines = [str(part.get("stream", "")) for part in getattr(error, "build_log", ()) if isinstance(part, dict)]
+    lines = [str(part.get("stream", "")) for part in error.build_log if isinstance(part, dict)]
     errors = [line.strip() for text in lines for line in text.splitlines() if line.startswith("ERROR:")]
     return errors[-1] if errors else str(error.msg)
 
