@@ -84,6 +84,7 @@ class Resources:
                     pool_size=self.settings.concurrency,
                     requirements=self.settings.test_requirements,
                     on_note=self.on_note,
+                    requirements_exclude=self.settings.test_requirements_exclude,
                 )
             except SandboxUnavailable as problem:
                 if self.sandbox_kind != "docker" or not self._may_fall_back:
