@@ -112,7 +112,7 @@ class Version:
 
 _MISSING = object()
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
-_ACCESSOR_PART = {
+_ACCESSOR_PART: dict[str, Callable[[Any], Any]] = {
     "getter": lambda found: found.fget,
     "setter": lambda found: found.fset,
     "deleter": lambda found: found.fdel,
@@ -175,6 +175,20 @@ def static_function(owner: Any, name: str, accessor: str | None = None) -> Calla
         found: Callable[..., Any] | None = _function_of(raw, accessor)
         return found
     return getattr(owner, name, None)
+
+
+def function_of_code(owner: Any, name: str, code: Any) -> tuple[Callable[..., Any] | None, str]:
+    """The function of `owner.name` that runs `code`, or None, and what its target's name adds to
+    `Class.name`: a property's getter, setter and deleter share one qualified name."""
+    raw = owner.__dict__.get(name) if hasattr(owner, "__dict__") else None
+    if isinstance(raw, property):
+        for accessor, part in _ACCESSOR_PART.items():
+            function = part(raw)
+            if getattr(function, "__code__", None) is code:
+                return function, "" if accessor == "getter" else "." + accessor
+        return None, ""
+    function = static_function(owner, name)
+    return (function, "") if getattr(function, "__code__", None) is code else (None, "")
 
 
 def protected_objects(module: Any) -> dict[int, str]:
