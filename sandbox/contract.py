@@ -26,10 +26,12 @@ class TargetSpec:
     class_name: str | None = None
     is_static: bool = False
     is_classmethod: bool = False
+    accessor: str | None = None  # a property's "getter", "setter" or "deleter": the function checked is that one
 
     @property
     def label(self) -> str:
-        return (self.class_name + "." if self.class_name else "") + self.function_name
+        role = f".{self.accessor}" if self.accessor in ("setter", "deleter") else ""
+        return (self.class_name + "." if self.class_name else "") + self.function_name + role
 
 
 @dataclass(frozen=True)

@@ -141,6 +141,7 @@ class Check:
         self.passed: list[tuple[str, bytes, float]] = []  # inputs the original returned on, its seconds: for timing
         self.kinds: dict[str, dict[str, bool]] = {}  # per parameter, each explored kind: whether the original took it
         self.unsteady: dict[str, set[str]] = {}  # a baseline's: explored kinds the original answers differently twice
+        self.compared = False  # whether the original gave anything to compare on a checked input (see _gave)
         self.tell_early: Callable[[contract.Verdict], None] | None = None  # the verdict before the search
 
     def run(self) -> contract.Verdict:
@@ -174,6 +175,11 @@ class Check:
             return self._died(problem, baseline)
         if not self.checked:
             raise SetupError(self.plan.missing or "no inputs to test with: add type hints or give examples")
+        if not self.compared:
+            raise SetupError(
+                f"it returns no value and changes none of its arguments on the {len(self.checked)} inputs "
+                "checked, so there is nothing to compare"
+            )
         return self._evidence(baseline)
 
     def _died(self, problem: wire.ChannelClosed, baseline: dict[str, Any]) -> contract.Verdict:
@@ -370,6 +376,7 @@ class Check:
             if problem:
                 raise Mismatch(problem, shown)
         self.checked.add(payload)
+        self.compared = self.compared or _gave(expected)
         self.sources[source] = self.sources.get(source, 0) + 1
         ran = reached if self.job.is_baseline else arcs_of(actual or {})
         (self.original_arcs if self.job.is_baseline else self.arcs).update(ran)
@@ -600,6 +607,18 @@ def fails_alike_or_not_at_all(expected: dict[str, Any], actual: dict[str, Any] |
         return True
     same = {raised.get("type"), failed.get("type")}
     return len(same) == 1 or same <= set(LOOKUPS)
+
+
+def _gave(answer: dict[str, Any]) -> bool:
+    """Whether a call gave anything to compare: a value, an exception, a change to its arguments (a
+    mutator's result: `self` too), or printed text. A function that returns None and changes nothing
+    on every input gives nothing: any draft would agree with it."""
+    return (
+        answer.get("value") is not None
+        or bool(answer.get("raised"))
+        or bool(answer.get("mutated"))
+        or bool(answer.get("printed"))
+    )
 
 
 def _replace(verdict: contract.Verdict, **changes: Any) -> contract.Verdict:

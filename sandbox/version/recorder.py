@@ -202,14 +202,14 @@ class Recorder:
         *classes, name = qualname.split(".")
         if classes:
             owner = vars(module).get(classes[0])
-        function = versions.static_function(owner, name) if owner is not None else None
-        if getattr(function, "__code__", None) is not code:
+        function, role = versions.function_of_code(owner, name, code) if owner is not None else (None, "")
+        if function is None:
             return _Known(file, unit, None)
         refs = dict(versions.protected_objects(module))
-        for default, value in versions.defaults_of(function).items():  # type: ignore[arg-type]
+        for default, value in versions.defaults_of(function).items():
             if not versions.is_plain(value):
                 refs[id(value)] = "default:" + default
-        return _Known(file, unit, _Function(f"{module.__name__}:{qualname}", refs))
+        return _Known(file, unit, _Function(f"{module.__name__}:{qualname}{role}", refs))
 
     def _module(self, path: str) -> Any:
         if path not in self._modules:
