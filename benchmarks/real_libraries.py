@@ -47,7 +47,7 @@ import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -77,11 +77,13 @@ SKIP_GROUPS = (
     ("side effects", r"side effects"),
     ("test file", r"a test file"),
 )
+PRIVATE = r"\b_[A-Za-z]\w*__\w+|mangl|private name"  # a name mangled in its class, not outside it
 # Why a function could not be checked: (group, pattern), searched in its message.
 CHECK_GROUPS = (
-    ("private names", r"_[A-Za-z]\w*__\w+|mangl|private name"),
+    ("private names", PRIVATE),
     ("floor not met", r"floor|distinct inputs|at least \d+ (distinct )?inputs|fewer than \d+"),
     ("inputs missing", r"no input|cannot (make|draw|build)|inputs? (could|can) ?not|no strategy|no value"),
+    ("lines no input reaches", r"never ran|never taken|reaches all"),
     ("original too slow", r"too slow|timed? ?out|time limit|check_timeout|did not finish"),
     ("original raised", r"original (raised|failed|crashed)|the original"),
 )
@@ -180,8 +182,11 @@ def group_of(reason: str, groups: Sequence[tuple[str, str]], default: str) -> st
 
 def skipped_function(entry: Mapping[str, Any]) -> Function:
     file, target, reason = entry["file"], entry["target"], str(entry["reason"])
-    if reason.startswith("not reached"):
-        return Function(file, target, "not reached", reason.partition(":")[2].strip() or reason, reason)
+    if reason.startswith(("not reached", "not started")):
+        group = reason.partition(":")[2].strip() or reason
+        return Function(file, target, "not reached", group[:60], reason)
+    if reason.startswith("its verified version was refused"):
+        return Function(file, target, "verdict", "refused: as written", reason)
     if re.match(r"(cannot check|could not check|not checked)", reason, re.I):
         return Function(file, target, "cannot check", group_of(reason, CHECK_GROUPS, "cannot check: other"), reason)
     return Function(file, target, "skipped", group_of(reason, SKIP_GROUPS, reason.split(":")[0][:40]), reason)
@@ -211,6 +216,8 @@ def _first_line(draft: Mapping[str, Any]) -> str:
 
 
 def _refusal(message: str) -> str:
+    if re.search(PRIVATE, message):
+        return "private names"
     head = message.split(":")[0].strip().lower()
     return {"not verified": "not verified", "wrong": "wrong"}.get(head, head[:30] or "other")
 
@@ -297,26 +304,44 @@ def native_seconds(project: Path) -> tuple[float | None, str]:
     return float(found.group(1)), f"pytest exit {found.group(2)}, {found.group(3)}"
 
 
-def measure(spec: str, out: Path, budget: float | None) -> Review:
+def measure(spec: str, out: Path, budget: float | None, reuse: bool) -> Review:
+    """Review the library (or, with `reuse`, read the review saved in `out` by an earlier run)."""
     stem = spec.replace("==", "-")
-    notes: list[str] = []
+    saved = out / f"{stem}.run.json"
     with repository(spec) as project:
-        exit_code, seconds, document = review(project, out, stem, budget)
-        document = document or {}
-        if document.get("error"):
-            notes.append(f"the review said: {document['error']}")
-        functions = []
-        for function in functions_of(document):
-            clock = clock_use(project, function.file, function.target) if function.target else None
-            functions.append(Function(**{**function.__dict__, "clock": clock}))
-        reported = document.get("project_tests")
-        if isinstance(reported, dict) and isinstance(reported.get("native_seconds"), (int, float)):
-            native, source = float(reported["native_seconds"]), "as the report says"
+        if reuse and saved.is_file():
+            run = json.loads(saved.read_text(encoding="utf-8"))
+            document = json.loads((out / f"{stem}.json").read_text(encoding="utf-8") or "{}")
         else:
-            native, said = native_seconds(project)
-            source = f"measured here in the sandbox ({said})"
+            exit_code, seconds, found = review(project, out, stem, budget)
+            document = found or {}
+            run = {"exit_code": exit_code, "seconds": seconds, **native_of(document, project)}
+            saved.write_text(json.dumps(run, indent=2), encoding="utf-8")
+        functions = tuple(
+            replace(function, clock=clock_use(project, function.file, function.target))
+            for function in functions_of(document)
+        )
+    notes = [f"the review said: {document['error']}"] if document.get("error") else []
     notes += sorted({str(e["tests_note"]) for e in document.get("results", []) if e.get("tests_note")})[:3]
-    return Review(spec, exit_code, seconds, tuple(functions), capture_seconds(document), native, source, tuple(notes))
+    return Review(
+        spec,
+        run["exit_code"],
+        run["seconds"],
+        functions,
+        capture_seconds(document),
+        run["native_seconds"],
+        run["native_source"],
+        tuple(notes),
+    )
+
+
+def native_of(document: Mapping[str, Any], project: Path) -> dict[str, Any]:
+    """The native time of the project's tests: as the report says it, else measured in the sandbox."""
+    reported = document.get("project_tests")
+    if isinstance(reported, dict) and isinstance(reported.get("native_seconds"), (int, float)):
+        return {"native_seconds": float(reported["native_seconds"]), "native_source": "as the report says"}
+    native, said = native_seconds(project)
+    return {"native_seconds": native, "native_source": f"measured here in the sandbox ({said})"}
 
 
 def table(result: Review) -> str:
@@ -382,6 +407,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--library", action="append", metavar="NAME==VERSION", help="repeatable; default: the four")
     parser.add_argument("--out", type=Path, required=True, help="folder for each library's table, JSON and log")
     parser.add_argument("--time-budget", type=float, help="passed on to ci when given")
+    parser.add_argument(
+        "--reuse", action="store_true", help="read the reviews an earlier run saved in --out instead of running them"
+    )
     args = parser.parse_args(argv)
     libraries = args.library or list(DEFAULT_LIBRARIES)
     if any("==" not in spec for spec in libraries):
@@ -391,7 +419,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for spec in libraries:
         print(f"{spec}: downloading and reviewing ...", flush=True)
         try:
-            result = measure(spec, args.out, args.time_budget)
+            result = measure(spec, args.out, args.time_budget, args.reuse)
         except CoderefineError as error:
             print(f"{spec}: {error}", flush=True)
             continue
