@@ -368,6 +368,7 @@ def table(result: Review) -> str:
         f"  skipped by rule        {sum(f.kind == 'skipped' for f in judged)}",
         f"  project's tests        capture {result.capture_seconds:.1f}s, native {native}{ratio}",
         f"                         (native {result.native_source})",
+        "  verdicts by folder     " + _by_folder(judged),
         "  no verdict, by reason (count: example)",
     ]
     for (kind, group), members in _no_verdict(judged):
@@ -377,6 +378,20 @@ def table(result: Review) -> str:
         lines.append("  on the clock or randomness: " + ", ".join(f"{f.target} ({f.clock})" for f in clocked[:8]))
     lines += [f"  note: {note[:300]}" for note in result.notes]
     return "\n".join(lines)
+
+
+def _by_folder(functions: Sequence[Function]) -> str:
+    """Verdicts per top folder (the second under `src`): an sdist's benchmarks and docs hold functions
+    too, and `ci --all` reviews them as it does the package."""
+    folders: dict[str, list[Function]] = collections.defaultdict(list)
+    for function in functions:
+        parts = Path(function.file).parts
+        top = "/".join(parts[:2]) if parts[0] == "src" and len(parts) > 2 else parts[0]
+        folders[top].append(function)
+    return "; ".join(
+        f"{top} {sum(f.kind == 'verdict' for f in members)}/{len(members)}"
+        for top, members in sorted(folders.items(), key=lambda item: -len(item[1]))
+    )
 
 
 def _no_verdict(functions: Sequence[Function]) -> list[tuple[tuple[str, str], list[Function]]]:
