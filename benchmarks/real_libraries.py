@@ -353,7 +353,12 @@ def table(result: Review) -> str:
     verdicts = [f for f in judged if f.kind == "verdict"]
     by = collections.Counter(f.group for f in verdicts)
     share = f"{len(verdicts) / len(judged):.0%}" if judged else "-"
-    ratio = f", {result.capture_seconds / result.native_seconds:.1f}x" if result.native_seconds else ""
+    ratio = (
+        f", {result.capture_seconds / result.native_seconds:.1f}x"
+        if result.native_seconds and result.capture_seconds
+        else ""
+    )
+    capture = f"{result.capture_seconds:.1f}s" if result.capture_seconds else "not reported (no run finished)"
     native = f"{result.native_seconds:.1f}s" if result.native_seconds is not None else "not reported"
     lines = [
         f"{result.spec}: exit {result.exit_code}, {result.seconds:.0f}s",
@@ -367,7 +372,7 @@ def table(result: Review) -> str:
         f"  not reached            {sum(f.kind == 'not reached' for f in judged)}",
         f"  cannot check           {sum(f.kind == 'cannot check' for f in judged)}",
         f"  skipped by rule        {sum(f.kind == 'skipped' for f in judged)}",
-        f"  project's tests        capture {result.capture_seconds:.1f}s, native {native}{ratio}",
+        f"  project's tests        capture {capture}, native {native}{ratio}",
         f"                         (native {result.native_source})",
         "  verdicts by folder     " + _by_folder(judged),
         "  no verdict, by reason (count: example)",
