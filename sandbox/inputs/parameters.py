@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import inspect
-import textwrap
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -15,6 +14,7 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
+from .. import source_text
 from .drawing import Context, Element, combine, sample
 from .examples import Call
 from .hints import buildable, from_hint, is_abc, validated
@@ -182,7 +182,7 @@ def iterated_parameters(function: Callable[..., Any]) -> set[str]:
     if source is None:
         return set()
     try:
-        tree = ast.parse(textwrap.dedent(source))
+        tree = ast.parse(source_text.dedent(source))
     except SyntaxError:
         return set()
     definition = next((node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
