@@ -59,8 +59,9 @@ class Version:
         if target.class_name:
             if not methods:
                 raise LookupError(f"the new version defines no function {name}")
+            name = stored_name(self.owner, name)
             old_attribute = self.owner.__dict__.get(name, _MISSING)
-            raw = _in_class(methods[-1], self.owner, namespace)
+            raw = _in_class(methods[-1], self.owner, namespace, name)
             if target.accessor is not None and isinstance(raw, property) and isinstance(old_attribute, property):
                 # The getter's draft is a property of its own: the original's setter and deleter stay.
                 raw = getattr(old_attribute, target.accessor)(_ACCESSOR_PART[target.accessor](raw))
@@ -119,7 +120,9 @@ _ACCESSOR_PART: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def _in_class(method: ast.FunctionDef | ast.AsyncFunctionDef, owner: type, module_namespace: dict[str, Any]) -> Any:
+def _in_class(
+    method: ast.FunctionDef | ast.AsyncFunctionDef, owner: type, module_namespace: dict[str, Any], stored: str
+) -> Any:
     """The method as its class's body would define it: compiled inside a class statement of the
     class's own name (the compiler mangles `self.__items` to `_Name__items` by that name), its
     decorators run beside the class's own attributes (`@size.setter` finds the property), and the
@@ -133,7 +136,7 @@ def _in_class(method: ast.FunctionDef | ast.AsyncFunctionDef, owner: type, modul
     cell = namespace.get("__classcell__")
     if isinstance(cell, types.CellType):
         cell.cell_contents = owner
-    return namespace[method.name]
+    return namespace[stored]
 
 
 def _function_of(raw: Any, accessor: str | None) -> Any:
@@ -168,8 +171,19 @@ def is_plain(value: Any) -> bool:
     return isinstance(value, _PLAIN) or (type(value) is tuple and all(isinstance(v, _PLAIN) for v in value))
 
 
+def stored_name(owner: Any, name: str) -> str:
+    """The name a class keeps its method `name` under: `__x` is `_Class__x`, as the compiler mangles
+    it in the class body (a class named only with underscores mangles nothing)."""
+    if isinstance(owner, type) and name.startswith("__") and not name.endswith("__"):
+        stripped = owner.__name__.lstrip("_")
+        if stripped:
+            return f"_{stripped}{name}"
+    return name
+
+
 def static_function(owner: Any, name: str, accessor: str | None = None) -> Callable[..., Any] | None:
     """The function `owner.name` holds: a static or class method's own, a property's accessor."""
+    name = stored_name(owner, name)
     raw = owner.__dict__.get(name) if hasattr(owner, "__dict__") else None
     if isinstance(raw, (staticmethod, classmethod)) or (accessor is not None and isinstance(raw, property)):
         found: Callable[..., Any] | None = _function_of(raw, accessor)
@@ -180,7 +194,7 @@ def static_function(owner: Any, name: str, accessor: str | None = None) -> Calla
 def function_of_code(owner: Any, name: str, code: Any) -> tuple[Callable[..., Any] | None, str]:
     """The function of `owner.name` that runs `code`, or None, and what its target's name adds to
     `Class.name`: a property's getter, setter and deleter share one qualified name."""
-    raw = owner.__dict__.get(name) if hasattr(owner, "__dict__") else None
+    raw = owner.__dict__.get(stored_name(owner, name)) if hasattr(owner, "__dict__") else None
     if isinstance(raw, property):
         for accessor, part in _ACCESSOR_PART.items():
             function = part(raw)

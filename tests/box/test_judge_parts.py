@@ -381,6 +381,9 @@ class Stack(Base):
     @size.setter
     def size(self, value):
         self.__items = self.__items[:value]
+
+    def __first(self):
+        return self.__items[0]
 """
 
 
@@ -408,3 +411,10 @@ def test_a_methods_new_version_is_defined_in_its_class(tmp_path: Path, monkeypat
     prop = vars(got.owner)["size"]
     assert versions.function_of_code(got.owner, "size", prop.fset.__code__) == (prop.fset, ".setter")
     assert versions.function_of_code(got.owner, "size", prop.fget.__code__) == (prop.fget, "")
+    # A method whose own name is private is kept by the class under its mangled name, and found there.
+    first = versions.Version(contract.TargetSpec("private", "__first", class_name="Stack"), None)
+    assert first.function is vars(first.owner)["_Stack__first"]
+    draft = "def __first(self):\n    return self.__items[-1]\n"
+    last = versions.Version(contract.TargetSpec("private", "__first", class_name="Stack"), draft)
+    assert last.function(last.owner([1, 2])) == 2 and last.owner([1, 2])._Stack__first() == 2
+    assert versions.function_of_code(last.owner, "__first", last.function.__code__) == (last.function, "")
