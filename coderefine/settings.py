@@ -216,6 +216,15 @@ class Settings:
         ),
         bounds=_POSITIVE,
     )
+    test_timeout: float = _setting(
+        60.0,
+        flag=_check(
+            "code",
+            "seconds each of the project's tests may take; one that takes longer is stopped and left out (default 60)",
+            "SECONDS",
+        ),
+        bounds=_POSITIVE,
+    )
     symbolic_seconds: float = _setting(
         10.0,
         flag=_check(

@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from coderefine import engine
 from coderefine.code import result_cache
 from coderefine.code.as_written import checked_as_written
+from coderefine.code.baseline_cache import function_key
 from coderefine.code.check import Verdict, VerifyOptions, module_name
 from coderefine.code.checker import Checker
 from coderefine.code.file_facts import FileFacts, facts_of
@@ -111,6 +112,7 @@ def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None
             imported = result_cache.imported_sources(source.imports(), path, project)
         run = _FileRun(request, job, resources, source, path, project)
         targets = _targets(source, request, job)
+        resources.expect(function_key(path, t.name, project) for t in targets if t.eligible)
         if request.name is None and not request.settings.include_tests and is_test_file(path, project):
             results, error = [FunctionResult(t.name, t.source, None, TEST_FILE_REASON) for t in targets], None
         else:

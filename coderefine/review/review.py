@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from coderefine.cache import JsonCache, cache_key
+from coderefine.code.baseline_cache import function_key
 from coderefine.code.check import VerifyOptions
 from coderefine.code.file_facts import FileFacts, read_facts
 from coderefine.code.files import find_project
@@ -129,6 +130,7 @@ def review(
     for function in functions:
         by_file.setdefault(function.file, []).append(function)
     with Resources(settings, limits_for(verify_options), fallback=options.fallback, on_note=observer.note) as resources:
+        resources.expect(function_key(c.facts.path, c.target.name) for c in functions if c.target.eligible)
         review_file = _FileReview(job, verify_options, settings, options, observer, resources, [])
         files = list(by_file.values())
         # The budget is a ceiling: at the deadline the work in flight is stopped, as an interrupt stops it.
@@ -147,7 +149,12 @@ def review(
                 ceiling.cancel()
         outcomes = [outcome or review_file.unreached(changed) for outcome, changed in zip(found, files, strict=True)]
         return Review(
-            job.name, tuple(outcomes), resources.sandbox_kind, resources.fallback_reason, resources.interrupted
+            job.name,
+            tuple(outcomes),
+            resources.sandbox_kind,
+            resources.fallback_reason,
+            resources.interrupted,
+            resources.tests_summary,
         )
 
 
