@@ -30,7 +30,8 @@ def test_a_line_at_the_left_margin_inside_a_string_does_not_keep_the_method_inde
     function = tree.body[0]
     assert isinstance(function, ast.FunctionDef) and function.name == "bump"
     assert [node.lineno for node in function.body] == [2, 8, 10]  # every line keeps its number
-    assert ast.get_docstring(function) is not None and "build='build.10')" in ast.get_docstring(function)
+    docstring = ast.get_docstring(function)
+    assert docstring is not None and "build='build.10')" in docstring
 
 
 def test_the_body_of_such_a_method_is_found_for_its_coverage() -> None:
