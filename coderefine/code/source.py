@@ -244,9 +244,8 @@ def _skip_reason(node: cst.FunctionDef, class_name: str | None, decorators: list
         return "a method without self"
     scan = _BodyScan()
     node.body.visit(scan)
-    if scan.yields:
-        return "generators are not supported"
-    if not scan.returns_value:
+    # A generator's items are its result: they are compared to a bound, as a returned iterator's are.
+    if not scan.returns_value and not scan.yields:
         return "it returns no value, so there is nothing to compare"
     if scan.side_effect:
         return f"it has side effects on files or the network ({scan.side_effect})"

@@ -33,6 +33,7 @@ import time
 from typing import Any, Callable
 
 from .. import contract, wire
+from ..inputs.finite import EXHAUSTIVE_LIMIT
 from ..privileges import become
 from ..version import checked_call
 from . import capture
@@ -142,6 +143,8 @@ class Check:
         self.kinds: dict[str, dict[str, bool]] = {}  # per parameter, each explored kind: whether the original took it
         self.unsteady: dict[str, set[str]] = {}  # a baseline's: explored kinds the original answers differently twice
         self.tell_early: Callable[[contract.Verdict], None] | None = None  # the verdict before the search
+        self.exhaustive: set[bytes] = set()  # every call of a small closed domain (inputs/finite.py)
+        self.lazy = False  # the original returned an iterator: a timed call reads it as a checked one does
 
     def run(self) -> contract.Verdict:
         baseline: dict[str, Any] = {}
@@ -149,9 +152,11 @@ class Check:
             self._wait_ready()  # a new version that does not even load is a failed one
             self.plan.ready()
             baseline = self._baseline() if self.job.is_baseline else {}
-            self.check_batch(list(self.plan.fixed_calls()))
+            fixed = list(self.plan.fixed_calls())
+            self.exhaustive = {payload for source, payload, _ in fixed if source == "exhaustive"}
+            self.check_batch(fixed)
             self.check_batch(self.plan.variants())
-            for strategy, count in self.plan.generated(lambda: len(self.checked) >= self.job.min_inputs):
+            for strategy, count in self.plan.generated(self._enough):
                 try:
                     self.check_batch(self.plan.collect(strategy, count))
                 except Mismatch:
@@ -175,6 +180,14 @@ class Check:
         if not self.checked:
             raise SetupError(self.plan.missing or "no inputs to test with: add type hints or give examples")
         return self._evidence(baseline)
+
+    def _enough(self) -> bool:
+        return len(self.checked) >= self.job.min_inputs or self._exhausted()
+
+    def _exhausted(self) -> bool:
+        """Whether every call of the function's whole domain was compared (not one the original could
+        not finish): complete evidence, however few they are."""
+        return 0 < len(self.exhaustive) <= EXHAUSTIVE_LIMIT and self.exhaustive <= self.checked
 
     def _died(self, problem: wire.ChannelClosed, baseline: dict[str, Any]) -> contract.Verdict:
         """A version's process is gone (it exited, was killed, or closed its channel). In a draft's
@@ -375,7 +388,12 @@ class Check:
         (self.original_arcs if self.job.is_baseline else self.arcs).update(ran)
         went = conditions_of(expected if self.job.is_baseline else actual or {})
         (self.original_conditions if self.job.is_baseline else self.conditions).update(went)
-        if expected.get("raised") is None and len(self.passed) < 400 and source != "explored":
+        value = expected.get("value")
+        lazy = isinstance(value, dict) and value.get("t") == "lazy"
+        self.lazy = self.lazy or lazy
+        # A timed call reads an iterator as a checked one does: one that raised while read would end its round.
+        ended = not (lazy and isinstance(value, dict) and value.get("raised") is not None)
+        if expected.get("raised") is None and ended and len(self.passed) < 400 and source != "explored":
             seconds = float(expected.get("seconds") or 0.0)
             if self._trace_original() and "cut_arcs" not in expected:
                 seconds /= checked_call.TRACED_SLOWDOWN  # it ran traced: only the workloads' choice reads this
@@ -470,8 +488,9 @@ class Check:
                 "that reach them, or write a simpler version"
             )
         # The floor holds always: calls captured from the project's tests count toward it, and
-        # reaching every line with a few of them is no reason to check fewer.
-        if len(self.checked) < self.job.min_inputs:
+        # reaching every line with a few of them is no reason to check fewer. Only the whole of a
+        # small closed domain, every call of it compared, stands in for it.
+        if len(self.checked) < self.job.min_inputs and not self._exhausted():
             reason = self.plan.missing or (
                 f"only {len(self.checked)} distinct inputs could be checked (every source drawn from, "
                 "none gave more: fewer may exist)"
@@ -567,7 +586,7 @@ class Check:
         being timed."""
         if self.spares is None:
             return self.original, self.candidate
-        request = {"kind": "workload", "payloads": self.payloads}
+        request = {"kind": "workload", "payloads": self.payloads, "lazy": self.lazy}
         for worker in self.spares:
             if "calls" not in worker.ask(request, 600.0):
                 raise wire.ChannelClosed("the second pair of processes failed before its timing")
@@ -584,7 +603,7 @@ class Check:
 
     def _load(self, payloads: list[bytes]) -> bool:
         """Both versions take `payloads` as the inputs their rounds run."""
-        request = {"kind": "workload", "payloads": payloads}
+        request = {"kind": "workload", "payloads": payloads, "lazy": self.lazy}
         return all("calls" in worker.ask(request, 600.0) for worker in (self.original, self.candidate))
 
     def _workloads(self, spec: contract.TimingSpec) -> list[bytes]:
