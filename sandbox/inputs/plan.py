@@ -9,7 +9,10 @@ What is known of each parameter is combined (`st.one_of`) where several sources 
   of other lengths whose items are shaped like the observed items;
 - defaults: a parameter with a default is sometimes left out, so a sentinel default is reached;
 - literals of the original and the new version: integers near them, strings containing them,
-  and collection sizes on both sides of them (`len(items) > 250` needs 250 and 251 items).
+  and collection sizes on both sides of them (`len(items) > 250` needs 250 and 251 items);
+- small closed domains (finite.py): every call of them where all parameters have one, each of
+  their values crossed with drawn others where some do;
+- instances of the project's classes built by their constructors (objects.py).
 
 Two strategies per function: `small` for everyday inputs and `scaled` for collections and text
 whose lengths reach the thresholds in the code. Standard library and hypothesis only; valid on

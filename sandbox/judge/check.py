@@ -15,8 +15,9 @@ A check, each step only if the one before succeeded:
 1. inputs: the user's examples, the docstring's examples, the calls captured
    from the project's tests, then hypothesis strategies (inputs/plan.py);
 2. differential testing on every input (values/comparison.py), shrinking a failure;
-3. evidence: at least `min_inputs` distinct inputs, and every line and branch of
-   the new version's body reached (covered.py), else `not_verified`;
+3. evidence: at least `min_inputs` distinct inputs (or every call of a small closed
+   domain, inputs/finite.py), and every line and branch of the new version's body
+   reached (covered.py), else `not_verified`;
 4. the project's tests that call the function, with the new version in place;
 5. timing (timing.py) and a profile.
 
