@@ -283,10 +283,9 @@ def _skip_reason(node: cst.FunctionDef, class_name: str | None, decorators: list
         return "a method without self"
     scan = _BodyScan()
     node.body.visit(scan)
-    if scan.yields:
-        return "generators are not supported"
+    # A generator's items are its result: they are compared to a bound, as a returned iterator's are.
     # One that returns None may still change its arguments (or `self`): the check decides, on its calls.
-    if not scan.returns_value and not _has_parameters(node):
+    if not scan.returns_value and not scan.yields and not _has_parameters(node):
         return "it takes no arguments and returns no value, so there is nothing to compare"
     if scan.side_effect:
         return f"it has side effects on files or the network ({scan.side_effect})"

@@ -15,8 +15,9 @@ A check, each step only if the one before succeeded:
 1. inputs: the user's examples, the docstring's examples, the calls captured
    from the project's tests, then hypothesis strategies (inputs/plan.py);
 2. differential testing on every input (values/comparison.py), shrinking a failure;
-3. evidence: at least `min_inputs` distinct inputs, and every line and branch of
-   the new version's body reached (covered.py), else `not_verified`;
+3. evidence: at least `min_inputs` distinct inputs (or every call of a small closed
+   domain, inputs/finite.py), and every line and branch of the new version's body
+   reached (covered.py), else `not_verified`;
 4. the project's tests that call the function, with the new version in place;
 5. timing (timing.py) and a profile.
 
@@ -33,6 +34,7 @@ import time
 from typing import Any, Callable
 
 from .. import contract, wire
+from ..inputs.finite import EXHAUSTIVE_LIMIT
 from ..privileges import become
 from ..version import checked_call
 from . import capture
@@ -143,6 +145,8 @@ class Check:
         self.unsteady: dict[str, set[str]] = {}  # a baseline's: explored kinds the original answers differently twice
         self.compared = False  # whether the original gave anything to compare on a checked input (see _gave)
         self.tell_early: Callable[[contract.Verdict], None] | None = None  # the verdict before the search
+        self.exhaustive: set[bytes] = set()  # every call of a small closed domain (inputs/finite.py)
+        self.lazy = False  # the original returned an iterator: a timed call reads it as a checked one does
 
     def run(self) -> contract.Verdict:
         baseline: dict[str, Any] = {}
@@ -150,9 +154,11 @@ class Check:
             self._wait_ready()  # a new version that does not even load is a failed one
             self.plan.ready()
             baseline = self._baseline() if self.job.is_baseline else {}
-            self.check_batch(list(self.plan.fixed_calls()))
+            fixed = list(self.plan.fixed_calls())
+            self.exhaustive = {payload for source, payload, _ in fixed if source == "exhaustive"}
+            self.check_batch(fixed)
             self.check_batch(self.plan.variants())
-            for strategy, count in self.plan.generated(lambda: len(self.checked) >= self.job.min_inputs):
+            for strategy, count in self.plan.generated(self._enough):
                 try:
                     self.check_batch(self.plan.collect(strategy, count))
                 except Mismatch:
@@ -181,6 +187,14 @@ class Check:
                 "checked, so there is nothing to compare"
             )
         return self._evidence(baseline)
+
+    def _enough(self) -> bool:
+        return len(self.checked) >= self.job.min_inputs or self._exhausted()
+
+    def _exhausted(self) -> bool:
+        """Whether every call of the function's whole domain was compared (not one the original could
+        not finish): complete evidence, however few they are."""
+        return 0 < len(self.exhaustive) <= EXHAUSTIVE_LIMIT and self.exhaustive <= self.checked
 
     def _died(self, problem: wire.ChannelClosed, baseline: dict[str, Any]) -> contract.Verdict:
         """A version's process is gone (it exited, was killed, or closed its channel). In a draft's
@@ -382,7 +396,12 @@ class Check:
         (self.original_arcs if self.job.is_baseline else self.arcs).update(ran)
         went = conditions_of(expected if self.job.is_baseline else actual or {})
         (self.original_conditions if self.job.is_baseline else self.conditions).update(went)
-        if expected.get("raised") is None and len(self.passed) < 400 and source != "explored":
+        value = expected.get("value")
+        lazy = isinstance(value, dict) and value.get("t") == "lazy"
+        self.lazy = self.lazy or lazy
+        # A timed call reads an iterator as a checked one does: one that raised while read would end its round.
+        ended = not (lazy and isinstance(value, dict) and value.get("raised") is not None)
+        if expected.get("raised") is None and ended and len(self.passed) < 400 and source != "explored":
             seconds = float(expected.get("seconds") or 0.0)
             if self._trace_original() and "cut_arcs" not in expected:
                 seconds /= checked_call.TRACED_SLOWDOWN  # it ran traced: only the workloads' choice reads this
@@ -477,8 +496,9 @@ class Check:
                 "that reach them, or write a simpler version"
             )
         # The floor holds always: calls captured from the project's tests count toward it, and
-        # reaching every line with a few of them is no reason to check fewer.
-        if len(self.checked) < self.job.min_inputs:
+        # reaching every line with a few of them is no reason to check fewer. Only the whole of a
+        # small closed domain, every call of it compared, stands in for it.
+        if len(self.checked) < self.job.min_inputs and not self._exhausted():
             reason = self.plan.missing or (
                 f"only {len(self.checked)} distinct inputs could be checked (every source drawn from, "
                 "none gave more: fewer may exist)"
@@ -574,7 +594,7 @@ class Check:
         being timed."""
         if self.spares is None:
             return self.original, self.candidate
-        request = {"kind": "workload", "payloads": self.payloads}
+        request = {"kind": "workload", "payloads": self.payloads, "lazy": self.lazy}
         for worker in self.spares:
             if "calls" not in worker.ask(request, 600.0):
                 raise wire.ChannelClosed("the second pair of processes failed before its timing")
@@ -591,7 +611,7 @@ class Check:
 
     def _load(self, payloads: list[bytes]) -> bool:
         """Both versions take `payloads` as the inputs their rounds run."""
-        request = {"kind": "workload", "payloads": payloads}
+        request = {"kind": "workload", "payloads": payloads, "lazy": self.lazy}
         return all("calls" in worker.ask(request, 600.0) for worker in (self.original, self.candidate))
 
     def _workloads(self, spec: contract.TimingSpec) -> list[bytes]:
