@@ -54,7 +54,7 @@ class ProjectTests:
     import_units: frozenset[str] = frozenset()  # functions that ran while the modules were imported (`file:qualname`)
     unfinished: int = 0  # tests the review's time budget left for the next review
     seconds: float = 0.0  # spent running them now
-    left_out: int = 0  # tests the run's time limit left for the next review (the functions are checked without them)
+    left_out: tuple[str, ...] = ()  # tests the run's time limit left for the next review (checked without them)
     timed_out: tuple[str, ...] = ()  # tests cut at their own time limit
     not_collected: Mapping[str, str] = field(default_factory=dict)  # test file: why it could not be collected
     test_seconds: float = 0.0  # the tests run now, recorded, as the box timed them
@@ -108,8 +108,9 @@ class ProjectTests:
             parts.append(f"{_some(list(self.timed_out))} did not finish in {self.test_timeout:g} s: left out")
         if self.left_out:
             parts.append(
-                f"{self.left_out} of the project's tests did not run in the time limit: "
-                "the functions are checked with those that ran, the next review runs the rest"
+                f"{len(self.left_out)} of the project's tests did not run in the time limit "
+                f"({_some(list(self.left_out))}): the functions are checked with those that ran, "
+                "the next review runs the rest"
             )
         return "; ".join(parts) or None
 
@@ -132,7 +133,7 @@ class ProjectTests:
             "native_seconds": round(self.native_seconds, 2) if self.native_seconds is not None else None,
             "timed_out": list(self.timed_out),
             "not_collected": dict(self.not_collected),
-            "left_out": self.left_out,
+            "left_out": list(self.left_out),
         }
 
     @property
@@ -235,7 +236,7 @@ class BaselineCache:
             seconds=time.monotonic() - started,
             import_units=imported,
             unfinished=len(capture.unfinished) if cut_by_budget else 0,
-            left_out=0 if cut_by_budget else len(capture.unfinished),
+            left_out=() if cut_by_budget else tuple(sorted(capture.unfinished)),
             timed_out=capture.timed_out,
             not_collected=capture.not_collected,
             test_seconds=capture.seconds,

@@ -445,18 +445,18 @@ def test_methods_and_classmethods_are_optimized_in_place(scripted: Start, projec
 
 
 @pytest.mark.docker
-def test_an_original_whose_check_outlasts_check_timeout_is_an_environment_problem(
+def test_project_tests_that_outlast_check_timeout_are_cut_named_and_the_function_checked(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # The project's tests take longer than the limit: no draft exists yet, none is blamed.
+    # The project's tests take longer than the limit: what ran is used, the rest named, the check goes on.
     (project / "test_slow_suite.py").write_text(
         "import time\nfrom slow import dedupe\n\n\ndef test_slowly():\n"
         "    time.sleep(20)\n    assert dedupe([1, 1]) == [1]\n"
     )
-    code = main(["optimize", f"{project / 'slow.py'}::dedupe", "--check-timeout", "3"])
-    *progress, err = capsys.readouterr().err.strip().splitlines()
-    assert code == 3 and progress == ["coderefine: optimizing dedupe"]
-    assert "did not finish in 3s in the sandbox; raise check_timeout (--check-timeout) or select" in err
+    code = main(["optimize", f"{project / 'slow.py'}::dedupe", "--check-timeout", "3", "--no-model"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "test_slow_suite.py::test_slowly" in err and "dedupe" in err.splitlines()[-1]
 
 
 @pytest.mark.docker
