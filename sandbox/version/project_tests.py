@@ -18,6 +18,7 @@ import contextlib
 import io
 import os
 import sys
+import tempfile
 import time
 from typing import Any
 
@@ -73,6 +74,11 @@ def run_pytest(
     ]  # the other files' tests still count
     if importlib.util.find_spec("pytest_benchmark") is not None:
         options.append("--benchmark-disable")
+    if importlib.util.find_spec("pytest_cov") is not None:
+        # A project's `--cov` in its addopts: coverage's tracer would fight the recorder's and write
+        # its data file into the project, which is read-only here.
+        options.append("--no-cov")
+        os.environ["COVERAGE_FILE"] = os.path.join(tempfile.gettempdir(), ".coverage")
     plugins: list[Any] = [outcomes]
     if limits is not None:
         plugins.append(limits(pytest))

@@ -35,6 +35,7 @@ ATTEMPT_LIMIT = 200  # calls pickled per function and test file, at most
 SAMPLE_POINTS = frozenset({1, 2, 4, 8, 16, 32})  # which of a function's calls in one test are pickled
 LAST_SAMPLE = max(SAMPLE_POINTS)
 FAILURE_LIMIT = 3  # calls per function and test file that cannot be kept (unpicklable, too big) before it stops
+RUN_FAILURE_LIMIT = 6  # such calls in the whole run, none kept, before it stops in every file
 CALL_BYTES_LIMIT = 64 << 10  # a call's arguments bigger than this are not kept (pickling stops there)
 BYTES_LIMIT = 24 << 20  # all calls kept, at most (the answer travels as JSON)
 # Pickling may take this share of the run's time so far (plus the allowance): what bounds the cost
@@ -167,12 +168,13 @@ class Recorder:
         self._serial = 0  # counts the tests begun
         self._last: str | None = None  # the node id of the last test begun
         self._codes: dict[int, _Known] = {}  # by id: the codes stay alive in the stubs
-        self._modules: dict[str, Any] = {}
+        self._modules: dict[str, Any] = {}  # a project file (relative): its module
         self._paths: dict[str, str | None] = {}  # co_filename: the project file, relative
         self._refs: dict[str, dict[int, str]] = {}
         self._bytes = 0
         self._started = time.perf_counter()
         self._pickling = 0.0  # seconds spent pickling
+        self._unkept: dict[str, int] = {}  # calls of a function that could not be kept (-1: one was)
         self.import_units: set[str] = set()  # what ran before the first test (or may run at any time)
         self._import_codes: dict[int, str | None] = {}
         self._alive: list[Any] = []  # the codes behind `_import_codes`' ids
@@ -263,7 +265,10 @@ class Recorder:
         imported during a test may have run in it unseen: their units count for that test."""
         assert self._stubs is not None
         self._module_count = len(sys.modules)
-        files = {file for module in list(sys.modules.values()) if (file := self._module_file(module)) is not None}
+        for module in list(sys.modules.values()):
+            if (file := self._module_file(module)) is not None:
+                self._modules.setdefault(file, module)
+        files = set(self._modules)
         if not files - self._files:
             return
         new_files, self._files = files - self._files, self._files | files
@@ -325,6 +330,7 @@ class Recorder:
             attempts >= ATTEMPT_LIMIT
             or len(calls) >= CAPTURE_LIMIT
             or failures >= FAILURE_LIMIT
+            or self._unkept.get(key, 0) >= RUN_FAILURE_LIMIT
             or self._bytes > BYTES_LIMIT
         ):
             return False  # a hot function: pickling every call would cost more than the tests
@@ -338,7 +344,10 @@ class Recorder:
             self._pickling += time.perf_counter() - started
         if data is None:
             record["failures"][key] = failures + 1  # e.g. a whole grammar or tree as `self`: rarely worth it
+            if self._unkept.get(key, 0) >= 0:
+                self._unkept[key] = self._unkept.get(key, 0) + 1
             return True
+        self._unkept[key] = -1  # one kept: its other calls may be too
         seen = record["seen"].setdefault(key, {})
         if data not in seen:
             seen[data] = len(calls)
@@ -371,7 +380,7 @@ class Recorder:
         assert file is not None
         unit = unit_of(file, code)
         qualname = getattr(code, "co_qualname", code.co_name)
-        module = self._module(self.project + file)
+        module = self._module(file)
         if module is None or "<" in qualname or qualname.count(".") > 1:
             return _Known(file, unit, None)
         owner: Any = module
@@ -385,15 +394,9 @@ class Recorder:
         recorded = self.functions is None or key in self.functions
         return _Known(file, unit, _Function(key, module, function, recorded))
 
-    def _module(self, path: str) -> Any:
-        if path not in self._modules:
-            self._modules[path] = None
-            for module in list(sys.modules.values()):
-                file = getattr(module, "__file__", None)
-                if isinstance(file, str) and os.path.realpath(file) == path:
-                    self._modules[path] = module
-                    break
-        return self._modules[path]
+    def _module(self, file: str) -> Any:
+        """The module of a project file (relative to the project), if one was imported."""
+        return self._modules.get(file)
 
     def result(self) -> dict[str, Any]:
         """Per test file: its tests' outcomes, the files they ran, each function's calls and tests."""
