@@ -38,8 +38,8 @@ FAILURE_LIMIT = 3  # calls per function and test file that cannot be kept (unpic
 RUN_FAILURE_LIMIT = 6  # such calls in the whole run, none kept, before it stops in every file
 CALL_BYTES_LIMIT = 64 << 10  # a call's arguments bigger than this are not kept (pickling stops there)
 BYTES_LIMIT = 24 << 20  # all calls kept, at most (the answer travels as JSON)
-# Pickling may take this share of the run's time so far (plus the allowance): what bounds the cost
-# of recording whatever the tests pass around.
+# Pickling may take this share of the run's CPU time so far (plus the allowance): what bounds the
+# cost of recording whatever the tests pass around, however busy the machine.
 PICKLE_SHARE = 0.25
 PICKLE_ALLOWANCE_S = 0.5
 
@@ -172,8 +172,8 @@ class Recorder:
         self._paths: dict[str, str | None] = {}  # co_filename: the project file, relative
         self._refs: dict[str, dict[int, str]] = {}
         self._bytes = 0
-        self._started = time.perf_counter()
-        self._pickling = 0.0  # seconds spent pickling
+        self._started = time.process_time()
+        self._pickling = 0.0  # CPU seconds spent pickling
         self._unkept: dict[str, int] = {}  # calls of a function that could not be kept (-1: one was)
         self.import_units: set[str] = set()  # what ran before the first test (or may run at any time)
         self._import_codes: dict[int, str | None] = {}
@@ -334,14 +334,14 @@ class Recorder:
             or self._bytes > BYTES_LIMIT
         ):
             return False  # a hot function: pickling every call would cost more than the tests
-        started = time.perf_counter()
+        started = time.process_time()
         if self._pickling > PICKLE_ALLOWANCE_S + PICKLE_SHARE * (started - self._started):
             return True  # over the time share for now: a later call may be pickled
         record["attempts"][key] = attempts + 1
         try:
             data = pickled(frame_arguments(frame), function.refs(self._refs), self._stubs)
         finally:
-            self._pickling += time.perf_counter() - started
+            self._pickling += time.process_time() - started
         if data is None:
             record["failures"][key] = failures + 1  # e.g. a whole grammar or tree as `self`: rarely worth it
             if self._unkept.get(key, 0) >= 0:
