@@ -12,9 +12,17 @@ functions' syntax trees (comments and line numbers left out). Stale are:
   pytest's configuration (a `conftest.py`, `pyproject.toml`, `setup.cfg`,
   `setup.py`, `pytest.ini`, `tox.ini`): everything.
 
+Which tests ran a function's code is what the sandbox's stubs saw (see
+sandbox/version/recorder.py): each function's first call in each test, functions
+made later from its code included; a module imported during a test counts, all
+its functions, for that test; code no stub can watch (an async generator, a
+generator begun on import) counts as run on import, so a change to it runs
+everything.
+
 Not seen: data files the tests read; what a module does at import time for a
 test file that neither imports it directly nor calls its functions; a module
-first imported inside a test, for the tests after it.
+first imported inside a test, for the tests after it; a generator resumed in a
+later test than the one that started it (it counts for that one only).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ import contextlib
 import io
 import os
 import sys
+import tempfile
 import time
 from typing import Any
 
@@ -27,30 +28,26 @@ from .outcomes import Outcomes
 from .recorder import Recorder
 
 
-def _profiled_plugin(pytest: Any, recorder: Recorder) -> Any:
-    """Watches the tests' own code only: pytest's machinery runs at full speed. A trace function
-    that returns None sees each Python call once and no line of it (a profile function would also
-    see every return and every call into C)."""
+def _recording_plugin(pytest: Any, recorder: Recorder) -> Any:
+    """Tells the recorder which test runs (its setup and its call; teardowns are not recorded)."""
 
     @contextlib.contextmanager
-    def profiled(item: Any) -> Any:
+    def recording(item: Any) -> Any:
         recorder.begin(item.nodeid)
-        sys.settrace(recorder.hook)
         try:
             yield
         finally:
-            sys.settrace(None)
             recorder.end()
 
     class Plugin:
         @pytest.hookimpl(hookwrapper=True)  # type: ignore[untyped-decorator]  # pytest comes in as Any
         def pytest_runtest_setup(self, item: Any) -> Any:
-            with profiled(item):
+            with recording(item):
                 yield
 
         @pytest.hookimpl(hookwrapper=True)  # type: ignore[untyped-decorator]
         def pytest_runtest_call(self, item: Any) -> Any:
-            with profiled(item):
+            with recording(item):
                 yield
 
     return Plugin()
@@ -77,16 +74,21 @@ def run_pytest(
     ]  # the other files' tests still count
     if importlib.util.find_spec("pytest_benchmark") is not None:
         options.append("--benchmark-disable")
+    if importlib.util.find_spec("pytest_cov") is not None:
+        # A project's `--cov` in its addopts: coverage's tracer would fight the recorder's and write
+        # its data file into the project, which is read-only here.
+        options.append("--no-cov")
+        os.environ["COVERAGE_FILE"] = os.path.join(tempfile.gettempdir(), ".coverage")
     plugins: list[Any] = [outcomes]
     if limits is not None:
         plugins.append(limits(pytest))
     if recorder is not None:
-        plugins.append(_profiled_plugin(pytest, recorder))
+        plugins.append(_recording_plugin(pytest, recorder))
     os.chdir(project)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         try:
             if recorder is not None:
-                sys.settrace(recorder.hook)  # the project's modules as they are imported, up to the first test
+                sys.settrace(recorder.hook)  # the modules as they are imported; the recorder ends it at the first test
             pytest.main([*options, *tests], plugins=plugins)
         except BaseException as error:
             outcomes.collection_error = outcomes.collection_error or f"{type(error).__name__}: {error}"

@@ -2,24 +2,32 @@
 (a bounded sample, pickled within limits), the tests that call each function of the project, and
 the tests that ran each piece of its code.
 
-One global trace function sees each Python call once (it returns None: no line events). A code
-object is identified once per run; after its first call in a test it costs a dictionary lookup and
-a comparison, and calls are pickled only for the functions asked for, at a few points of each test
-(its 1st, 2nd, 4th... call: a loop's later calls differ more than its first ones), under limits of
-count, size and time.
+While the modules are imported and the tests collected, a trace function notes what runs (it is
+paid once). Before the first test it is turned off and every function of the project gets stub
+code (stubs.py): at its first call in a test the stub notes it and puts the real code back, and
+the next test gives the stub back to those it ran. A function asked for keeps its stub while its
+calls are sampled, at a few points of each test (its 1st, 2nd, 4th... call: a loop's later calls
+differ more than its first ones), under limits of count, size and time. The rest of a test runs
+at the speed of no recording.
+
+What the stubs cannot see is counted where it is sound to (kept_tests.py relies on it): a module
+first imported during a test counts, all its functions, for that test; code that got no stub (an
+async generator, a generator already running when the tests began) counts as run on import. Not
+seen: a generator resumed in a test after the one that started it counts for that one only.
 """
 
 from __future__ import annotations
 
 import base64
+import gc
 import os
 import pickle
 import sys
 import time
-from collections.abc import Callable
+import types
 from typing import Any
 
-from . import versions
+from . import stubs, versions
 from .outcomes import Outcomes
 
 CAPTURE_LIMIT = 100  # distinct calls kept per function and test file
@@ -27,10 +35,11 @@ ATTEMPT_LIMIT = 200  # calls pickled per function and test file, at most
 SAMPLE_POINTS = frozenset({1, 2, 4, 8, 16, 32})  # which of a function's calls in one test are pickled
 LAST_SAMPLE = max(SAMPLE_POINTS)
 FAILURE_LIMIT = 3  # calls per function and test file that cannot be kept (unpicklable, too big) before it stops
+RUN_FAILURE_LIMIT = 6  # such calls in the whole run, none kept, before it stops in every file
 CALL_BYTES_LIMIT = 64 << 10  # a call's arguments bigger than this are not kept (pickling stops there)
 BYTES_LIMIT = 24 << 20  # all calls kept, at most (the answer travels as JSON)
-# Pickling may take this share of the run's time so far (plus the allowance): what bounds the cost
-# of recording whatever the tests pass around.
+# Pickling may take this share of the run's CPU time so far (plus the allowance): what bounds the
+# cost of recording whatever the tests pass around, however busy the machine.
 PICKLE_SHARE = 0.25
 PICKLE_ALLOWANCE_S = 0.5
 
@@ -54,9 +63,10 @@ class _Bounded:
         return len(data)
 
 
-def pickled(call: Any, refs: dict[int, str]) -> bytes | None:
+def pickled(call: Any, refs: dict[int, str], watched: stubs.Stubs | None = None) -> bytes | None:
     """The call pickled as versions.dumps_with_refs pickles it; None when it cannot be kept: it does
-    not pickle, or it is too big (found out after CALL_BYTES_LIMIT bytes, not after the whole)."""
+    not pickle, or it is too big (found out after CALL_BYTES_LIMIT bytes, not after the whole).
+    A function pickled by value is pickled with its real code, not its stub's."""
     stream = _Bounded()
     try:
         versions.RefPickler(stream, refs).dump(call)
@@ -70,6 +80,11 @@ def pickled(call: Any, refs: dict[int, str]) -> bytes | None:
             class RefCloudPickler(cloudpickle.Pickler):  # type: ignore[misc]
                 def persistent_id(self, obj: Any) -> Any:
                     return versions.persistent_id(obj, refs)
+
+                def reducer_override(self, obj: Any) -> Any:
+                    if watched is not None and isinstance(obj, types.FunctionType):
+                        obj = watched.real_function(obj)
+                    return super().reducer_override(obj)
 
             RefCloudPickler(stream, protocol=pickle.HIGHEST_PROTOCOL).dump(call)
         except Exception:
@@ -132,9 +147,6 @@ def unit_of(file: str, code: Any) -> str:
     return f"{file}:{'<module>' if '<' in outer else outer}"
 
 
-_UNSEEN = object()
-
-
 class Recorder:
     """Per test file: the calls each function asked for got, the tests that called each function of
     the project, and the project's files whose code its tests ran (what makes the file's record
@@ -154,20 +166,40 @@ class Recorder:
         self._record: dict[str, Any] | None = None  # the running test's file's record
         self._index = 0  # the running test's, in its file's record
         self._serial = 0  # counts the tests begun
-        # By id: a code object's hash is computed from its contents at every lookup. The codes are
-        # kept alive in `_alive`, so that no other takes an id while it is in there.
-        self._codes: dict[int, _Known | None] = {}
-        self._alive: list[Any] = []
-        self._modules: dict[str, Any] = {}
+        self._last: str | None = None  # the node id of the last test begun
+        self._codes: dict[int, _Known] = {}  # by id: the codes stay alive in the stubs
+        self._modules: dict[str, Any] = {}  # a project file (relative): its module
+        self._paths: dict[str, str | None] = {}  # co_filename: the project file, relative
         self._refs: dict[str, dict[int, str]] = {}
         self._bytes = 0
-        self._started = time.perf_counter()
-        self._pickling = 0.0  # seconds spent pickling
-        self.import_units: set[str] = set()  # what ran before the first test
-        self._import_codes: dict[Any, str | None] = {}
-        self.hook = self._make_hook()
+        self._started = time.process_time()
+        self._pickling = 0.0  # CPU seconds spent pickling
+        self._unkept: dict[str, int] = {}  # calls of a function that could not be kept (-1: one was)
+        self.import_units: set[str] = set()  # what ran before the first test (or may run at any time)
+        self._import_codes: dict[int, str | None] = {}
+        self._alive: list[Any] = []  # the codes behind `_import_codes`' ids
+        self._stubs: stubs.Stubs | None = None
+        self._hits: list[stubs.Entry] = []  # functions given their real code back in this test
+        self._watched: set[int] = set()  # ids of the functions given a stub (kept alive by it)
+        self._files: set[str] = set()  # the project files whose modules were looked for functions
+        self._module_count = 0
+
+    def hook(self, frame: Any, event: str, arg: Any) -> None:
+        """The trace function while the modules are imported: the units that run then."""
+        code = frame.f_code
+        unit = self._import_codes.get(id(code), "")
+        if unit == "":
+            self._alive.append(code)
+            file = self._where(code)
+            unit = self._import_codes[id(code)] = unit_of(file, code) if file is not None else None
+        if unit is not None:
+            self.import_units.add(unit)
 
     def begin(self, nodeid: str) -> None:
+        if self._stubs is None:
+            sys.settrace(None)
+            self._stubs = self._make_stubs()
+            self._adopt()
         name = nodeid.split("::", 1)[0]
         if name not in self.files:
             self.files[name] = {
@@ -182,67 +214,111 @@ class Recorder:
             }
         self.current, self._record = nodeid, self.files[name]
         self._index = self._record["tests"].setdefault(nodeid, len(self._record["tests"]))
-        self._serial += 1
+        if nodeid != self._last:
+            self._last = nodeid
+            self._serial += 1
+            for entry in self._hits:
+                entry.function.__code__ = entry.stub
+            self._hits.clear()
 
     def end(self) -> None:
+        if len(sys.modules) != self._module_count:
+            self._adopt()  # a module imported by the test: what it ran counts for the test
         self.current, self._record = None, None
 
-    def _make_hook(self) -> Callable[[Any, str, Any], None]:
-        # A closure, not a method: it runs on every call the tests make, and each attribute lookup counts.
-        codes, unseen = self._codes, _UNSEEN
-        recorder = self
+    def _make_stubs(self) -> stubs.Stubs:
+        # Closures, not methods: they run at every function's first call in each test.
+        recorder, hits = self, self._hits
 
-        def hook(frame: Any, event: str, arg: Any) -> None:
-            code = frame.f_code
-            known = codes.get(id(code), unseen)
-            if known is None:
-                return
-            if known is not unseen and known.done and known.test == recorder._serial:  # type: ignore[attr-defined]
-                return
-            recorder._slow(frame, code, known)
+        def hook(index: int) -> Any:
+            entry = entries[index]
+            known = entry.known
+            if recorder._record is None:  # between tests: nothing to note
+                entry.function.__code__ = entry.real
+                hits.append(entry)
+                return entry.function
+            if known.test != recorder._serial:
+                recorder._note(known)
+            if not known.done:
+                known.calls += 1
+                if known.calls in SAMPLE_POINTS:
+                    recorder._sample(known, sys._getframe(1))
+                if known.calls >= LAST_SAMPLE:
+                    known.done = True
+                return entry.copy()
+            entry.function.__code__ = entry.real
+            hits.append(entry)
+            return entry.function
 
-        return hook
+        def nested_hook(index: int, cells: Any) -> Any:
+            made = nested[index]
+            if made.known.test != recorder._serial and recorder._record is not None:
+                recorder._note(made.known)
+            return types.FunctionType(made.real, made.globals, made.code.co_name, None, cells)
 
-    def _slow(self, frame: Any, code: Any, known: Any) -> None:
-        if self._record is None:
-            self._imported(code)
+        watched = stubs.Stubs(hook, nested_hook)
+        entries, nested = watched.entries, watched.nested
+        return watched
+
+    def _adopt(self) -> None:
+        """Give a stub to every function of the project that has none yet. Those of a module
+        imported during a test may have run in it unseen: their units count for that test."""
+        assert self._stubs is not None
+        self._module_count = len(sys.modules)
+        for module in list(sys.modules.values()):
+            if (file := self._module_file(module)) is not None:
+                self._modules.setdefault(file, module)
+        files = set(self._modules)
+        if not files - self._files:
             return
-        if known is _UNSEEN:
-            self._alive.append(code)
-            known = self._codes[id(code)] = self._identify(code)
-            if known is None:
-                return
-        self._note(known, frame)
+        new_files, self._files = files - self._files, self._files | files
+        found: list[Any] = []
+        for obj in gc.get_objects():
+            if isinstance(obj, types.FunctionType):
+                code = obj.__code__
+                if id(obj) not in self._watched and not self._stubs.is_known(code) and self._where(code) is not None:
+                    found.append(obj)
+            elif self._serial == 0 and isinstance(obj, (types.GeneratorType, types.CoroutineType)):
+                running: Any = getattr(obj, "gi_code", None) or getattr(obj, "cr_code", None)
+                if (file := self._where(running)) is not None:
+                    self.import_units.add(unit_of(file, running))  # begun on import, it may go on in any test
+        knowns = [self._known(function.__code__) for function in found]  # before any code is swapped
+        first_nested, first_unwatched = len(self._stubs.nested), len(self._stubs.unwatched)
+        for function, known in zip(found, knowns):
+            entry = self._stubs.install(function)
+            self._watched.add(id(function))
+            if entry is not None:
+                entry.known = known
+        for made in self._stubs.nested[first_nested:]:
+            made.known = self._known(made.code)
+        for code in self._stubs.unwatched[first_unwatched:]:
+            self.import_units.add(self._known(code).unit)
+        if self._record is not None:
+            units = {known.unit for known in knowns if known.file in new_files}
+            for unit in units | {f"{file}:<module>" for file in new_files}:
+                self._record["units"].setdefault(unit, set()).add(self._index)
+            self._record["touched"].update(new_files)
 
-    def _imported(self, code: Any) -> None:
-        # Modules are still being filled in: what a name reaches is not known yet, so nothing is cached
-        # for the tests' sake, only the unit.
-        unit = self._import_codes.get(code, "")
-        if unit == "":
-            file = self._where(code)
-            unit = self._import_codes[code] = unit_of(file, code) if file is not None else None
-        if unit is not None:
-            self.import_units.add(unit)
+    def _module_file(self, module: Any) -> str | None:
+        file = getattr(module, "__file__", None)
+        return self._project_file(file) if isinstance(file, str) else None
 
-    def _note(self, known: _Known, frame: Any) -> None:
+    def _note(self, known: _Known) -> None:
+        """The first call in this test of a function: its file, its unit and its key."""
         record = self._record
-        if record is None:
-            return
+        assert record is not None
         function = known.function
-        if known.test != self._serial:  # its first call in this test
-            known.test, known.calls = self._serial, 0
-            known.done = function is None or not function.recorded
-            record["touched"].add(known.file)
-            record["units"].setdefault(known.unit, set()).add(self._index)
-            if function is not None:
-                record["covering"].setdefault(function.key, set()).add(self.current)
-        if known.done or function is None:
-            return
-        known.calls += 1
-        if known.calls in SAMPLE_POINTS and not self._capture(record, function, frame):
+        known.test, known.calls = self._serial, 0
+        known.done = function is None or not function.recorded
+        record["touched"].add(known.file)
+        record["units"].setdefault(known.unit, set()).add(self._index)
+        if function is not None:
+            record["covering"].setdefault(function.key, set()).add(self.current)
+
+    def _sample(self, known: _Known, frame: Any) -> None:
+        assert self._record is not None and known.function is not None
+        if not self._capture(self._record, known.function, frame):
             known.done = True  # enough of this function's calls from this test file
-        if known.calls >= LAST_SAMPLE:
-            known.done = True
 
     def _capture(self, record: dict[str, Any], function: _Function, frame: Any) -> bool:
         """Pickle this call; False once the function's calls from this test file are complete."""
@@ -254,20 +330,24 @@ class Recorder:
             attempts >= ATTEMPT_LIMIT
             or len(calls) >= CAPTURE_LIMIT
             or failures >= FAILURE_LIMIT
+            or self._unkept.get(key, 0) >= RUN_FAILURE_LIMIT
             or self._bytes > BYTES_LIMIT
         ):
             return False  # a hot function: pickling every call would cost more than the tests
-        started = time.perf_counter()
+        started = time.process_time()
         if self._pickling > PICKLE_ALLOWANCE_S + PICKLE_SHARE * (started - self._started):
             return True  # over the time share for now: a later call may be pickled
         record["attempts"][key] = attempts + 1
         try:
-            data = pickled(frame_arguments(frame), function.refs(self._refs))
+            data = pickled(frame_arguments(frame), function.refs(self._refs), self._stubs)
         finally:
-            self._pickling += time.perf_counter() - started
+            self._pickling += time.process_time() - started
         if data is None:
             record["failures"][key] = failures + 1  # e.g. a whole grammar or tree as `self`: rarely worth it
+            if self._unkept.get(key, 0) >= 0:
+                self._unkept[key] = self._unkept.get(key, 0) + 1
             return True
+        self._unkept[key] = -1  # one kept: its other calls may be too
         seen = record["seen"].setdefault(key, {})
         if data not in seen:
             seen[data] = len(calls)
@@ -279,20 +359,28 @@ class Recorder:
 
     def _where(self, code: Any) -> str | None:
         """The project file of this code, relative to the project; None for code outside it."""
-        if code.co_filename.startswith("<"):
-            return None  # frozen modules, code made by exec or compile
-        path: str = os.path.realpath(code.co_filename)
-        if not path.startswith(self.project) or "site-packages" in path:
-            return None
-        return path[len(self.project) :]
+        return self._project_file(code.co_filename)
 
-    def _identify(self, code: Any) -> _Known | None:
+    def _project_file(self, filename: str) -> str | None:
+        if filename not in self._paths:
+            path = os.path.realpath(filename)
+            inside = not filename.startswith("<") and path.startswith(self.project) and "site-packages" not in path
+            self._paths[filename] = path[len(self.project) :] if inside else None  # not frozen, exec'd or compiled code
+        return self._paths[filename]
+
+    def _known(self, code: Any) -> _Known:
+        """What a code object of the project's files is (its function found while it is not a stub)."""
+        known = self._codes.get(id(code))
+        if known is None:
+            known = self._codes[id(code)] = self._identify(code)
+        return known
+
+    def _identify(self, code: Any) -> _Known:
         file = self._where(code)
-        if file is None:
-            return None
+        assert file is not None
         unit = unit_of(file, code)
         qualname = getattr(code, "co_qualname", code.co_name)
-        module = self._module(self.project + file)
+        module = self._module(file)
         if module is None or "<" in qualname or qualname.count(".") > 1:
             return _Known(file, unit, None)
         owner: Any = module
@@ -306,15 +394,9 @@ class Recorder:
         recorded = self.functions is None or key in self.functions
         return _Known(file, unit, _Function(key, module, function, recorded))
 
-    def _module(self, path: str) -> Any:
-        if path not in self._modules:
-            self._modules[path] = None
-            for module in list(sys.modules.values()):
-                file = getattr(module, "__file__", None)
-                if isinstance(file, str) and os.path.realpath(file) == path:
-                    self._modules[path] = module
-                    break
-        return self._modules[path]
+    def _module(self, file: str) -> Any:
+        """The module of a project file (relative to the project), if one was imported."""
+        return self._modules.get(file)
 
     def result(self) -> dict[str, Any]:
         """Per test file: its tests' outcomes, the files they ran, each function's calls and tests."""

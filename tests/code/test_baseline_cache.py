@@ -262,3 +262,90 @@ def test_baseline_tests_select_what_runs(project: Path) -> None:
     tests = review(project, None, selection=("-k", "shout"))
     assert tests.ran == ("tests/test_words.py",)
     assert tests.baseline_for("shapes", "area").captured_count == 0
+
+
+KINDS = """\
+def evens(n):
+    for i in range(n):
+        if i % 2 == 0:
+            yield i
+
+
+class Base:
+    def size(self, n):
+        return n + 1
+
+
+class Double(Base):
+    def size(self, n):
+        return 2 * super().size(n)
+
+
+def multiplier(k):
+    def times(x):
+        return x * k
+    return times
+"""
+
+TEST_KINDS = """\
+from kinds import Double, evens, multiplier
+
+KEPT = []
+
+
+def test_evens():
+    assert list(evens(5)) == [0, 2, 4]
+
+
+def test_size():
+    assert Double().size(2) == 6
+
+
+def test_make():
+    KEPT.append(multiplier(5))
+    assert KEPT[0](1) == 5
+
+
+def test_use():
+    assert KEPT[0](2) == 10  # multiplier's code, made by the test before
+
+
+def test_other():
+    assert Double().size(0) == 2
+"""
+
+
+@pytest.mark.docker
+def test_generators_super_and_closures_run_as_before_and_a_change_reruns_exactly_the_tests_that_ran_it(
+    make_project: MakeProject, tmp_path: Path
+) -> None:
+    project = make_project({"kinds.py": KINDS, "tests/test_kinds.py": TEST_KINDS})
+    store = JsonCache(tmp_path / "kept")
+    first = review(project, store)
+    assert len(first.tests_ran) == 5 and first.failed == [] and first.note is None
+    assert first.baseline_for("kinds", "evens").captured_count == 1
+    size = first.baseline_for("kinds", "Double.size")  # its `__class__` cell is its closure
+    assert size.captured_count == 2
+    assert set(size.tests) == {"tests/test_kinds.py::test_size", "tests/test_kinds.py::test_other"}
+    assert first.baseline_for("kinds", "Base.size").captured_count == 2  # reached through super()
+
+    (project / "kinds.py").write_text(KINDS.replace("return x * k", "return k * x"))
+    changed = review(project, store)
+    assert changed.tests_ran == ("tests/test_kinds.py::test_make", "tests/test_kinds.py::test_use")
+    assert changed.failed == []
+    (project / "kinds.py").write_text(KINDS.replace("i % 2 == 0", "not i % 2").replace("return x * k", "return k * x"))
+    assert review(project, store).tests_ran == ("tests/test_kinds.py::test_evens",)
+
+
+@pytest.mark.docker
+def test_a_project_whose_pytest_options_turn_on_coverage_runs_its_tests_without_it(make_project: MakeProject) -> None:
+    pyproject = (
+        "[project]\nname = 'proj'\nversion = '1'\n\n"
+        "[project.optional-dependencies]\ntest = ['pytest-cov']\n\n"
+        "[tool.pytest.ini_options]\naddopts = '--cov=words'\n"
+    )
+    project = make_project({"words.py": WORDS, "tests/test_words.py": TEST_WORDS, "pyproject.toml": pyproject})
+    tests = review(project, None)
+    assert tests.collection_error is None and tests.note is None, tests.note
+    assert tests.baseline_for("words", "shout").tests == ("tests/test_words.py::test_shout",)
+    assert tests.baseline_for("words", "shout").captured_count == 1
