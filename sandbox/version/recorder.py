@@ -7,7 +7,8 @@ paid once). Before the first test it is turned off and every function of the pro
 code (stubs.py): at its first call in a test the stub notes it and puts the real code back, and
 the next test gives the stub back to those it ran. A function asked for keeps its stub while its
 calls are sampled, at a few points of each test (its 1st, 2nd, 4th... call: a loop's later calls
-differ more than its first ones), under limits of count, size and time. The rest of a test runs
+differ more than its first ones) and at each call of a kind not seen yet (`call_shape`: the
+arguments' types, emptiness, falsiness), under limits of count, size and time. The rest of a test runs
 at the speed of no recording.
 
 What the stubs cannot see is counted where it is sound to (kept_tests.py relies on it): a module
@@ -34,6 +35,9 @@ CAPTURE_LIMIT = 100  # distinct calls kept per function and test file
 ATTEMPT_LIMIT = 200  # calls pickled per function and test file, at most
 SAMPLE_POINTS = frozenset({1, 2, 4, 8, 16, 32})  # which of a function's calls in one test are pickled
 LAST_SAMPLE = max(SAMPLE_POINTS)
+SHAPE_LIMIT = 16  # kinds of call per function and test file pickled beside the sample points
+_CONTAINERS = (list, tuple, set, frozenset, dict)
+_SCALARS = (bool, int, float, complex, str, bytes)
 FAILURE_LIMIT = 3  # calls per function and test file that cannot be kept (unpicklable, too big) before it stops
 RUN_FAILURE_LIMIT = 6  # such calls in the whole run, none kept, before it stops in every file
 CALL_BYTES_LIMIT = 64 << 10  # a call's arguments bigger than this are not kept (pickling stops there)
@@ -106,6 +110,24 @@ def frame_arguments(frame: Any) -> Any:
     if code.co_flags & 0x08:  # CO_VARKEYWORDS
         kwargs.update(values[names[extra]])
     return tuple(args), kwargs
+
+
+def call_shape(frame: Any) -> tuple[Any, ...]:
+    """The kinds of a call's arguments, found without pickling: each one's type, a container's
+    emptiness and first item's type, a built-in scalar's falsiness (no project code runs)."""
+    code = frame.f_code
+    count = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)
+    values = frame.f_locals
+    return tuple(_kind(values.get(name)) for name in code.co_varnames[:count])
+
+
+def _kind(value: Any) -> Any:
+    kind = type(value)
+    if kind in _CONTAINERS:
+        return (kind, type(next(iter(value))) if value else None)
+    if kind in _SCALARS:
+        return (kind, not value)
+    return kind
 
 
 class _Function:
@@ -241,8 +263,11 @@ class Recorder:
                 recorder._note(known)
             if not known.done:
                 known.calls += 1
-                if known.calls in SAMPLE_POINTS:
-                    recorder._sample(known, sys._getframe(1))
+                frame = sys._getframe(1)
+                # A kind of call not seen yet is pickled too: the sample's points alone miss the
+                # one int among a test's lists, which is what the inputs are widened from.
+                if recorder._new_shape(known, frame) or known.calls in SAMPLE_POINTS:
+                    recorder._sample(known, frame)
                 if known.calls >= LAST_SAMPLE:
                     known.done = True
                 return entry.copy()
@@ -314,6 +339,17 @@ class Recorder:
         record["units"].setdefault(known.unit, set()).add(self._index)
         if function is not None:
             record["covering"].setdefault(function.key, set()).add(self.current)
+
+    def _new_shape(self, known: _Known, frame: Any) -> bool:
+        assert self._record is not None and known.function is not None
+        shapes = self._record.setdefault("shapes", {}).setdefault(known.function.key, set())
+        if len(shapes) >= SHAPE_LIMIT:
+            return False
+        shape = call_shape(frame)
+        if shape in shapes:
+            return False
+        shapes.add(shape)
+        return True
 
     def _sample(self, known: _Known, frame: Any) -> None:
         assert self._record is not None and known.function is not None
