@@ -179,6 +179,7 @@ def _results(run: _FileRun, targets: list[Target], *, single: bool) -> tuple[lis
     failure: list[EnvironmentProblem] = []
     started: set[str] = set()
     resources = run.resources
+    told = run.request.on_result or (lambda result: None)  # each function's line, once it is known
 
     def one(target: Target) -> FunctionResult | None:
         with resources.slots:
@@ -197,7 +198,10 @@ def _results(run: _FileRun, targets: list[Target], *, single: bool) -> tuple[lis
             # A run stopped in flight (its sandbox closed under it: an error) is not complete: not kept.
             # One the budget ended between drafts, or before it began, is: it says so itself.
             cut = result.refine is not None and result.refine.error is not None
-            return None if resources.halted and cut else result
+            if resources.halted and cut:
+                return None
+            told(result)
+            return result
 
     found = each(one, targets, min(resources.settings.concurrency, len(targets)), resources)
     if resources.interrupted and single:
@@ -219,7 +223,13 @@ def _results(run: _FileRun, targets: list[Target], *, single: bool) -> tuple[lis
             reason = NOT_FINISHED if target.name in started else NOT_STARTED
         return FunctionResult(target.name, target.source, None, reason)
 
-    return [r if r is not None else unfinished(t) for t, r in zip(targets, found, strict=True)], error
+    results: list[FunctionResult] = []
+    for target, result in zip(targets, found, strict=True):
+        if result is None:
+            result = unfinished(target)
+            told(result)
+        results.append(result)
+    return results, error
 
 
 def _targets(source: SourceFile, request: RunRequest, job: CodeJob) -> list[Target]:
@@ -256,8 +266,6 @@ class _FileRun:
             result = self._refine(target)
             if self.store is not None and key is not None and self.resources.keeps(result):
                 self.store.put(key, result.to_dict())
-        if self.request.on_result is not None:
-            self.request.on_result(result)
         return result
 
     def _key(self, target: Target) -> str:
