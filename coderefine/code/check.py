@@ -24,6 +24,11 @@ from coderefine.sandbox.base import RunnerFailed, RunResult, Sandbox
 from coderefine.settings import Settings
 
 
+class Uncheckable(UsageError):
+    """The original cannot be checked (it does not import, has no inputs, does not finish in time):
+    that function's verdict where several are worked on, a usage error where it was asked for by name."""
+
+
 @dataclass(frozen=True)
 class VerifyOptions:
     examples: tuple[str, ...] = ()  # call arguments as Python literals, e.g. "[3, 1, 2], reverse=True"
@@ -206,7 +211,7 @@ def module_name(path: Path, project: Path) -> str:
             parts.pop()
         if parts and all(part.isidentifier() for part in parts):
             return ".".join(parts)
-    raise UsageError(f"{path} cannot be imported from {project}: its path is not a Python module name")
+    raise Uncheckable(f"{path} cannot be imported from {project}: its path is not a Python module name")
 
 
 @dataclass(frozen=True)
@@ -284,7 +289,7 @@ def verify(
     run, broke = _run(sandbox, contract.to_data(job), options.timeout, timing_lock, early)
     if run is not None and candidate is None and run.killed_by == "timeout":
         # No draft exists yet: the original's own inputs need more time. Its function's verdict.
-        raise UsageError(
+        raise Uncheckable(
             f"cannot check {target.name}: the check of the original did not finish in {options.timeout:g}s "
             "in the sandbox; raise check_timeout (--check-timeout)"
         )
@@ -298,7 +303,7 @@ def verify(
         verdict = Verdict.failed("draft" if candidate is not None else "original", reason)
     failure = verdict.found.failure
     if failure is not None and failure.by == "original":
-        raise UsageError(f"cannot check {target.name}: {failure.reason}")
+        raise Uncheckable(f"cannot check {target.name}: {failure.reason}")
     return verdict
 
 

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 from coderefine import engine
 from coderefine.code import result_cache
 from coderefine.code.as_written import checked_as_written
-from coderefine.code.check import Verdict, VerifyOptions, module_name
+from coderefine.code.check import Uncheckable, Verdict, VerifyOptions, module_name
 from coderefine.code.checker import Checker
 from coderefine.code.file_facts import FileFacts, facts_of
 from coderefine.code.files import check_writable, project_of, write_atomically
@@ -115,13 +115,15 @@ def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None
             results, error = [FunctionResult(t.name, t.source, None, TEST_FILE_REASON) for t in targets], None
         else:
             results, error = _results(run, targets, single=request.name is not None)
-        results, new_bytes = checked_as_written(
-            source,
-            results,
-            _box_while_running(resources, project),
-            module_name(path, project),
-            _relative(path, project),
-        )
+        new_bytes = source.data
+        if any(result.improved for result in results):  # then its module has a name: it was checked
+            results, new_bytes = checked_as_written(
+                source,
+                results,
+                _box_while_running(resources, project),
+                module_name(path, project),
+                _relative(path, project),
+            )
         report = CodeReport(
             task=job.name,
             file=shown,
@@ -278,7 +280,12 @@ class _FileRun:
     def _refine(self, target: Target) -> FunctionResult:
         if self.request.on_function is not None:
             self.request.on_function(target)
-        module = module_name(self.path, self.project)
+        try:
+            module = module_name(self.path, self.project)
+        except Uncheckable as problem:  # a file of the project that is no module (`my-tool.py`)
+            if self.request.name:
+                raise
+            return FunctionResult(target.name, target.source, None, f"cannot check {target.name}: {problem}")
         started = time.monotonic()
         tests, ran = self.resources.project_tests(self.project, self.request.deadline)
         spent = time.monotonic() - started if ran else 0.0
@@ -310,24 +317,26 @@ def result_keys(request: RunRequest, job: CodeJob, facts: FileFacts, project: Pa
 def _refine_one(
     job: CodeJob, source: SourceFile, target: Target, check: Checker, resources: Resources, request: RunRequest
 ) -> FunctionResult:
+    """One function's Self-Refine. An original that cannot be checked, from its own check or from a
+    draft's (its process died beside the draft's, its planner failed), is this function's verdict
+    unless it was asked for by name: the other functions go on."""
     started = time.monotonic()
     try:
-        # The original against itself: it loads, it agrees with itself, it has inputs (verify raises
-        # a UsageError for an original that cannot be checked).
+        # The original against itself: it loads, it agrees with itself, it has inputs.
         baseline = check(None)
         if not baseline.verified:
             # No draft could be verified on these inputs: say what is missing before any model call.
-            raise UsageError(f"cannot check {target.name}: {baseline.not_verified}")
-    except UsageError as problem:
+            raise Uncheckable(f"cannot check {target.name}: {baseline.not_verified}")
+        baseline_seconds = time.monotonic() - started
+        task = job.task_for(source, target, check, baseline)
+        options = engine.options_from(request.settings)
+        options = replace(options, budget=replace(options.budget, deadline=request.deadline))
+        model = None if request.settings.no_model else resources.model()
+        result = engine.refine(task, target.source, model, options, request.on_iteration)
+    except Uncheckable as problem:
         if request.name:
             raise
         return FunctionResult(target.name, target.source, None, str(problem))
-    baseline_seconds = time.monotonic() - started
-    task = job.task_for(source, target, check, baseline)
-    options = engine.options_from(request.settings)
-    options = replace(options, budget=replace(options.budget, deadline=request.deadline))
-    model = None if request.settings.no_model else resources.model()
-    result = engine.refine(task, target.source, model, options, request.on_iteration)
     return FunctionResult(
         target.name,
         target.source,

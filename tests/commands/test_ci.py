@@ -513,7 +513,12 @@ def committed(root: Path, files: dict[str, str]) -> Path:
 def test_a_function_that_cannot_be_checked_is_its_own_verdict_and_the_review_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    root = committed(tmp_path / "repo", {"nums.py": FAILING_ALONE})
+    files = {
+        "nums.py": FAILING_ALONE,
+        "broken.py": 'raise RuntimeError("no import")\n\n\ndef half(x: int) -> int:\n    return x // 2\n',
+        "my-tool.py": "def triple(x: int) -> int:\n    return 3 * x\n",  # no module name: never imported
+    }
+    root = committed(tmp_path / "repo", files)
     monkeypatch.chdir(root)
     # No drafts: what is under test is each function's verdict, not a rewrite's.
     argv = ["ci", "--all", "--no-model", "--out", str(root / "out"), "--check-timeout", "15", "--jobs", "2"]
@@ -528,8 +533,11 @@ def test_a_function_that_cannot_be_checked_is_its_own_verdict_and_the_review_goe
     reasons = {s["target"]: s["reason"] for s in document["skipped"]}
     timeout = "cannot check sleepy: the check of the original did not finish in 15s in the sandbox"
     no_inputs = "cannot check locked: no inputs could be generated for parameter `lock`"
-    assert set(reasons) == {"sleepy", "locked"}
+    assert set(reasons) == {"sleepy", "locked", "half", "triple"}
     assert reasons["sleepy"].startswith(timeout) and reasons["locked"].startswith(no_inputs), reasons
+    assert reasons["half"] == "cannot check half: cannot import broken in the sandbox: RuntimeError: no import"
+    not_a_module = f"my-tool.py cannot be imported from {root}: its path is not a Python module name"
+    assert reasons["triple"].startswith("cannot check triple: ") and reasons["triple"].endswith(not_a_module)
     assert f"nums.py::sleepy: skipped ({timeout}" in err and f"nums.py::locked: skipped ({no_inputs}" in err
     markdown = report(root, "coderefine.md")
     assert f"`nums.py::sleepy`: skipped: {timeout}" in markdown
