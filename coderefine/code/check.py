@@ -410,7 +410,7 @@ def _verdict(run: RunResult, options: VerifyOptions, *, draft: bool) -> Verdict:
         return Verdict.failed("sandbox", f"the sandbox's verdict cannot be read: {problem}")
 
 
-def _killed(run: RunResult, options: VerifyOptions, *, draft: bool = True) -> str:
+def _killed(run: RunResult, options: VerifyOptions, *, draft: bool) -> str:
     if run.killed_by == "timeout":
         return f"the check did not finish within {options.timeout:.0f}s: the new version may hang"
     if run.killed_by == "memory":
