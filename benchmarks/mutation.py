@@ -64,6 +64,7 @@ import ast
 import collections
 import json
 import random
+import re
 import subprocess
 import sys
 import tarfile
@@ -1134,13 +1135,15 @@ def sdist(name: str, version: str, folder: Path) -> Path:
     done = subprocess.run(
         [*pip, spec, "-d", str(folder)], stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False
     )
-    archives = sorted(folder.glob(f"{name}-{version}.tar.gz"))
+    # the archive's name may be the normalized one (python-dateutil: python_dateutil-4.0.0.tar.gz)
+    stems = [f"{name}-{version}", f"{re.sub(r'[-_.]+', '_', name)}-{version}"]
+    archives = [folder / f"{stem}.tar.gz" for stem in stems if (folder / f"{stem}.tar.gz").is_file()]
     if done.returncode != 0 or not archives:
         tail = (done.stderr.strip().splitlines() or ["no sdist"])[-1]
         raise EnvironmentProblem(f"cannot download the sdist of {spec}: {tail}")
     with tarfile.open(archives[0]) as archive:
         archive.extractall(folder, filter="data")
-    return folder / f"{name}-{version}"
+    return folder / archives[0].name.removesuffix(".tar.gz")
 
 
 def patch(project: Path, patches: Sequence[tuple[str, str, str]], spec: str) -> None:

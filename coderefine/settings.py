@@ -196,6 +196,9 @@ class Settings:
     guard_allow_imports: tuple[str, ...] = _setting((), kind=Names)
     # more requirements (pip's form) installed in the sandbox for the project's tests, beside those it declares
     test_requirements: tuple[str, ...] = _setting((), kind=Arguments)
+    # requirements (`sphinx`, `types-*`) and groups (`group:docs`) of the project's left out of the sandbox;
+    # the project's to say: it only takes away
+    test_requirements_exclude: tuple[str, ...] = _setting((), kind=Patterns)
     # more file name patterns the sandbox's copy of the project leaves out
     sandbox_exclude: tuple[str, ...] = _setting((), kind=Patterns)
     include_tests: bool = _setting(
@@ -209,6 +212,15 @@ class Settings:
         flag=_check(
             "code",
             "seconds for a run of the project's tests and for the check of the original (default 180)",
+            "SECONDS",
+        ),
+        bounds=_POSITIVE,
+    )
+    test_timeout: float = _setting(
+        60.0,
+        flag=_check(
+            "code",
+            "seconds each of the project's tests may take; one that takes longer is stopped and left out (default 60)",
             "SECONDS",
         ),
         bounds=_POSITIVE,

@@ -26,10 +26,12 @@ class TargetSpec:
     class_name: str | None = None
     is_static: bool = False
     is_classmethod: bool = False
+    accessor: str | None = None  # a property's "getter", "setter" or "deleter": the function checked is that one
 
     @property
     def label(self) -> str:
-        return (self.class_name + "." if self.class_name else "") + self.function_name
+        role = f".{self.accessor}" if self.accessor in ("setter", "deleter") else ""
+        return (self.class_name + "." if self.class_name else "") + self.function_name + role
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,10 @@ class CaptureJob:
     baseline_tests: tuple[str, ...] = ()  # pytest arguments that select the tests (all when empty)
     only_files: tuple[str, ...] | None = None  # of those, only the tests of these files
     only_tests: tuple[str, ...] = ()  # and these tests (node ids) of other files
-    deadline_s: float | None = None  # no test starts after this many seconds: the rest are left for later
+    deadline_s: float | None = None  # no test runs past this many seconds: the rest are left for later
+    functions: tuple[str, ...] | None = None  # whose calls to record (`module:qualname`); None: every function's
+    test_timeout: float | None = None  # seconds a test may take; one that takes longer is cut and named
+    record: bool = True  # off: nothing recorded, the tests' own time (what recording costs is said beside it)
     kind: str = "capture"
     version: int = CONTRACT_VERSION
 
@@ -107,6 +112,7 @@ class FileTests:
     calls: dict[str, tuple[tuple[str, bool], ...]] = field(default_factory=dict)
     covering: dict[str, tuple[str, ...]] = field(default_factory=dict)
     units: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    recorded: tuple[str, ...] | None = None  # the functions whose calls `calls` holds; None: every function's
 
 
 @dataclass(frozen=True)
@@ -119,6 +125,9 @@ class Capture:
     unfinished: tuple[str, ...] = ()  # tests the deadline left out
     collection_error: str | None = None
     error: str | None = None  # the tests gave no answer at all
+    not_collected: dict[str, str] = field(default_factory=dict)  # test file: why it could not be collected
+    timed_out: tuple[str, ...] = ()  # tests cut at the job's test_timeout
+    seconds: float = 0.0  # the tests' run, as the box timed it
     version: int = CONTRACT_VERSION
 
 
@@ -239,6 +248,9 @@ def capture_job_from_data(data: Any) -> CaptureJob:
         only_files=tuple(str(f) for f in only) if only is not None else None,
         only_tests=tuple(str(t) for t in data.get("only_tests", ())),
         deadline_s=float(data["deadline_s"]) if data.get("deadline_s") is not None else None,
+        functions=tuple(str(f) for f in data["functions"]) if data.get("functions") is not None else None,
+        test_timeout=float(data["test_timeout"]) if data.get("test_timeout") is not None else None,
+        record=bool(data.get("record", True)),
     )
 
 
@@ -255,6 +267,9 @@ def capture_from_data(data: Any) -> Capture:
             unfinished=tuple(str(t) for t in data.get("unfinished") or ()),
             collection_error=_text(data.get("collection_error")),
             error=_text(data.get("error")),
+            not_collected={str(k): str(v) for k, v in dict(data.get("not_collected") or {}).items()},
+            timed_out=tuple(str(t) for t in data.get("timed_out") or ()),
+            seconds=float(data.get("seconds") or 0.0),
         )
     except (TypeError, ValueError, AttributeError) as problem:
         raise ContractError(f"a Capture: {problem}") from None
@@ -274,6 +289,7 @@ def _file_tests(data: Any) -> FileTests:
         calls={str(k): tuple((str(c), bool(b)) for c, b in calls) for k, calls in dict(built.calls).items()},
         covering={str(k): tuple(str(t) for t in tests) for k, tests in dict(built.covering).items()},
         units=units,
+        recorded=tuple(str(f) for f in built.recorded) if built.recorded is not None else None,
     )
 
 

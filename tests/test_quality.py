@@ -55,7 +55,7 @@ FLOORS: tuple[frozenset[str], ...] = (
 # The box's (sandbox/): what crosses between its processes, then values as the judge sees them, then
 # a version's process and the inputs, then the judge, then the runner's supervision and the script.
 BOX_FLOORS: tuple[frozenset[str], ...] = (
-    frozenset({"contract", "wire", "privileges", "project_path"}),
+    frozenset({"contract", "wire", "privileges", "project_path", "source_text"}),
     frozenset({"values"}),
     frozenset({"version", "inputs"}),
     frozenset({"planner"}),

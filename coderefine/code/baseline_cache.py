@@ -1,35 +1,44 @@
 """The project's tests, run once per review and kept: what every function's baseline starts from.
 
-One run of the tests in the sandbox (see sandbox/project_tests.py) captures the
-arguments every function of the project is called with, which tests call it,
-and which tests ran each function's code, per test file. The outcome is kept on
+One run of the tests in the sandbox (see sandbox/version/project_tests.py)
+captures the arguments the functions under review are called with (a sample),
+which tests call each function, and which tests ran each function's code, per
+test file; then the same tests run once more with nothing recorded, for the
+time they take natively (what recording costs is said beside it). The outcome is kept on
 disk under a key of the project's folder, the sandbox image and the pytest
 arguments (what it records, and which of its tests a change makes stale, is
 `kept_tests`); the next review re-runs only what is stale, and an unchanged
 project, or one whose changes are comments, runs no tests at all.
+A later review that asks for functions whose calls were not recorded runs
+again the tests that call them. Each test has a time limit of its own
+(`test_timeout`): one that does not finish in it is cut, named and left out.
 A run that would not finish in its time limit, or in the time budget of a
-review that has one, stops starting tests near the end of it: what ran is kept
-and the next review runs the rest.
+review that has one, stops near the end of it: what ran is kept and used, and
+the next review runs the rest.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from coderefine.cache import JsonCache, cache_key
-from coderefine.code.check import Baseline
+from coderefine.code.check import Baseline, module_name
+from coderefine.code.files import find_project
 from coderefine.code.kept_tests import CALLS_PER_FUNCTION, Stale, decode, encode, file_hashes, merged, stale_tests
 from coderefine.errors import EnvironmentProblem
 from coderefine.sandbox import contract
 from coderefine.sandbox.base import Sandbox
 from coderefine.version import package_version
 
-BASELINE_FORMAT = 2
+BASELINE_FORMAT = 3
+DEFAULT_TEST_TIMEOUT = 60.0  # seconds a test of the project may take (the setting test_timeout)
 ANSWER_MARGIN = 0.1  # of the time limit, left after the last test for the answer to come back (10 s at least)
 
 
@@ -45,6 +54,12 @@ class ProjectTests:
     import_units: frozenset[str] = frozenset()  # functions that ran while the modules were imported (`file:qualname`)
     unfinished: int = 0  # tests the review's time budget left for the next review
     seconds: float = 0.0  # spent running them now
+    left_out: tuple[str, ...] = ()  # tests the run's time limit left for the next review (checked without them)
+    timed_out: tuple[str, ...] = ()  # tests cut at their own time limit
+    not_collected: Mapping[str, str] = field(default_factory=dict)  # test file: why it could not be collected
+    test_seconds: float = 0.0  # the tests run now, recorded, as the box timed them
+    native_seconds: float | None = None  # the same tests with nothing recorded (None: not measured)
+    test_timeout: float = 0.0
 
     def baseline_for(self, module: str, label: str) -> Baseline:
         """A function's calls and covering tests, merged over the test files (in name order)."""
@@ -53,15 +68,21 @@ class ProjectTests:
         benchmark: list[int] = []
         passing: list[str] = []
         failing: list[str] = []
+        # Taken from the test files in turn: the sample reaches as many files' uses as it can.
+        rows = [self.files[name].calls.get(key, ()) for name in sorted(self.files)]
+        for row in (call for turn in itertools.zip_longest(*rows) for call in turn if call is not None):
+            text, benchmarked = row
+            if len(calls) < CALLS_PER_FUNCTION and text not in calls:
+                benchmark += [len(calls)] if benchmarked else []
+                calls.append(text)
         for name in sorted(self.files):
             record = self.files[name]
-            for text, benchmarked in record.calls.get(key, ()):
-                if len(calls) < CALLS_PER_FUNCTION and text not in calls:
-                    benchmark += [len(calls)] if benchmarked else []
-                    calls.append(text)
             passed = set(record.passed)
             for test in record.covering.get(key, ()):
-                (passing if test in passed else failing).append(test)
+                if test in passed:
+                    passing.append(test)
+                elif test in record.failed:  # not one cut at its time limit: it is named apart
+                    failing.append(test)
         notes = [self.note] if self.note else []
         if failing:
             notes.append("tests that call it fail already (checked without them): " + ", ".join(failing[:3]))
@@ -77,9 +98,43 @@ class ProjectTests:
         """What went wrong with the project's tests as a whole, in a line."""
         if self.problem:
             return self.problem
-        if self.collection_error:
-            return f"the project's tests could not all be collected ({self.collection_error})"
-        return None
+        parts = []
+        if self.not_collected:
+            files = [f"{name} ({why})" if why else name for name, why in sorted(self.not_collected.items())]
+            parts.append("test files that could not be collected (no covering tests from them): " + _some(files))
+        elif self.collection_error:
+            parts.append(f"the project's tests could not all be collected ({self.collection_error})")
+        if self.timed_out:
+            parts.append(f"{_some(list(self.timed_out))} did not finish in {self.test_timeout:g} s: left out")
+        if self.left_out:
+            parts.append(
+                f"{len(self.left_out)} of the project's tests did not run in the time limit "
+                f"({_some(list(self.left_out))}): the functions are checked with those that ran, "
+                "the next review runs the rest"
+            )
+        return "; ".join(parts) or None
+
+    @property
+    def timing(self) -> str | None:
+        """The tests run now and their times, recorded and not, in a line (None: none ran)."""
+        if not self.tests_ran:
+            return None
+        native = f" ({self.native_seconds:.1f} s without)" if self.native_seconds is not None else ""
+        return (
+            f"the project's tests: {len(self.tests_ran)} ran in {self.test_seconds:.1f} s "
+            f"with their calls recorded{native}"
+        )
+
+    def summary(self) -> dict[str, object]:
+        """What the review's JSON says of the project's tests run now."""
+        return {
+            "tests": len(self.tests_ran),
+            "seconds": round(self.test_seconds, 2),
+            "native_seconds": round(self.native_seconds, 2) if self.native_seconds is not None else None,
+            "timed_out": list(self.timed_out),
+            "not_collected": dict(self.not_collected),
+            "left_out": list(self.left_out),
+        }
 
     @property
     def failed(self) -> list[str]:
@@ -87,7 +142,8 @@ class ProjectTests:
 
 
 class BaselineCache:
-    """The project's tests for one review: run (or read back) once, shared by every function."""
+    """The project's tests for one review: run (or read back) once, shared by every function; run
+    again for the functions asked for later whose calls were not recorded."""
 
     def __init__(
         self,
@@ -97,23 +153,32 @@ class BaselineCache:
         baseline_tests: tuple[str, ...],
         exclude: tuple[str, ...],
         timeout: float,
+        test_timeout: float = DEFAULT_TEST_TIMEOUT,
     ) -> None:
         self.store, self.checker = store, checker
         self.baseline_tests, self.exclude, self.timeout = baseline_tests, exclude, timeout
+        self.test_timeout = test_timeout
         self._lock = threading.Lock()
         self._known: dict[Path, ProjectTests] = {}
+        self._kept: dict[str, dict[str, Any]] = {}  # what the store would keep, for a review without one
 
-    def tests_of(self, project: Path, sandbox: Sandbox, deadline: float | None = None) -> tuple[ProjectTests, bool]:
+    def tests_of(
+        self, project: Path, sandbox: Sandbox, deadline: float | None = None, functions: frozenset[str] | None = None
+    ) -> tuple[ProjectTests, bool]:
         """The project's tests, and whether this call is the one that ran them (the others wait).
-        No test starts after `deadline` (time.monotonic()), the review's time budget."""
+        `functions` (`module:qualname`) are those whose calls are recorded (None: every function's).
+        No test runs past `deadline` (time.monotonic()), the review's time budget."""
         with self._lock:
-            if project in self._known:
-                return self._known[project], False
-            found = self._load_or_run(project, sandbox, deadline)
+            known = self._known.get(project)
+            if known is not None and not unrecorded(known.files, functions):
+                return known, False
+            found = self._load_or_run(project, sandbox, deadline, functions)
             self._known[project] = found
             return found, True
 
-    def _load_or_run(self, project: Path, sandbox: Sandbox, deadline: float | None) -> ProjectTests:
+    def _load_or_run(
+        self, project: Path, sandbox: Sandbox, deadline: float | None, functions: frozenset[str] | None
+    ) -> ProjectTests:
         hashes = file_hashes(project, self.exclude)
         key = cache_key(
             {
@@ -124,7 +189,7 @@ class BaselineCache:
                 "baseline_tests": list(self.baseline_tests),
             }
         )
-        stored = self.store.get(key) if self.store is not None else None
+        stored = self.store.get(key) if self.store is not None else self._kept.get(key)
         previous = decode(stored) if stored is not None else None
         stale = stale_tests(previous, hashes, project) if previous is not None else None
         kept: dict[str, contract.FileTests] = {}
@@ -134,48 +199,81 @@ class BaselineCache:
                 name: record for name, record in previous.files.items() if name in hashes and name not in stale.files
             }
             import_units = previous.import_units
+            stale = _with(stale, unrecorded(kept, functions))
             if not stale:
-                return ProjectTests(files=kept, collection_error=previous.collection_error, import_units=import_units)
+                return ProjectTests(
+                    files=kept,
+                    collection_error=previous.collection_error,
+                    import_units=import_units,
+                    test_timeout=self.test_timeout,
+                )
         started = time.monotonic()
         limit = max(self.timeout / 2, self.timeout - max(10.0, ANSWER_MARGIN * self.timeout))
         budget = deadline - started if deadline is not None else None
-        capture = self._run(sandbox, stale, min(limit, budget) if budget is not None else limit)
-        seconds = time.monotonic() - started
+        recording = _recording(functions, kept, stale)
+        capture = self._run(sandbox, stale, min(limit, budget) if budget is not None else limit, recording)
         files = {**kept, **capture.files}
         for name, tests in (stale.tests if stale is not None else {}).items():
             files[name] = merged(
                 kept.get(name, contract.FileTests()), capture.files.get(name, contract.FileTests()), tests
             )
         imported = import_units | set(capture.import_units)
-        if capture.error is None and self.store is not None:
-            self.store.put(key, encode(hashes, files, capture.collection_error, imported, capture.unfinished, project))
-        if capture.unfinished and (budget is None or budget >= limit):
-            done = sum(len(record.tests) for record in capture.files.values())
-            raise EnvironmentProblem(
-                self._too_slow(
-                    f"; {done} of {done + len(capture.unfinished)} ran and are kept: the next run goes on with the rest"
-                )
-            )
+        if capture.error is None:
+            data = encode(hashes, files, capture.collection_error, imported, capture.unfinished, project)
+            if self.store is not None:
+                self.store.put(key, data)
+            else:
+                self._kept[key] = data
+        cut_by_budget = bool(capture.unfinished) and budget is not None and budget < limit
         tests_ran = tuple(sorted(test for record in capture.files.values() for test in record.tests))
+        native = self._native(sandbox, capture, started, min(limit, budget) if budget is not None else limit)
         return ProjectTests(
             files=files,
             collection_error=capture.collection_error,
             problem=capture.error,
             ran=tuple(sorted(capture.files)),
             tests_ran=tests_ran,
-            seconds=seconds,
+            seconds=time.monotonic() - started,
             import_units=imported,
-            unfinished=len(capture.unfinished),
+            unfinished=len(capture.unfinished) if cut_by_budget else 0,
+            left_out=() if cut_by_budget else tuple(sorted(capture.unfinished)),
+            timed_out=capture.timed_out,
+            not_collected=capture.not_collected,
+            test_seconds=capture.seconds,
+            native_seconds=native,
+            test_timeout=self.test_timeout,
         )
 
-    def _too_slow(self, kept: str) -> str:
-        return (
-            f"the project's tests did not finish in {self.timeout:g}s in the sandbox; raise check_timeout "
-            '(--check-timeout) or select the tests to run with baseline_tests (--baseline-tests, e.g. "-k fast")' + kept
+    def _native(self, sandbox: Sandbox, capture: contract.Capture, started: float, seconds: float) -> float | None:
+        """The seconds the tests that ran take with nothing recorded; None when there is no time left
+        for them, or they did not all finish."""
+        done = set(capture.timed_out) | set(capture.unfinished)
+        tests = tuple(sorted(t for record in capture.files.values() for t in record.tests if t not in done))
+        left = seconds - (time.monotonic() - started)
+        project = sandbox.project_path
+        if project is None or not tests or capture.error is not None or left < min(capture.seconds, seconds / 2):
+            return None
+        job = contract.CaptureJob(
+            project=project,
+            baseline_tests=self.baseline_tests,
+            only_files=(),
+            only_tests=tests,
+            deadline_s=left,
+            test_timeout=self.test_timeout,
+            record=False,
         )
+        run = sandbox.check(contract.to_data(job), timeout=self.timeout)
+        try:
+            native = contract.capture_from_data(json.loads(run.verdict or ""))
+        except (ValueError, contract.ContractError):
+            return None
+        return native.seconds if not native.unfinished and native.error is None else None
 
-    def _run(self, sandbox: Sandbox, stale: Stale | None, seconds: float) -> contract.Capture:
-        """Run the tests `stale` names (all when None); none starts after `seconds`."""
+    def _run(
+        self, sandbox: Sandbox, stale: Stale | None, seconds: float, functions: frozenset[str] | None
+    ) -> contract.Capture:
+        """Run the tests `stale` names (all when None), recording the calls of `functions`; none runs
+        past `seconds`."""
         project = sandbox.project_path
         if project is None:
             return contract.Capture()
@@ -185,6 +283,8 @@ class BaselineCache:
             deadline_s=seconds,
             only_files=tuple(sorted(stale.files)) if stale is not None else None,
             only_tests=tuple(sorted(t for tests in (stale.tests if stale else {}).values() for t in tests)),
+            functions=tuple(sorted(functions)) if functions is not None else None,
+            test_timeout=self.test_timeout,
         )
         run = sandbox.check(contract.to_data(job), timeout=self.timeout)
         if run.killed_by == "runner_killed":
@@ -195,9 +295,58 @@ class BaselineCache:
                     f"the sandbox stopped during the project's tests, twice: {run.stderr.strip()[-200:]}"
                 )
         if run.killed_by == "timeout":
-            raise EnvironmentProblem(self._too_slow(""))
+            return contract.Capture(
+                error=f"the project's tests did not finish in {self.timeout:g} s in the sandbox "
+                "(a test that its time limit could not stop): checked without them"
+            )
         try:
             return contract.capture_from_data(json.loads(run.verdict or ""))
         except (ValueError, contract.ContractError):
             why = run.killed_by or (run.stderr.strip().splitlines() or ["no answer"])[-1][:200]
             return contract.Capture(error=f"the project's tests gave no answer ({why}): checked without them")
+
+
+def function_key(path: Path, name: str, project: Path | None = None) -> str:
+    """A function's key as the project's tests record it: `module:qualname`."""
+    return f"{module_name(path, project if project is not None else find_project(path))}:{name}"
+
+
+def unrecorded(files: Mapping[str, contract.FileTests], functions: frozenset[str] | None) -> dict[str, frozenset[str]]:
+    """Per test file, its tests that call a function asked for (every function when None) whose
+    calls the file's record does not hold: they run again, recording it."""
+    found: dict[str, frozenset[str]] = {}
+    for name, record in files.items():
+        if record.recorded is None:
+            continue
+        wanted = functions if functions is not None else record.covering.keys()
+        tests = {test for key in wanted if key not in record.recorded for test in record.covering.get(key, ())}
+        if tests:
+            found[name] = frozenset(tests)
+    return found
+
+
+def _with(stale: Stale, more: Mapping[str, frozenset[str]]) -> Stale:
+    tests = dict(stale.tests)
+    for name, extra in more.items():
+        tests[name] = tests.get(name, frozenset()) | extra
+    return Stale(files=stale.files, tests=tests)
+
+
+def _recording(
+    functions: frozenset[str] | None, kept: Mapping[str, contract.FileTests], stale: Stale | None
+) -> frozenset[str] | None:
+    """What a run records: the functions asked for, and what the records of the files it runs in
+    part hold already (so that a merged record holds what it says); None: every function's."""
+    if functions is None:
+        return None
+    found = set(functions)
+    for name in stale.tests if stale is not None else ():
+        recorded = kept.get(name, contract.FileTests()).recorded
+        if recorded is None and name in kept:
+            return None
+        found |= set(recorded or ())
+    return frozenset(found)
+
+
+def _some(names: list[str]) -> str:
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 import libcst as cst
 
 from coderefine.code import parsing
-from coderefine.code.target import ALLOWED_DECORATORS, Candidate, Target, dotted, one_line
+from coderefine.code.target import Candidate, Target, accessor_of, dotted, is_allowed_decorator, one_line
 from coderefine.engine import MalformedAnswer
 
 # A fence is a line that starts with ``` (indented or not): backticks inside a line, as in a
@@ -63,7 +63,7 @@ def _candidate_from(code: str, target: Target) -> Candidate:
     helpers: dict[str, cst.FunctionDef] = {}
     function: cst.FunctionDef | None = None
     for statement in module.body:
-        if isinstance(statement, cst.FunctionDef) and statement.name.value == target.function_name:
+        if isinstance(statement, cst.FunctionDef) and _is_target(statement, target, function):
             function = statement
         elif isinstance(statement, cst.FunctionDef) and _is_helper_name(statement.name.value, target):
             helpers[statement.name.value] = statement.with_changes(leading_lines=[])
@@ -195,11 +195,24 @@ def _names_used(node: cst.CSTNode) -> set[str]:
 
 
 def _method_in(node: cst.ClassDef, target: Target) -> cst.FunctionDef | None:
+    found = None
     if isinstance(node.body, cst.IndentedBlock):
         for member in node.body.body:
-            if isinstance(member, cst.FunctionDef) and member.name.value == target.function_name:
-                return member
-    return None
+            if isinstance(member, cst.FunctionDef) and _is_target(member, target, found):
+                found = member
+    return found
+
+
+def _is_target(node: cst.FunctionDef, target: Target, found: cst.FunctionDef | None) -> bool:
+    """Whether `node` is the target's new version, rather than `found` (the one seen before): a
+    property's getter and setter share a name, and an answer may hold both; the one of the target's
+    role wins, else the first."""
+    if node.name.value != target.function_name:
+        return False
+    if found is None:
+        return True
+    role = accessor_of(node, True)
+    return role == target.accessor and accessor_of(found, True) != target.accessor
 
 
 def _with_original_annotations(function: cst.FunctionDef, target: Target) -> cst.FunctionDef:
@@ -236,8 +249,14 @@ def _with_original_annotations(function: cst.FunctionDef, target: Target) -> cst
 
 
 def _with_original_decorators(function: cst.FunctionDef, target: Target) -> cst.FunctionDef:
-    """Keep @staticmethod or @classmethod where the original has it, whatever the model wrote."""
-    decorators = [d for d in function.decorators if dotted(d.decorator) not in ALLOWED_DECORATORS]
+    """Keep @staticmethod, @classmethod, @property or @name.setter where the original has it,
+    whatever the model wrote."""
+    name = target.function_name
+    decorators = [d for d in function.decorators if not is_allowed_decorator(dotted(d.decorator), name)]
+    if target.accessor == "getter":
+        decorators.insert(0, cst.Decorator(cst.Name("property")))
+    elif target.accessor is not None:
+        decorators.insert(0, cst.Decorator(cst.Attribute(cst.Name(name), cst.Name(target.accessor))))
     if target.is_static:
         decorators.insert(0, cst.Decorator(cst.Name("staticmethod")))
     if target.is_classmethod:

@@ -258,6 +258,7 @@ def verify(
             class_name=target.class_name,
             is_static=target.is_static,
             is_classmethod=target.is_classmethod,
+            accessor=target.accessor,
         ),
         candidate=candidate,
         examples=tuple(options.examples),

@@ -168,7 +168,15 @@ def merged(old: contract.FileTests, new: contract.FileTests, rerun: frozenset[st
             if text in flags or len(flags) < CALLS_PER_FUNCTION:
                 flags[text] = flags.get(text, False) or benchmarked
         calls[key] = tuple(flags.items())
+    # What the record holds calls of: the old run's functions (their calls from the tests run again are
+    # kept, as every call is) and the new run's.
+    recorded = old.recorded if old.recorded is None or new.recorded is None else new.recorded
+    if old.tests and old.recorded is not None:
+        recorded = tuple(sorted(set(old.recorded) | set(new.recorded or ())))
+    elif not old.tests:
+        recorded = new.recorded
     return contract.FileTests(
+        recorded=recorded,
         tests=tuple(tests),
         passed=tuple(sorted({t for t in old.passed if t not in rerun} | set(new.passed))),
         failed={**{t: why for t, why in old.failed.items() if t not in rerun}, **new.failed},

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from types import TracebackType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from coderefine.code import result_cache
 from coderefine.code.baseline_cache import BaselineCache, ProjectTests
@@ -58,6 +58,8 @@ class Resources:
         self.out_of_time = False  # the time budget stopped it (see `expire`)
         self._state = threading.Lock()
         self._testing = 0  # runs of the project's tests under way
+        self._functions: set[str] = set()  # under review (`module:qualname`): whose calls the tests record
+        self.tests_summary: dict[str, Any] | None = None  # the project's tests run now (ProjectTests.summary)
 
     @property
     def sandbox_kind(self) -> str:
@@ -84,6 +86,7 @@ class Resources:
                     pool_size=self.settings.concurrency,
                     requirements=self.settings.test_requirements,
                     on_note=self.on_note,
+                    requirements_exclude=self.settings.test_requirements_exclude,
                 )
             except SandboxUnavailable as problem:
                 if self.sandbox_kind != "docker" or not self._may_fall_back:
@@ -105,9 +108,16 @@ class Resources:
                 self._model = self._stack.enter_context(open_model(self.settings))
             return self._model
 
+    def expect(self, functions: Iterable[str]) -> None:
+        """Functions (`module:qualname`) the review works on: the project's tests record their calls.
+        Told before the tests run, they are recorded in one run."""
+        with self._state:
+            self._functions.update(functions)
+
     def project_tests(self, project: Path, deadline: float | None = None) -> tuple[ProjectTests, bool]:
         """The project's tests (run once per review, see baseline_cache), and whether this call ran them;
-        none starts after `deadline`."""
+        none starts after `deadline`. They record the calls of the functions expected (`expect`), of
+        every function when none is."""
         sandbox = self.sandbox(project)
         with self._opening:
             if self._baselines is None:
@@ -118,19 +128,25 @@ class Resources:
                     baseline_tests=self.settings.baseline_tests,
                     exclude=self.settings.sandbox_exclude,
                     timeout=self.settings.check_timeout,
+                    test_timeout=self.settings.test_timeout,
                 )
             baselines = self._baselines
         with self._state:
             self._testing += 1
+            functions = frozenset(self._functions) or None
         try:
             with self.timing_lock:  # the project's tests use every CPU: no timing beside them
-                tests, ran = baselines.tests_of(project, sandbox, deadline)
+                tests, ran = baselines.tests_of(project, sandbox, deadline, functions)
         finally:
             with self._state:
                 self._testing -= 1
                 late = self.out_of_time and not self._testing
             if late:
                 self.close()  # the ceiling came while they ran
+        if ran and tests.tests_ran:
+            self.tests_summary = tests.summary()
+        if ran and tests.timing and self.on_note is not None:
+            self.on_note(tests.timing)
         if ran and tests.note and self.on_note is not None:
             self.on_note(tests.note)
         if ran and tests.failed and self.on_note is not None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from coderefine import engine
 from coderefine.code import result_cache
 from coderefine.code.as_written import checked_as_written
+from coderefine.code.baseline_cache import function_key
 from coderefine.code.check import Uncheckable, Verdict, VerifyOptions, module_name
 from coderefine.code.checker import Checker
 from coderefine.code.file_facts import FileFacts, facts_of
@@ -111,6 +112,7 @@ def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None
             imported = result_cache.imported_sources(source.imports(), path, project)
         run = _FileRun(request, job, resources, source, path, project)
         targets = _targets(source, request, job)
+        resources.expect(expected(path, (t.name for t in targets if t.eligible), project))
         if request.name is None and not request.settings.include_tests and is_test_file(path, project):
             results, error = [FunctionResult(t.name, t.source, None, TEST_FILE_REASON) for t in targets], None
         else:
@@ -138,6 +140,16 @@ def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None
         if request.apply:
             report = written(report, path, _changed(imported, source, path, project))
     return report
+
+
+def expected(path: Path, names: Iterable[str], project: Path | None = None) -> list[str]:
+    """The keys (see `function_key`) of the functions `names` of the file at `path`, for the project's
+    tests to record their calls; none where the file has no module name (`my-tool.py`): its
+    functions cannot be checked, and each says so as its verdict."""
+    try:
+        return [function_key(path, name, project) for name in names]
+    except Uncheckable:
+        return []
 
 
 def _box_while_running(resources: Resources, project: Path) -> Callable[[], Sandbox | None]:

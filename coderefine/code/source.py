@@ -22,7 +22,16 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from coderefine.code import parsing
 from coderefine.code.files import file_problem, read_regular
 from coderefine.code.splice import Replace, check_helpers, with_helpers, with_imports
-from coderefine.code.target import ALLOWED_DECORATORS, Candidate, Target, dotted, one_line, standalone
+from coderefine.code.target import (
+    Candidate,
+    Target,
+    accessor_of,
+    dotted,
+    is_allowed_decorator,
+    member_name,
+    one_line,
+    standalone,
+)
 from coderefine.errors import UsageError
 
 _FILE_MODULES = {
@@ -54,6 +63,33 @@ _FILE_FUNCTIONS = {
 }
 _FILE_METHODS = {"write_text", "write_bytes", "unlink", "mkdir", "rmdir", "touch", "open"}
 _CLOSEST = 3  # names offered when a function is not found
+# The special methods still out of reach, each with its reason. Every other one is checked as a
+# method: `__init__` and other methods that return None by what they leave of `self`.
+_UNCHECKED_SPECIAL = {
+    "__new__": "__new__ makes the instance: no instance exists to call it on",
+    "__del__": "__del__ runs when the instance is collected, where no check sees it",
+    "__init_subclass__": "__init_subclass__ runs when a subclass is defined, not on a call",
+    "__class_getitem__": "__class_getitem__ runs when the class is subscripted in a type hint, not on a call",
+    "__set_name__": "__set_name__ runs when the owning class is defined, not on a call",
+    "__getattr__": "it takes an attribute's name, which no drawn input knows",
+    "__getattribute__": "every attribute read of the instance goes through it, the check's own reads included",
+    "__setattr__": "it takes an attribute's name, which no drawn input knows, and every attribute set goes through it",
+    "__delattr__": "it takes an attribute's name, which no drawn input knows",
+    # The check carries instances between its processes by pickling, and copies them per call.
+    **dict.fromkeys(
+        (
+            "__reduce__",
+            "__reduce_ex__",
+            "__getstate__",
+            "__setstate__",
+            "__getnewargs__",
+            "__getnewargs_ex__",
+            "__copy__",
+            "__deepcopy__",
+        ),
+        "the check copies and carries instances by it: a new version of it would make its own inputs",
+    ),
+}
 
 
 class SourceFile:
@@ -218,9 +254,8 @@ def _target(
 ) -> Target:
     position = positions[node]
     decorators = [dotted(d.decorator) for d in node.decorators]
-    name = f"{class_name}.{node.name.value}" if class_name else node.name.value
     return Target(
-        name=name,
+        name=member_name(class_name, node),
         class_name=class_name,
         function_name=node.name.value,
         source=standalone(node),
@@ -229,28 +264,39 @@ def _target(
         skip_reason=_skip_reason(node, class_name, decorators),
         is_static="staticmethod" in decorators,
         is_classmethod=class_name is not None and "classmethod" in decorators,
+        accessor=accessor_of(node, class_name is not None),
     )
 
 
 def _skip_reason(node: cst.FunctionDef, class_name: str | None, decorators: list[str]) -> str | None:
+    name = node.name.value
     if node.asynchronous is not None:
         return "async functions are not supported"
-    if class_name and node.name.value.startswith("__") and node.name.value.endswith("__"):
-        return "special methods are not supported"
-    odd = [d for d in decorators if d not in ALLOWED_DECORATORS]
+    if class_name and name in _UNCHECKED_SPECIAL:
+        return _UNCHECKED_SPECIAL[name]
+    odd = [d for d in decorators if not is_allowed_decorator(d, name)]
     if odd:
         return f"decorated with @{odd[0]}"
+    if accessor_of(node, class_name is not None) and {"staticmethod", "classmethod"} & set(decorators):
+        return "a property of the class (@classmethod with @property), which no instance calls"
     if class_name and not decorators and not node.params.params:
         return "a method without self"
     scan = _BodyScan()
     node.body.visit(scan)
-    if scan.yields:
-        return "generators are not supported"
-    if not scan.returns_value:
-        return "it returns no value, so there is nothing to compare"
+    # A generator's items are its result: they are compared to a bound, as a returned iterator's are.
+    # One that returns None may still change its arguments (or `self`): the check decides, on its calls.
+    if not scan.returns_value and not scan.yields and not _has_parameters(node):
+        return "it takes no arguments and returns no value, so there is nothing to compare"
     if scan.side_effect:
         return f"it has side effects on files or the network ({scan.side_effect})"
     return None
+
+
+def _has_parameters(node: cst.FunctionDef) -> bool:
+    params = node.params
+    return bool(params.posonly_params or params.params or params.kwonly_params or params.star_kwarg) or isinstance(
+        params.star_arg, cst.Param
+    )
 
 
 class _BodyScan(cst.CSTVisitor):
@@ -333,7 +379,7 @@ def _class_outline(module: cst.Module, target: Target) -> str:
             outline: list[cst.BaseStatement] = []
             assert isinstance(statement.body, cst.IndentedBlock)
             for member in statement.body.body:
-                if isinstance(member, cst.FunctionDef) and member.name.value == target.function_name:
+                if isinstance(member, cst.FunctionDef) and member_name(target.class_name, member) == target.name:
                     continue
                 if isinstance(member, cst.FunctionDef) and member.name.value != "__init__":
                     ellipsis = cst.SimpleStatementSuite(body=[cst.Expr(cst.Ellipsis())])

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import libcst as cst
 
-from coderefine.code.target import Candidate, standalone
+from coderefine.code.target import Candidate, member_name, standalone
 
 
 class HelperClash(ValueError):
@@ -113,7 +113,8 @@ class Replace(cst.CSTTransformer):
         return False  # nested functions are never targets
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
-        name = ".".join([*self._classes, original.name.value])
+        # A property's setter and deleter are named apart from its getter (`Class.size.setter`).
+        name = member_name(self._classes[-1] if self._classes else None, original)
         candidate = self.replacements.get(name)
         if candidate is None or len(self._classes) > 1:
             return updated

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-ALLOWED_DECORATORS = {"staticmethod", "classmethod"}
+ALLOWED_DECORATORS = {"staticmethod", "classmethod", "property"}
+# A property's other functions, by the decorator that names them (`@size.setter`); its getter is `@property`.
+ACCESSORS = ("setter", "deleter")
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,7 @@ class Target:
     skip_reason: str | None = None
     is_static: bool = False
     is_classmethod: bool = False
+    accessor: str | None = None  # a property's "getter", "setter" or "deleter"
     module_names: frozenset[str] = frozenset()  # what the file's top level binds: no helper may take them
 
     @property
@@ -55,6 +58,37 @@ def _spaced(functions: Sequence[cst.FunctionDef]) -> list[cst.FunctionDef]:
     """Two blank lines between top-level functions, none before the first."""
     two = [cst.EmptyLine(), cst.EmptyLine()]
     return [f.with_changes(leading_lines=two if index else []) for index, f in enumerate(functions)]
+
+
+def accessor_of(node: cst.FunctionDef, in_class: bool) -> str | None:
+    """Which of a property's functions a method is, by its decorators, or None."""
+    if not in_class:
+        return None
+    for decorator in node.decorators:
+        name = dotted(decorator.decorator)
+        if name == "property":
+            return "getter"
+        owner, _, role = name.rpartition(".")
+        if owner == node.name.value and role in (*ACCESSORS, "getter"):
+            return "getter" if role == "getter" else role
+    return None
+
+
+def member_name(class_name: str | None, node: cst.FunctionDef) -> str:
+    """A target's name: `function`, `Class.method`, and `Class.name.setter` for a property's setter
+    (and deleter), which share the getter's name."""
+    if class_name is None:
+        return node.name.value
+    accessor = accessor_of(node, True)
+    suffix = f".{accessor}" if accessor in ACCESSORS else ""
+    return f"{class_name}.{node.name.value}{suffix}"
+
+
+def is_allowed_decorator(name: str, function_name: str) -> bool:
+    """`@staticmethod`, `@classmethod`, `@property`, and a property's own `@name.setter`, `@name.deleter`
+    and `@name.getter`."""
+    owner, _, role = name.rpartition(".")
+    return name in ALLOWED_DECORATORS or (owner == function_name and role in (*ACCESSORS, "getter"))
 
 
 def dotted(node: cst.BaseExpression) -> str:

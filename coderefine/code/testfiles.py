@@ -1,6 +1,7 @@
 """Which files of a project are its tests: `ci`, the hook and file mode leave them alone by default.
 
-A test file is one under a `tests/` or `test/` folder, one named `test_*.py`, `*_test.py` or
+A test file is one under a `tests/` or `test/` folder, or under a `benchmarks/` or `benchmark/`
+one (the project's timing tests, which pytest-benchmark runs), one named `test_*.py`, `*_test.py` or
 `conftest.py`, or one named as pytest is configured to collect (`python_files` in
 `pyproject.toml`, `pytest.ini`, `tox.ini` or `setup.cfg`). pytest's `testpaths` says where
 tests are looked for, not what is one: `testpaths = ["pkg"]` leaves `pkg/core.py` a source file.
@@ -14,7 +15,7 @@ import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
-TEST_FOLDERS = ("tests", "test")
+TEST_FOLDERS = ("tests", "test", "benchmarks", "benchmark")
 TEST_FILE_REASON = "a test file (--include-tests to work on it)"
 
 

@@ -64,6 +64,7 @@ class Review:
     sandbox: str = "docker"
     fallback_reason: str | None = None
     interrupted: int | None = None  # the signal that stopped it: what finished is in `files`
+    project_tests: dict[str, Any] | None = None  # the project's tests run now (ProjectTests.summary)
 
     @property
     def suggestions(self) -> list[dict[str, Any]]:
@@ -158,6 +159,7 @@ def review_document(review: Review, skipped: Sequence[dict[str, str]] = (), **ab
         "skipped": [*skipped, *(s for outcome in review.files for s in outcome.skipped)],
         "error": review.problem,  # the model, endpoint or sandbox failed: not a pass (exit 3)
         "interrupted": signal_name(review.interrupted) if review.interrupted else None,
+        "project_tests": review.project_tests,  # tests, seconds recorded and native, timed out, not collected
     }
     return finish_document(document)
 

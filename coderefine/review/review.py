@@ -22,7 +22,7 @@ from coderefine.code.kinds import by_command
 from coderefine.code.report import NOT_REACHED, NOT_STARTED, FunctionResult, interrupted_reason
 from coderefine.code.resources import INTERRUPT_GRACE_S, Resources, each, limits_for
 from coderefine.code.result_cache import result_store
-from coderefine.code.run import CodeJob, RunRequest, result_keys, run_code_task
+from coderefine.code.run import CodeJob, RunRequest, expected, result_keys, run_code_task
 from coderefine.code.target import Target
 from coderefine.code.testfiles import TEST_FILE_REASON, is_test_file
 from coderefine.engine import ProgressCallback
@@ -129,6 +129,7 @@ def review(
     for function in functions:
         by_file.setdefault(function.file, []).append(function)
     with Resources(settings, limits_for(verify_options), fallback=options.fallback, on_note=observer.note) as resources:
+        resources.expect(key for c in functions if c.target.eligible for key in expected(c.facts.path, [c.target.name]))
         review_file = _FileReview(job, verify_options, settings, options, observer, resources, [])
         files = list(by_file.values())
         # The budget is a ceiling: at the deadline the work in flight is stopped, as an interrupt stops it.
@@ -147,7 +148,12 @@ def review(
                 ceiling.cancel()
         outcomes = [outcome or review_file.unreached(changed) for outcome, changed in zip(found, files, strict=True)]
         return Review(
-            job.name, tuple(outcomes), resources.sandbox_kind, resources.fallback_reason, resources.interrupted
+            job.name,
+            tuple(outcomes),
+            resources.sandbox_kind,
+            resources.fallback_reason,
+            resources.interrupted,
+            resources.tests_summary,
         )
 
 

@@ -211,9 +211,11 @@ class DockerSandbox(Closing):
         exclude: Sequence[str] = (),
         requirements: Sequence[str] = (),
         on_note: Callable[[str], None] | None = None,
+        requirements_exclude: Sequence[str] = (),
     ) -> None:
         """`requirements`: more than the project declares, installed beside it (the test_requirements
-        setting); `on_note` hears what of the project's requirements was refused."""
+        setting), `requirements_exclude` what of them to leave out (test_requirements_exclude);
+        `on_note` hears what of the project's requirements was refused or cannot be had."""
         self.limits = limits
         self.project = project.resolve() if project else None
         self._pool_size = pool_size
@@ -229,7 +231,9 @@ class DockerSandbox(Closing):
         try:
             _require_image(self._client, self.image)
             if self.project is not None and image is None:
-                self.image = project_image(self._client, self.project, self.image, requirements, on_note)
+                self.image = project_image(
+                    self._client, self.project, self.image, requirements, on_note, requirements_exclude
+                )
             remove_stale_containers(self._client)
             if self.project is not None:
                 # Always a copy, never the folder itself: files that hold secrets stay out, and the

@@ -4,11 +4,13 @@ The sandbox has no network, so whatever the project's code and its tests import 
 must be in the box's image beforehand (`project_deps`). Read, in this order, and joined:
 `requirements.txt` (its `-r` includes followed, inside the project only); `[project]
 dependencies`; the test groups (TEST_GROUPS) of `[project.optional-dependencies]` and of
-`[dependency-groups]` (PEP 735, with `include-group`); the test and dev requirement files
-(TEST_FILES); `setup.cfg`'s and `setup.py`'s `install_requires`, `tests_require` and test extras
-(setup.py read, never run); and the requirements a setting names. The project itself is mounted,
-not installed: a line naming it (`-e .`, `.[test]`, its own name) is left out, its extras read as
-groups.
+`[dependency-groups]` (PEP 735, with `include-group`); the test requirement files (TEST_FILES);
+`setup.cfg`'s and `setup.py`'s `install_requires`, `tests_require` and test extras (setup.py
+read, never run); and the requirements a setting names. The `dev` groups and files (DEV_GROUPS,
+DEV_FILES) hold docs and build tools as often as test tools: they are read only where nothing
+else names the tests' needs. The project itself is mounted, not installed: a line naming it
+(`-e .`, `.[test]`, its own name) is left out, its extras read as groups. A setting leaves out
+requirements by name and groups by `group:NAME` (`Exclusions`).
 
 The repository's files are untrusted (a fork's pull request writes them): only plain
 `name[extras] specifier ; marker` requirements are kept. A path, a URL, an editable, an option
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import configparser
+import fnmatch
 import os
 import re
 import stat
@@ -30,15 +33,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-TEST_GROUPS = ("test", "tests", "testing", "dev")
+TEST_GROUPS = ("test", "tests", "testing")
 TEST_FILES = (
     "requirements-test*.txt",
     "requirements_test*.txt",
-    "requirements-dev*.txt",
-    "requirements_dev*.txt",
     "test-requirements.txt",
     "test_requirements.txt",
+    "tests-requirements.txt",
     "requirements/test*.txt",
+    "tests/requirements.txt",
+)
+DEV_GROUPS = ("dev",)  # read only where nothing of TEST_GROUPS, TEST_FILES or tests_require names anything
+DEV_FILES = (
+    "requirements-dev*.txt",
+    "requirements_dev*.txt",
+    "dev-requirements.txt",
+    "dev_requirements.txt",
     "requirements/dev*.txt",
 )
 _NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[([^\]]*)\])?")
@@ -62,42 +72,116 @@ class Declared:
     requirements: tuple[str, ...]
     sources: tuple[str, ...]  # where they were read, e.g. "pyproject.toml [project.optional-dependencies] test"
     refused: tuple[Refused, ...] = ()
+    origins: tuple[str, ...] = ()  # where each requirement was first read, in the order of `requirements`
 
     def text(self) -> str | None:
         """requirements.txt form, or None when nothing is declared."""
         return "\n".join(self.requirements) + "\n" if self.requirements else None
 
+    def origin(self, requirement: str) -> str:
+        """Where `requirement` was read ("" for one this list does not hold)."""
+        found = dict(zip(self.requirements, self.origins, strict=False))
+        return found.get(requirement, "")
 
-def declared(project: Path, extra: Sequence[str] = ()) -> Declared:
+
+@dataclass(frozen=True)
+class Exclusions:
+    """What a setting leaves out: requirements by name (`sphinx`, `types-*`), whatever needs them
+    or not, and groups or extras by `group:NAME` (`group:docs`, `group:dev`), also where another
+    group includes them. Names are compared as pip does (case, `-`, `_` and `.` alike)."""
+
+    names: tuple[str, ...] = ()
+    groups: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, patterns: Sequence[str]) -> Exclusions:
+        names, groups = [], []
+        for pattern in patterns:
+            kind, colon, rest = pattern.strip().partition(":")
+            if colon and kind.strip().lower() == "group":
+                groups.append(_normal(rest.strip()))
+            elif pattern.strip():
+                names.append(_normal(pattern.strip()))
+        return cls(tuple(names), tuple(groups))
+
+    def leaves_out(self, requirement: str) -> bool:
+        match = _NAME.match(requirement)
+        name = _normal(match.group(1)) if match else ""
+        return bool(name) and any(fnmatch.fnmatchcase(name, pattern) for pattern in self.names)
+
+    def leaves_out_group(self, group: str) -> bool:
+        return any(fnmatch.fnmatchcase(_normal(group), pattern) for pattern in self.groups)
+
+
+@dataclass(frozen=True)
+class _Source:
+    where: str
+    lines: list[str]
+    tier: str = "run"  # "run", "test" (TEST_GROUPS, TEST_FILES, tests_require) or "dev" (DEV_GROUPS)
+    group: str = ""  # the group or extra it is, for `Exclusions`
+
+
+def declared(project: Path, extra: Sequence[str] = (), exclude: Sequence[str] = ()) -> Declared:
     """Everything `project` declares it needs to run and test, where each part was read, and the
-    lines refused. `extra` (the operator's setting) is held to the same form."""
+    lines refused. `extra` (the operator's setting) is held to the same form; `exclude` (a
+    setting: `Exclusions`) leaves requirements and groups out."""
+    leave_out = Exclusions.of(exclude)
     reader = _Reader(project.resolve())
     pyproject = _toml(reader.read(project / "pyproject.toml"))
-    name = _normal(str(pyproject.get("project", {}).get("name", "")))
-    optional = pyproject.get("project", {}).get("optional-dependencies", {})
+    table = pyproject.get("project", {})
+    name = _normal(str(table.get("name", "")))
+    optional = table.get("optional-dependencies", {})
     groups = pyproject.get("dependency-groups", {})
-    found: list[tuple[str, list[str]]] = [("requirements.txt", reader.requirement_file(project / "requirements.txt"))]
-    found.append(("pyproject.toml [project] dependencies", _strings(pyproject.get("project", {}).get("dependencies"))))
-    for group in TEST_GROUPS:
-        found.append((f"pyproject.toml [project.optional-dependencies] {group}", _strings(optional.get(group))))
-        found.append((f"pyproject.toml [dependency-groups] {group}", _dependency_group(groups, group, set())))
-    for pattern in TEST_FILES:
-        for path in sorted(project.glob(pattern)):
-            found.append((path.relative_to(project).as_posix(), reader.requirement_file(path)))
-    found += _setup_cfg(reader.read(project / "setup.cfg"))
-    found += _setup_py(reader.read(project / "setup.py"))
-    found.append(("the test_requirements setting", list(extra)))
+    setup = _setup_cfg(reader.read(project / "setup.cfg")) + _setup_py(reader.read(project / "setup.py"))
+    found = [
+        _Source("requirements.txt", reader.requirement_file(project / "requirements.txt")),
+        _Source("pyproject.toml [project] dependencies", _strings(table.get("dependencies"))),
+        *_groups(optional, groups, TEST_GROUPS, leave_out),
+        *_files(project, TEST_FILES, reader, "test"),
+        *(source for source in setup if source.tier != "dev"),
+    ]
+    if not any(source.lines for source in found if source.tier == "test"):
+        found += _groups(optional, groups, DEV_GROUPS, leave_out) + _files(project, DEV_FILES, reader, "dev")
+        found += [source for source in setup if source.tier == "dev"]
+    found.append(_Source("the test_requirements setting", list(extra)))
     requirements: list[str] = []
+    origins: list[str] = []
     sources: list[str] = []
-    for source, lines in found:
-        kept = [plain for plain in (reader.plain(line, source) for line in lines) if plain is not None]
+    for source in found:
+        if source.group and leave_out.leaves_out_group(source.group):
+            continue
+        kept = [plain for plain in (reader.plain(line, source.where) for line in source.lines) if plain is not None]
         fresh = [
-            line for line in _own_extras_expanded(kept, name, optional, reader, source) if line not in requirements
+            line
+            for line in _own_extras_expanded(kept, name, optional, reader, source.where, leave_out)
+            if line not in requirements and not leave_out.leaves_out(line)
         ]
+        fresh = list(dict.fromkeys(fresh))
         if fresh:
             requirements += fresh
-            sources.append(source)
-    return Declared(tuple(requirements), tuple(sources), tuple(reader.refused))
+            origins += [source.where] * len(fresh)
+            sources.append(source.where)
+    return Declared(tuple(requirements), tuple(sources), tuple(reader.refused), tuple(origins))
+
+
+def _groups(optional: Any, groups: Any, names: Sequence[str], leave_out: Exclusions) -> list[_Source]:
+    """The extras and dependency groups called `names` (PEP 685 and 735 spellings alike)."""
+    tier = "dev" if names == DEV_GROUPS else "test"
+    found: list[_Source] = []
+    for group in names:
+        where = f"pyproject.toml [project.optional-dependencies] {group}"
+        found.append(_Source(where, _strings(_group_of(optional, group)), tier, group))
+        where = f"pyproject.toml [dependency-groups] {group}"
+        found.append(_Source(where, _dependency_group(groups, group, set(), leave_out), tier, group))
+    return found
+
+
+def _files(project: Path, patterns: Sequence[str], reader: _Reader, tier: str) -> list[_Source]:
+    found: list[_Source] = []
+    for pattern in patterns:
+        for path in sorted(project.glob(pattern)):
+            found.append(_Source(path.relative_to(project).as_posix(), reader.requirement_file(path), tier))
+    return found
 
 
 _OWN = "<the project itself>"  # a line naming the project's own folder (`-e .`, `.[test]`)
@@ -211,9 +295,11 @@ def _shown(path: Path, root: Path) -> str:
         return path.name
 
 
-def _own_extras_expanded(lines: Iterable[str], name: str, optional: Any, reader: _Reader, source: str) -> list[str]:
+def _own_extras_expanded(
+    lines: Iterable[str], name: str, optional: Any, reader: _Reader, source: str, leave_out: Exclusions
+) -> list[str]:
     """The lines but those naming the project itself (`mypkg[test]`, `-e .[test]`), whose extras' lines
-    come instead."""
+    come instead (but those of an extra left out)."""
     kept: list[str] = []
     for line in lines:
         own = line.startswith(_OWN)
@@ -223,8 +309,8 @@ def _own_extras_expanded(lines: Iterable[str], name: str, optional: Any, reader:
             continue
         extras = line.removeprefix(_OWN).strip("[]") if own else (match.group(2) if match else None) or ""
         for extra in extras.split(","):
-            if extra.strip() and isinstance(optional, dict):
-                plain = (reader.plain(item, source) for item in _strings(optional.get(extra.strip())))
+            if extra.strip() and not leave_out.leaves_out_group(extra.strip()):
+                plain = (reader.plain(item, source) for item in _strings(_group_of(optional, extra.strip())))
                 kept += [
                     item for item in plain if item is not None and not item.startswith(_OWN) and not _names(item, name)
                 ]
@@ -236,20 +322,32 @@ def _names(line: str, name: str) -> bool:
     return bool(name) and match is not None and _normal(match.group(1)) == name
 
 
-def _dependency_group(groups: Any, group: str, seen: set[str]) -> list[str]:
-    if not isinstance(groups, dict) or group in seen or not isinstance(groups.get(group), list):
+def _group_of(table: Any, group: str) -> Any:
+    """`table`'s entry for `group`, its key spelt any way PEP 685 and 735 read alike (`Test`, `test_`)."""
+    if not isinstance(table, dict):
+        return None
+    wanted = _normal(group)
+    return next((value for key, value in table.items() if isinstance(key, str) and _normal(key) == wanted), None)
+
+
+def _dependency_group(groups: Any, group: str, seen: set[str], leave_out: Exclusions) -> list[str]:
+    """A PEP 735 group's requirements, its `include-group`s followed (once each, but those left out)."""
+    entries = _group_of(groups, group)
+    if _normal(group) in seen or not isinstance(entries, list):
         return []
-    seen.add(group)
+    seen.add(_normal(group))
     lines: list[str] = []
-    for item in groups[group]:
+    for item in entries:
         if isinstance(item, str):
             lines.append(item)
         elif isinstance(item, dict) and isinstance(item.get("include-group"), str):
-            lines += _dependency_group(groups, item["include-group"], seen)
+            included = item["include-group"]
+            if not leave_out.leaves_out_group(included):
+                lines += _dependency_group(groups, included, seen, leave_out)
     return lines
 
 
-def _setup_cfg(text: str | None) -> list[tuple[str, list[str]]]:
+def _setup_cfg(text: str | None) -> list[_Source]:
     if text is None:
         return []
     parser = configparser.ConfigParser(interpolation=None)
@@ -257,19 +355,19 @@ def _setup_cfg(text: str | None) -> list[tuple[str, list[str]]]:
         parser.read_string(text)
     except configparser.Error:
         return []
-    found = [(f"setup.cfg {key}", _lines(parser.get("options", key, fallback=""))) for key in _SETUP_KEYS]
+    found = [_Source("setup.cfg install_requires", _lines(parser.get("options", "install_requires", fallback="")))]
+    found.append(
+        _Source("setup.cfg tests_require", _lines(parser.get("options", "tests_require", fallback="")), "test")
+    )
     if parser.has_section("options.extras_require"):
-        for group in TEST_GROUPS:
-            found.append(
-                (f"setup.cfg extras {group}", _lines(parser.get("options.extras_require", group, fallback="")))
-            )
+        extras = dict(parser.items("options.extras_require"))
+        for group in TEST_GROUPS + DEV_GROUPS:
+            tier = "dev" if group in DEV_GROUPS else "test"
+            found.append(_Source(f"setup.cfg extras {group}", _lines(_group_of(extras, group) or ""), tier, group))
     return found
 
 
-_SETUP_KEYS = ("install_requires", "tests_require")
-
-
-def _setup_py(text: str | None) -> list[tuple[str, list[str]]]:
+def _setup_py(text: str | None) -> list[_Source]:
     """setup()'s literal install_requires, tests_require and test extras: read, never run."""
     try:
         tree = ast.parse(text) if text is not None else None
@@ -277,15 +375,21 @@ def _setup_py(text: str | None) -> list[tuple[str, list[str]]]:
         tree = None
     if tree is None:
         return []
-    found: list[tuple[str, list[str]]] = []
+    found: list[_Source] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "setup":
             for keyword in node.keywords:
                 value = _literal(keyword.value)
-                if keyword.arg in _SETUP_KEYS:
-                    found.append((f"setup.py {keyword.arg}", _strings(value)))
+                if keyword.arg == "install_requires":
+                    found.append(_Source("setup.py install_requires", _strings(value)))
+                elif keyword.arg == "tests_require":
+                    found.append(_Source("setup.py tests_require", _strings(value), "test"))
                 elif keyword.arg == "extras_require" and isinstance(value, dict):
-                    found += [(f"setup.py extras {g}", _strings(value.get(g))) for g in TEST_GROUPS]
+                    for group in TEST_GROUPS + DEV_GROUPS:
+                        tier = "dev" if group in DEV_GROUPS else "test"
+                        found.append(
+                            _Source(f"setup.py extras {group}", _strings(_group_of(value, group)), tier, group)
+                        )
     return found
 
 

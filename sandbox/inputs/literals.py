@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import ast
 import operator
-import textwrap
 from collections.abc import Callable, Iterable
+
+from .. import source_text
 
 LITERAL_LIMIT = 10**6
 MAX_WORD = 40
@@ -20,7 +21,7 @@ def _trees(sources: Iterable[str | None]) -> list[ast.AST]:
         if not source:
             continue
         try:
-            trees.append(ast.parse(textwrap.dedent(source)))
+            trees.append(ast.parse(source_text.dedent(source)))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue  # a text CPython's own parser gives up on has no literals worth drawing
     return trees

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import inspect
-import textwrap
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -15,6 +14,8 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
+from .. import source_text
+from . import objects
 from .drawing import Context, Element, combine, sample
 from .examples import Call
 from .hints import buildable, from_hint, is_abc, validated
@@ -113,6 +114,7 @@ def _value_strategy(known: Parameter, context: Context, kin: Element | None) -> 
         options.append(sample(known.captured).strategy)  # exactly as observed: identity may matter
     if known.seen:
         options.append(shape(known.seen, replace(context, listed_values=known.hint is None)).strategy)
+    options.extend(_objects(known, context))
     once = _once_through(known, hinted, context)
     if once is not None:
         options.append(once)
@@ -126,6 +128,17 @@ def _value_strategy(known: Parameter, context: Context, kin: Element | None) -> 
     if known.hint is None and known.optional and kin is not None:
         return kin.strategy  # `count=None`, `default=_marker`: given a value, they reach what they guard
     return None
+
+
+def _objects(known: Parameter, context: Context) -> list[SearchStrategy[Any]]:
+    """New instances of the project's classes seen or hinted for the parameter (inputs/objects.py)."""
+    made = objects.of_seen(known.seen, context)
+    hint = known.hint
+    if objects.project_class(hint) and not any(isinstance(value, hint) for value in known.seen):
+        built = objects.instances(hint, context)
+        if built is not None:
+            made.append(built)
+    return made
 
 
 def _once_through(known: Parameter, hinted: Element | None, context: Context) -> SearchStrategy[Any] | None:
@@ -182,7 +195,7 @@ def iterated_parameters(function: Callable[..., Any]) -> set[str]:
     if source is None:
         return set()
     try:
-        tree = ast.parse(textwrap.dedent(source))
+        tree = ast.parse(source_text.dedent(source))
     except SyntaxError:
         return set()
     definition = next((node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))), None)

@@ -9,7 +9,10 @@ What is known of each parameter is combined (`st.one_of`) where several sources 
   of other lengths whose items are shaped like the observed items;
 - defaults: a parameter with a default is sometimes left out, so a sentinel default is reached;
 - literals of the original and the new version: integers near them, strings containing them,
-  and collection sizes on both sides of them (`len(items) > 250` needs 250 and 251 items).
+  and collection sizes on both sides of them (`len(items) > 250` needs 250 and 251 items);
+- small closed domains (finite.py): every call of them where all parameters have one, each of
+  their values crossed with drawn others where some do;
+- instances of the project's classes built by their constructors (objects.py).
 
 Two strategies per function: `small` for everyday inputs and `scaled` for collections and text
 whose lengths reach the thresholds in the code. Standard library and hypothesis only; valid on
@@ -26,6 +29,7 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -34,7 +38,7 @@ from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from ..values.rebuilt import Rebuilt
-from . import from_self
+from . import finite, from_self
 from .annotations import annotation_texts
 from .drawing import SMALL, Context, numbers_for
 from .examples import Call, doctest_calls
@@ -77,6 +81,10 @@ class InputPlan:
     protocols: Mapping[str, str | None] = field(default_factory=dict)
     # At each size next to a literal: runs of one value, the other arguments short and near the literals.
     patterned: tuple[SearchStrategy[Call], ...] = ()
+    # Every call the parameters' closed domains allow (inputs/finite.py), where they are all closed and few.
+    exhaustive: tuple[Call, ...] = ()
+    # Where some are: each of their values (or combinations) with drawn values of the others.
+    crossed: tuple[SearchStrategy[Call], ...] = ()
 
 
 class _Omitted:
@@ -163,18 +171,74 @@ def _call_strategy(
     given: int | None = None,
     *,
     all_given: bool = False,
+    fixed: frozenset[int] = frozenset(),
 ) -> SearchStrategy[Call]:
-    """`given`: the index of a parameter never left to its default; `all_given`: none is."""
+    """`given`: the index of a parameter never left to its default (`fixed`: the indexes of several);
+    `all_given`: none is."""
     parts: list[SearchStrategy[Any]] = []
     for index, (parameter, strategy) in enumerate(zip(parameters, strategies)):
         if strategy is None:
             parts.append(st.just(_OMIT))
-        elif parameter.default is not parameter.empty and index != given and not all_given:
+        elif parameter.default is not parameter.empty and index != given and index not in fixed and not all_given:
             # Left out first: the simplest call, and how a sentinel default (`default=_marker`) is reached.
             parts.append(st.one_of(st.just(_OMIT), strategy))
         else:
             parts.append(strategy)
     return st.tuples(*parts).map(lambda values: _assemble(parameters, values))
+
+
+def _domains(
+    knowns: Sequence[Parameter], first_name: str | None, skip_first: str | None, owner: type | None
+) -> list[tuple[Any, ...] | None]:
+    """Each parameter's closed domain (inputs/finite.py), or None: cls is its class alone, self has
+    none; a default outside the domain (a sentinel) is one more value, the parameter left out."""
+    plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    found: list[tuple[Any, ...] | None] = []
+    for known in knowns:
+        parameter = known.parameter
+        if parameter.name == first_name:
+            found.append((owner,) if skip_first == "class" and owner is not None else None)
+            continue
+        domain = (
+            finite.domain_of(known.hint)
+            if known.hint is not None and not known.stubbed and parameter.kind in plain
+            else None
+        )
+        if domain is not None and known.optional and not finite.holds(domain, parameter.default):
+            domain = (*domain, _OMIT)
+        found.append(domain)
+    return found
+
+
+def _exhaustive(parameters: Sequence[inspect.Parameter], domains: Sequence[tuple[Any, ...] | None]) -> tuple[Call, ...]:
+    """Every combination of the domains' values, where every parameter has one and they are few."""
+    closed = [domain for domain in domains if domain is not None]
+    if len(closed) != len(domains) or finite.product_size(closed) > finite.EXHAUSTIVE_LIMIT:
+        return ()
+    return tuple(_assemble(parameters, values) for values in itertools.product(*closed))
+
+
+def _crossed(
+    parameters: Sequence[inspect.Parameter],
+    domains: Sequence[tuple[Any, ...] | None],
+    everyday: Sequence[SearchStrategy[Any] | None],
+) -> tuple[SearchStrategy[Call], ...]:
+    """Calls where the parameters of closed domains take each combination of their values (each value
+    of each alone, where the combinations are many), the others drawn as every day: a value that is
+    one of two or three is never left to chance."""
+    small = [index for index, domain in enumerate(domains) if domain is not None and len(domain) > 1]
+    if not small:
+        return ()
+    picked = [domains[index] or () for index in small]
+    if finite.product_size(picked) <= finite.CROSS_LIMIT:
+        choices = [dict(zip(small, values)) for values in itertools.product(*picked)]
+    else:
+        choices = [{index: value} for index, domain in zip(small, picked) for value in domain]
+    made = []
+    for chosen in choices:
+        values = [st.just(chosen[index]) if index in chosen else strategy for index, strategy in enumerate(everyday)]
+        made.append(_call_strategy(parameters, values, fixed=frozenset(chosen)))
+    return tuple(made)
 
 
 def _stray_calls(
@@ -626,6 +690,8 @@ def plan_inputs(
         small,
         first,
     )
+    domains = _domains(knowns, first_name, skip_first, owner)
+    exhaustive = _exhaustive(parameters, domains)
     if skip_first == "instance" and first is not None and owner is not None:
         if _class_matters(texts, owner):
             explored += (_subclassed(parameters, first, everyday, large),)
@@ -646,6 +712,8 @@ def plan_inputs(
         annotation_texts([known for known in knowns if known.parameter.name != first_name]),
         {known.parameter.name: explored_protocol(known) for known in knowns},
         patterned,
+        exhaustive,
+        () if exhaustive else _crossed(parameters, domains, everyday),
     )
 
 

@@ -29,13 +29,7 @@ def capture_project(job: contract.CaptureJob, verdict_fd: int, uids: dict[str, i
                 os.chdir(scratch_dir())
             from ..version import project_tests
 
-            only = list(job.only_files) if job.only_files is not None else None
-            wire.send_json(
-                write_end,
-                project_tests.capture_all(
-                    job.project, list(job.baseline_tests), only, list(job.only_tests), job.deadline_s
-                ),
-            )
+            wire.send_json(write_end, project_tests.capture_all(job))
         except BaseException:
             code = 1
         finally:

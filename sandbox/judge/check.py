@@ -15,8 +15,9 @@ A check, each step only if the one before succeeded:
 1. inputs: the user's examples, the docstring's examples, the calls captured
    from the project's tests, then hypothesis strategies (inputs/plan.py);
 2. differential testing on every input (values/comparison.py), shrinking a failure;
-3. evidence: at least `min_inputs` distinct inputs, and every line and branch of
-   the new version's body reached (covered.py), else `not_verified`;
+3. evidence: at least `min_inputs` distinct inputs (or every call of a small closed
+   domain, inputs/finite.py), and every line and branch of the new version's body
+   reached (covered.py), else `not_verified`;
 4. the project's tests that call the function, with the new version in place;
 5. timing (timing.py) and a profile.
 
@@ -33,6 +34,7 @@ import time
 from typing import Any, Callable
 
 from .. import contract, wire
+from ..inputs.finite import EXHAUSTIVE_LIMIT
 from ..privileges import become
 from ..version import checked_call
 from . import capture
@@ -141,7 +143,10 @@ class Check:
         self.passed: list[tuple[str, bytes, float]] = []  # inputs the original returned on, its seconds: for timing
         self.kinds: dict[str, dict[str, bool]] = {}  # per parameter, each explored kind: whether the original took it
         self.unsteady: dict[str, set[str]] = {}  # a baseline's: explored kinds the original answers differently twice
+        self.compared = False  # whether the original gave anything to compare on a checked input (see _gave)
         self.tell_early: Callable[[contract.Verdict], None] | None = None  # the verdict before the search
+        self.exhaustive: set[bytes] = set()  # every call of a small closed domain (inputs/finite.py)
+        self.lazy = False  # the original returned an iterator: a timed call reads it as a checked one does
 
     def run(self) -> contract.Verdict:
         baseline: dict[str, Any] = {}
@@ -149,9 +154,11 @@ class Check:
             self._wait_ready()  # a new version that does not even load is a failed one
             self.plan.ready()
             baseline = self._baseline() if self.job.is_baseline else {}
-            self.check_batch(list(self.plan.fixed_calls()))
+            fixed = list(self.plan.fixed_calls())
+            self.exhaustive = {payload for source, payload, _ in fixed if source == "exhaustive"}
+            self.check_batch(fixed)
             self.check_batch(self.plan.variants())
-            for strategy, count in self.plan.generated(lambda: len(self.checked) >= self.job.min_inputs):
+            for strategy, count in self.plan.generated(self._enough):
                 try:
                     self.check_batch(self.plan.collect(strategy, count))
                 except Mismatch:
@@ -174,7 +181,20 @@ class Check:
             return self._died(problem, baseline)
         if not self.checked:
             raise SetupError(self.plan.missing or "no inputs to test with: add type hints or give examples")
+        if not self.compared:
+            raise SetupError(
+                f"it returns no value and changes none of its arguments on the {len(self.checked)} inputs "
+                "checked, so there is nothing to compare"
+            )
         return self._evidence(baseline)
+
+    def _enough(self) -> bool:
+        return len(self.checked) >= self.job.min_inputs or self._exhausted()
+
+    def _exhausted(self) -> bool:
+        """Whether every call of the function's whole domain was compared (not one the original could
+        not finish): complete evidence, however few they are."""
+        return 0 < len(self.exhaustive) <= EXHAUSTIVE_LIMIT and self.exhaustive <= self.checked
 
     def _died(self, problem: wire.ChannelClosed, baseline: dict[str, Any]) -> contract.Verdict:
         """A version's process is gone (it exited, was killed, or closed its channel). In a draft's
@@ -370,12 +390,18 @@ class Check:
             if problem:
                 raise Mismatch(problem, shown)
         self.checked.add(payload)
+        self.compared = self.compared or _gave(expected)
         self.sources[source] = self.sources.get(source, 0) + 1
         ran = reached if self.job.is_baseline else arcs_of(actual or {})
         (self.original_arcs if self.job.is_baseline else self.arcs).update(ran)
         went = conditions_of(expected if self.job.is_baseline else actual or {})
         (self.original_conditions if self.job.is_baseline else self.conditions).update(went)
-        if expected.get("raised") is None and len(self.passed) < 400 and source != "explored":
+        value = expected.get("value")
+        lazy = isinstance(value, dict) and value.get("t") == "lazy"
+        self.lazy = self.lazy or lazy
+        # A timed call reads an iterator as a checked one does: one that raised while read would end its round.
+        ended = not (lazy and isinstance(value, dict) and value.get("raised") is not None)
+        if expected.get("raised") is None and ended and len(self.passed) < 400 and source != "explored":
             seconds = float(expected.get("seconds") or 0.0)
             if self._trace_original() and "cut_arcs" not in expected:
                 seconds /= checked_call.TRACED_SLOWDOWN  # it ran traced: only the workloads' choice reads this
@@ -470,8 +496,9 @@ class Check:
                 "that reach them, or write a simpler version"
             )
         # The floor holds always: calls captured from the project's tests count toward it, and
-        # reaching every line with a few of them is no reason to check fewer.
-        if len(self.checked) < self.job.min_inputs:
+        # reaching every line with a few of them is no reason to check fewer. Only the whole of a
+        # small closed domain, every call of it compared, stands in for it.
+        if len(self.checked) < self.job.min_inputs and not self._exhausted():
             reason = self.plan.missing or (
                 f"only {len(self.checked)} distinct inputs could be checked (every source drawn from, "
                 "none gave more: fewer may exist)"
@@ -567,7 +594,7 @@ class Check:
         being timed."""
         if self.spares is None:
             return self.original, self.candidate
-        request = {"kind": "workload", "payloads": self.payloads}
+        request = {"kind": "workload", "payloads": self.payloads, "lazy": self.lazy}
         for worker in self.spares:
             if "calls" not in worker.ask(request, 600.0):
                 raise wire.ChannelClosed("the second pair of processes failed before its timing")
@@ -584,7 +611,7 @@ class Check:
 
     def _load(self, payloads: list[bytes]) -> bool:
         """Both versions take `payloads` as the inputs their rounds run."""
-        request = {"kind": "workload", "payloads": payloads}
+        request = {"kind": "workload", "payloads": payloads, "lazy": self.lazy}
         return all("calls" in worker.ask(request, 600.0) for worker in (self.original, self.candidate))
 
     def _workloads(self, spec: contract.TimingSpec) -> list[bytes]:
@@ -600,6 +627,18 @@ def fails_alike_or_not_at_all(expected: dict[str, Any], actual: dict[str, Any] |
         return True
     same = {raised.get("type"), failed.get("type")}
     return len(same) == 1 or same <= set(LOOKUPS)
+
+
+def _gave(answer: dict[str, Any]) -> bool:
+    """Whether a call gave anything to compare: a value, an exception, a change to its arguments (a
+    mutator's result: `self` too), or printed text. A function that returns None and changes nothing
+    on every input gives nothing: any draft would agree with it."""
+    return (
+        answer.get("value") is not None
+        or bool(answer.get("raised"))
+        or bool(answer.get("mutated"))
+        or bool(answer.get("printed"))
+    )
 
 
 def _replace(verdict: contract.Verdict, **changes: Any) -> contract.Verdict:

@@ -10,9 +10,9 @@ import lines before them, run when they are defined.
 from __future__ import annotations
 
 import ast
-import textwrap
 from collections.abc import Iterable
 
+from .. import source_text
 from ..contract import Coverage
 
 Arc = tuple[int, int]
@@ -21,7 +21,7 @@ Arc = tuple[int, int]
 def body_spans(source: str, name: str) -> list[tuple[int, int]]:
     """The first and last line of the body of the function `name` (the first found) in `source`, then
     of each other function at the top of `source` (a draft's helpers); none when `name` is missing."""
-    tree = ast.parse(textwrap.dedent(source))
+    tree = ast.parse(source_text.dedent(source))
     functions = (ast.FunctionDef, ast.AsyncFunctionDef)
     target = next((node for node in ast.walk(tree) if isinstance(node, functions) and node.name == name), None)
     if not isinstance(target, functions):
@@ -66,7 +66,7 @@ def coverage_of(
     def inside(line: int) -> bool:
         return any(first <= line <= last for first, last in spans)
 
-    dedented = textwrap.dedent(source)
+    dedented = source_text.dedent(source)
     parser = PythonParser(text=dedented)
     parser.parse_source()
     shifted = {(_shift(a, -offset), _shift(b, -offset)) for a, b in executed}
@@ -108,7 +108,7 @@ def coverage_of(
 
 def unseen_conditions(source: str, coverage: Coverage, offset: int = 0) -> tuple[tuple[str, str], ...]:
     """The outcomes `coverage` never saw, each with the text of its line (see coverage_of)."""
-    text = textwrap.dedent(source).splitlines()
+    text = source_text.dedent(source).splitlines()
     return tuple(sorted({(_line_text(text, line - offset), word) for line, word in coverage.missing_conditions}))
 
 

@@ -33,6 +33,7 @@ EXPLORED_DRAWS = 16  # calls per (parameter, kind) beyond those seen, the others
 EXPLORED_LARGE_DRAWS = 6  # and with the others' values of the largest size
 STRUCTURED_DRAWS = 100  # calls whose integers are all structured ones
 PATTERNED_DRAWS = 12  # calls per strategy of runs of one value at a size next to a literal
+CROSSED_DRAWS = 3  # calls per value (or combination) of the parameters of small closed domains
 
 
 class CannotPlan(Exception):
@@ -75,13 +76,16 @@ class CallSource:
         return "{}({})".format(self.job.target.label, ", ".join(parts))
 
     def fixed_calls(self) -> Iterator[tuple[str, bytes, str]]:
-        """(source, payload, shown) for the examples, doctests and captured calls."""
+        """(source, payload, shown) for the examples, doctests and captured calls, and every call of a
+        small closed domain (inputs/finite.py)."""
         groups: list[tuple[str, list[examples.Call]]] = [
             ("example", [examples.parse_example(text) for text in self.job.examples]),
             ("doctest", self.doctests),
         ]
         for index, call in enumerate(self.captured):
             groups.append(("benchmark" if index in self.benchmark else "captured", [call]))
+        # Last: a call seen already keeps its source (a captured one may be timed as the real workload).
+        groups.append(("exhaustive", list(self.plan().exhaustive)))
         for source, group in groups:
             for call in group:
                 with contextlib.suppress(Exception):  # a call that cannot be pickled is not checked
@@ -180,7 +184,8 @@ class CallSource:
 
     def generated(self, enough: Callable[[], bool]) -> Iterator[tuple[Any, int]]:
         """(strategy, how many to draw): everyday inputs, large ones, each large size alone (a few
-        draws could miss the one size past a threshold), runs of one value at the sizes next to a
+        draws could miss the one size past a threshold), each value of a small closed domain with
+        drawn values of the other parameters, runs of one value at the sizes next to a
         literal, strays (an untyped parameter given a value
         of another kind), inputs of the user's size to time with (when timed), then more everyday
         ones until `enough()`."""
@@ -193,6 +198,8 @@ class CallSource:
             yield plan.scaled, max(5, examples // 8)
         for strategy in plan.by_size:
             yield strategy, 2
+        for strategy in plan.crossed:
+            yield strategy, CROSSED_DRAWS
         for strategy in plan.patterned:
             yield strategy, PATTERNED_DRAWS
         for strategy in plan.strays:

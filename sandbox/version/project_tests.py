@@ -1,11 +1,14 @@
 """The project's own pytest tests, run in a child of a version's process.
 
 Two uses: once per review they run with the project as it is, capturing the
-arguments every function of the project is called with and which tests call
-it (`capture_all`, per test file, so that the host can keep what a change
-does not touch); a check runs a function's tests with the new version in the
+arguments the functions under review are called with, which tests call each
+function of the project and which tests ran each piece of its code
+(`capture_all`, per test file, so that the host can keep what a change does
+not touch); a check runs a function's tests with the new version in the
 original's place, and they must pass again.
-What the tests call is recorded by recorder.py.
+What the tests call is recorded by recorder.py; each test runs under a time
+limit (time_limits.py). The same tests run once more with nothing recorded
+when the host asks (`record` off), for the time they take natively.
 pytest is imported only in these children, never where the checked calls run.
 """
 
@@ -18,7 +21,8 @@ import sys
 import time
 from typing import Any
 
-from . import checked_call, versions
+from .. import contract
+from . import checked_call, time_limits, versions
 from .outcomes import Outcomes
 from .recorder import Recorder
 
@@ -52,7 +56,9 @@ def _profiled_plugin(pytest: Any, recorder: Recorder) -> Any:
     return Plugin()
 
 
-def run_pytest(project: str, tests: list[str], recorder: Recorder | None, outcomes: Outcomes) -> None:
+def run_pytest(
+    project: str, tests: list[str], recorder: Recorder | None, outcomes: Outcomes, limits: Any = None
+) -> None:
     import importlib.util
 
     import pytest
@@ -72,6 +78,8 @@ def run_pytest(project: str, tests: list[str], recorder: Recorder | None, outcom
     if importlib.util.find_spec("pytest_benchmark") is not None:
         options.append("--benchmark-disable")
     plugins: list[Any] = [outcomes]
+    if limits is not None:
+        plugins.append(limits(pytest))
     if recorder is not None:
         plugins.append(_profiled_plugin(pytest, recorder))
     os.chdir(project)
@@ -86,25 +94,37 @@ def run_pytest(project: str, tests: list[str], recorder: Recorder | None, outcom
             sys.settrace(None)
 
 
-def capture_all(
-    project: str,
-    selection: list[str],
-    only_files: list[str] | None,
-    only_tests: list[str] | None = None,
-    deadline_s: float | None = None,
-) -> dict[str, Any]:
-    """Run the project's tests (those the pytest arguments `selection` select; of those, only the
+def capture_all(job: contract.CaptureJob) -> dict[str, Any]:
+    """Run the project's tests (those the pytest arguments `baseline_tests` select; of those, only the
     ones in `only_files` or `only_tests` when `only_files` is given) once, capturing the calls of
-    every function of the project; no test starts after `deadline_s` seconds."""
-    deadline = time.monotonic() + deadline_s if deadline_s is not None else None
-    outcomes = Outcomes(only_files, only_tests, deadline)
-    recorder = Recorder(project, outcomes)
-    run_pytest(project, selection, recorder, outcomes)
+    the functions asked for (all when None); each test has `test_timeout` seconds, and no test runs
+    past `deadline_s` seconds. With `record` off nothing is recorded: the tests' own time."""
+    started = time.monotonic()
+    deadline = started + job.deadline_s if job.deadline_s is not None else None
+    only = list(job.only_files) if job.only_files is not None else None
+    outcomes = Outcomes(only, list(job.only_tests), deadline)
+    functions = list(job.functions) if job.functions is not None else None
+    recorder = Recorder(job.project, outcomes, functions) if job.record else None
+
+    def limits(pytest: Any) -> Any:
+        return time_limits.plugin(pytest, outcomes, job.test_timeout, deadline)
+
+    run_pytest(job.project, list(job.baseline_tests), recorder, outcomes, limits)
+    seconds = time.monotonic() - started
+    if recorder is not None:
+        files, import_units = recorder.result(), sorted(recorder.import_units)
+    else:
+        files, import_units = {name: {"tests": []} for name in outcomes.collected}, []
+        for nodeid in sorted(outcomes.started):
+            files.setdefault(nodeid.split("::", 1)[0], {"tests": []})["tests"].append(nodeid)
     return {
-        "files": recorder.result(),
-        "import_units": sorted(recorder.import_units),
+        "files": files,
+        "import_units": import_units,
         "unfinished": outcomes.unfinished,
         "collection_error": outcomes.collection_error,
+        "not_collected": outcomes.not_collected,
+        "timed_out": sorted(outcomes.timed_out),
+        "seconds": seconds,
     }
 
 
@@ -113,9 +133,12 @@ def run_with_version(version: versions.Version, project: str, tests: list[str]) 
     replacement = version.function
     original = version.original
     # Tests may hold the original by `from module import name`: give that very object the new code.
-    original.__code__ = replacement.__code__
-    original.__defaults__ = replacement.__defaults__
-    original.__kwdefaults__ = replacement.__kwdefaults__
+    # A method whose new version reads `__class__` (`super()`) where the original does not (or the
+    # other way round) cannot take the other's code; its class already holds the new version.
+    with contextlib.suppress(ValueError):
+        original.__code__ = replacement.__code__
+        original.__defaults__ = replacement.__defaults__
+        original.__kwdefaults__ = replacement.__kwdefaults__
     outcomes = Outcomes()
     run_pytest(project, tests, None, outcomes)
     broken = [test for test in tests if test not in outcomes.passed]

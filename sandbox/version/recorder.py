@@ -1,11 +1,22 @@
-"""What the project's tests call, recorded while they run: each function's calls (pickled,
-within limits), the tests that call it, and the tests that ran each function's code."""
+"""What the project's tests call, recorded while they run: the calls of the functions asked for
+(a bounded sample, pickled within limits), the tests that call each function of the project, and
+the tests that ran each piece of its code.
+
+One global trace function sees each Python call once (it returns None: no line events). A code
+object is identified once per run; after its first call in a test it costs a dictionary lookup and
+a comparison, and calls are pickled only for the functions asked for, at a few points of each test
+(its 1st, 2nd, 4th... call: a loop's later calls differ more than its first ones), under limits of
+count, size and time.
+"""
 
 from __future__ import annotations
 
 import base64
 import os
+import pickle
 import sys
+import time
+from collections.abc import Callable
 from typing import Any
 
 from . import versions
@@ -13,10 +24,57 @@ from .outcomes import Outcomes
 
 CAPTURE_LIMIT = 100  # distinct calls kept per function and test file
 ATTEMPT_LIMIT = 200  # calls pickled per function and test file, at most
-TRIES_PER_TEST = 6  # calls pickled per function and test, at most: the calls of many tests differ more
+SAMPLE_POINTS = frozenset({1, 2, 4, 8, 16, 32})  # which of a function's calls in one test are pickled
+LAST_SAMPLE = max(SAMPLE_POINTS)
 FAILURE_LIMIT = 3  # calls per function and test file that cannot be kept (unpicklable, too big) before it stops
-CALL_BYTES_LIMIT = 64 << 10  # a call's arguments bigger than this are not kept
+CALL_BYTES_LIMIT = 64 << 10  # a call's arguments bigger than this are not kept (pickling stops there)
 BYTES_LIMIT = 24 << 20  # all calls kept, at most (the answer travels as JSON)
+# Pickling may take this share of the run's time so far (plus the allowance): what bounds the cost
+# of recording whatever the tests pass around.
+PICKLE_SHARE = 0.25
+PICKLE_ALLOWANCE_S = 0.5
+
+
+class _TooBig(Exception):
+    """A call's pickle went past CALL_BYTES_LIMIT: stopped there rather than finished and dropped."""
+
+
+class _Bounded:
+    """A stream that refuses more than CALL_BYTES_LIMIT bytes (the pickler writes frame by frame)."""
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+        self.size = 0
+
+    def write(self, data: Any) -> int:
+        self.size += len(data)
+        if self.size > CALL_BYTES_LIMIT:
+            raise _TooBig
+        self.parts.append(bytes(data))
+        return len(data)
+
+
+def pickled(call: Any, refs: dict[int, str]) -> bytes | None:
+    """The call pickled as versions.dumps_with_refs pickles it; None when it cannot be kept: it does
+    not pickle, or it is too big (found out after CALL_BYTES_LIMIT bytes, not after the whole)."""
+    stream = _Bounded()
+    try:
+        versions.RefPickler(stream, refs).dump(call)
+    except _TooBig:
+        return None
+    except Exception:
+        stream = _Bounded()
+        try:
+            import cloudpickle
+
+            class RefCloudPickler(cloudpickle.Pickler):  # type: ignore[misc]
+                def persistent_id(self, obj: Any) -> Any:
+                    return versions.persistent_id(obj, refs)
+
+            RefCloudPickler(stream, protocol=pickle.HIGHEST_PROTOCOL).dump(call)
+        except Exception:
+            return None
+    return b"".join(stream.parts)
 
 
 def frame_arguments(frame: Any) -> Any:
@@ -35,27 +93,36 @@ def frame_arguments(frame: Any) -> Any:
     return tuple(args), kwargs
 
 
-def _pickled(call: Any, refs: dict[int, str]) -> bytes | None:
-    """The call pickled (see versions.dumps_with_refs); None when it cannot be kept at all."""
-    try:
-        return versions.dumps_with_refs(call, refs)
-    except Exception:
-        return None
-
-
 class _Function:
-    """A function of the project, as its calls are captured: its key and what pickles refer to by name."""
+    """A function of the project that a name reaches: its key (`module:qualname`), whether its calls
+    are recorded, and what its pickles refer to by name (found when first needed)."""
 
-    def __init__(self, key: str, refs: dict[int, str]) -> None:
-        self.key, self.refs = key, refs
+    def __init__(self, key: str, module: Any, function: Any, recorded: bool) -> None:
+        self.key, self.module, self.function, self.recorded = key, module, function, recorded
+        self._refs: dict[int, str] | None = None
+
+    def refs(self, by_module: dict[str, dict[int, str]]) -> dict[int, str]:
+        if self._refs is None:
+            name = self.module.__name__
+            if name not in by_module:
+                by_module[name] = dict(versions.protected_objects(self.module))
+            refs = dict(by_module[name])
+            for default, value in versions.defaults_of(self.function).items():
+                if not versions.is_plain(value):
+                    refs[id(value)] = "default:" + default
+            self._refs = refs
+        return self._refs
 
 
 class _Known:
-    """A code object of the project's files: its file, its unit (see `unit_of`), and the function it
-    is when a name reaches it."""
+    """A code object of the project's files: its file, its unit (see `unit_of`), the function it is
+    when a name reaches it, and what the running test did with it so far."""
 
     def __init__(self, file: str, unit: str, function: _Function | None) -> None:
         self.file, self.unit, self.function = file, unit, function
+        self.test = -1  # the serial of the test that last called it
+        self.calls = 0  # its calls in that test
+        self.done = False  # nothing more to note or pickle in that test
 
 
 def unit_of(file: str, code: Any) -> str:
@@ -69,29 +136,36 @@ _UNSEEN = object()
 
 
 class Recorder:
-    """Per test file: the calls each function of the project got, the tests that called it, and the
-    project's files whose functions its tests ran (what makes the file's record stale when one changes).
+    """Per test file: the calls each function asked for got, the tests that called each function of
+    the project, and the project's files whose code its tests ran (what makes the file's record
+    stale when one changes).
 
     Functions are told apart by module and qualified name (`pkg.mod:Class.method`); a code object
-    that no module-level name reaches (a closure, a lambda) counts for its file only. The hook runs
-    on every call the tests make: once a code object is noted for the running test (its file, its
-    test, a few pickled calls) it costs a lookup and nothing more until the next test.
+    that no module-level name reaches (a closure, a lambda) counts for its file only. `functions`
+    are the keys whose calls are recorded (None: every function's).
     """
 
-    def __init__(self, project: str, outcomes: Outcomes) -> None:
+    def __init__(self, project: str, outcomes: Outcomes, functions: list[str] | None = None) -> None:
         self.project = os.path.realpath(project) + os.sep
         self.outcomes = outcomes
+        self.functions = set(functions) if functions is not None else None
         self.current: str | None = None  # the running test's node id
         self.files: dict[str, dict[str, Any]] = {}
         self._record: dict[str, Any] | None = None  # the running test's file's record
         self._index = 0  # the running test's, in its file's record
-        self._noted: set[_Known] = set()  # done with for the running test
-        self._tries: dict[_Known, int] = {}  # calls pickled in the running test
-        self._codes: dict[Any, _Known | None] = {}
+        self._serial = 0  # counts the tests begun
+        # By id: a code object's hash is computed from its contents at every lookup. The codes are
+        # kept alive in `_alive`, so that no other takes an id while it is in there.
+        self._codes: dict[int, _Known | None] = {}
+        self._alive: list[Any] = []
         self._modules: dict[str, Any] = {}
+        self._refs: dict[str, dict[int, str]] = {}
         self._bytes = 0
+        self._started = time.perf_counter()
+        self._pickling = 0.0  # seconds spent pickling
         self.import_units: set[str] = set()  # what ran before the first test
         self._import_codes: dict[Any, str | None] = {}
+        self.hook = self._make_hook()
 
     def begin(self, nodeid: str) -> None:
         name = nodeid.split("::", 1)[0]
@@ -108,24 +182,37 @@ class Recorder:
             }
         self.current, self._record = nodeid, self.files[name]
         self._index = self._record["tests"].setdefault(nodeid, len(self._record["tests"]))
-        self._noted, self._tries = set(), {}
+        self._serial += 1
 
     def end(self) -> None:
         self.current, self._record = None, None
 
-    def hook(self, frame: Any, event: str, arg: Any) -> None:
-        if event != "call":
-            return
-        code = frame.f_code
+    def _make_hook(self) -> Callable[[Any, str, Any], None]:
+        # A closure, not a method: it runs on every call the tests make, and each attribute lookup counts.
+        codes, unseen = self._codes, _UNSEEN
+        recorder = self
+
+        def hook(frame: Any, event: str, arg: Any) -> None:
+            code = frame.f_code
+            known = codes.get(id(code), unseen)
+            if known is None:
+                return
+            if known is not unseen and known.done and known.test == recorder._serial:  # type: ignore[attr-defined]
+                return
+            recorder._slow(frame, code, known)
+
+        return hook
+
+    def _slow(self, frame: Any, code: Any, known: Any) -> None:
         if self._record is None:
             self._imported(code)
             return
-        known = self._codes.get(code, _UNSEEN)
         if known is _UNSEEN:
-            known = self._codes[code] = self._identify(code)
-        if known is None or known in self._noted:
-            return
-        self._note(known, frame)  # type: ignore[arg-type]
+            self._alive.append(code)
+            known = self._codes[id(code)] = self._identify(code)
+            if known is None:
+                return
+        self._note(known, frame)
 
     def _imported(self, code: Any) -> None:
         # Modules are still being filled in: what a name reaches is not known yet, so nothing is cached
@@ -141,17 +228,21 @@ class Recorder:
         record = self._record
         if record is None:
             return
-        record["touched"].add(known.file)
-        record["units"].setdefault(known.unit, set()).add(self._index)
         function = known.function
-        if function is None:
-            self._noted.add(known)
+        if known.test != self._serial:  # its first call in this test
+            known.test, known.calls = self._serial, 0
+            known.done = function is None or not function.recorded
+            record["touched"].add(known.file)
+            record["units"].setdefault(known.unit, set()).add(self._index)
+            if function is not None:
+                record["covering"].setdefault(function.key, set()).add(self.current)
+        if known.done or function is None:
             return
-        record["covering"].setdefault(function.key, set()).add(self.current)
-        tries = self._tries.get(known, 0) + 1
-        self._tries[known] = tries
-        if not self._capture(record, function, frame) or tries >= TRIES_PER_TEST:
-            self._noted.add(known)  # enough of this function's calls from this test
+        known.calls += 1
+        if known.calls in SAMPLE_POINTS and not self._capture(record, function, frame):
+            known.done = True  # enough of this function's calls from this test file
+        if known.calls >= LAST_SAMPLE:
+            known.done = True
 
     def _capture(self, record: dict[str, Any], function: _Function, frame: Any) -> bool:
         """Pickle this call; False once the function's calls from this test file are complete."""
@@ -166,9 +257,15 @@ class Recorder:
             or self._bytes > BYTES_LIMIT
         ):
             return False  # a hot function: pickling every call would cost more than the tests
+        started = time.perf_counter()
+        if self._pickling > PICKLE_ALLOWANCE_S + PICKLE_SHARE * (started - self._started):
+            return True  # over the time share for now: a later call may be pickled
         record["attempts"][key] = attempts + 1
-        data = _pickled(frame_arguments(frame), function.refs)
-        if data is None or len(data) > CALL_BYTES_LIMIT:
+        try:
+            data = pickled(frame_arguments(frame), function.refs(self._refs))
+        finally:
+            self._pickling += time.perf_counter() - started
+        if data is None:
             record["failures"][key] = failures + 1  # e.g. a whole grammar or tree as `self`: rarely worth it
             return True
         seen = record["seen"].setdefault(key, {})
@@ -202,14 +299,12 @@ class Recorder:
         *classes, name = qualname.split(".")
         if classes:
             owner = vars(module).get(classes[0])
-        function = versions.static_function(owner, name) if owner is not None else None
-        if getattr(function, "__code__", None) is not code:
+        function, role = versions.function_of_code(owner, name, code) if owner is not None else (None, "")
+        if function is None:
             return _Known(file, unit, None)
-        refs = dict(versions.protected_objects(module))
-        for default, value in versions.defaults_of(function).items():  # type: ignore[arg-type]
-            if not versions.is_plain(value):
-                refs[id(value)] = "default:" + default
-        return _Known(file, unit, _Function(f"{module.__name__}:{qualname}", refs))
+        key = f"{module.__name__}:{qualname}{role}"
+        recorded = self.functions is None or key in self.functions
+        return _Known(file, unit, _Function(key, module, function, recorded))
 
     def _module(self, path: str) -> Any:
         if path not in self._modules:
@@ -225,7 +320,7 @@ class Recorder:
         """Per test file: its tests' outcomes, the files they ran, each function's calls and tests."""
         files: dict[str, dict[str, Any]] = {}
         for name in self.outcomes.collected:
-            files[name] = Recorder._empty()
+            files[name] = self._empty()
         for nodeid in self.outcomes.passed:
             files.setdefault(nodeid.split("::", 1)[0], self._empty())["passed"].append(nodeid)
         for nodeid, why in self.outcomes.failures.items():
@@ -239,8 +334,8 @@ class Recorder:
             entry["units"] = {unit: sorted(indexes) for unit, indexes in record["units"].items()}
         for entry in files.values():
             entry["passed"].sort()
+            entry["recorded"] = sorted(self.functions) if self.functions is not None else None
         return files
 
-    @staticmethod
-    def _empty() -> dict[str, Any]:
+    def _empty(self) -> dict[str, Any]:
         return {"tests": [], "passed": [], "failed": {}, "touched": [], "calls": {}, "covering": {}, "units": {}}

@@ -1,14 +1,18 @@
 """A version of the function, in a version's process: the original, or the new version defined in the
 original's module as if applied (its `global` statements rebind the module's names, as the original's
-do); and the pickles that carry calls to it, in which module-level objects
-and default values are names (resolved by the receiver), so that sentinels keep their identity."""
+do; a method is compiled in a class body of its class's name and set on the class, so that private
+names mangle and `super()` finds the class as in the original); and the pickles that carry calls to
+it, in which module-level objects and default values are names (resolved by the receiver), so that
+sentinels keep their identity."""
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import importlib
 import io
 import pickle
+import types
 from collections.abc import Iterator
 from typing import Any, Callable
 
@@ -29,7 +33,7 @@ class Version:
         if target.class_name:
             self.owner = getattr(self.module, target.class_name)
             self.first = "class" if target.is_classmethod else None if target.is_static else "instance"
-        original = static_function(self.owner, target.function_name)
+        original = static_function(self.owner, target.function_name, target.accessor)
         if original is None:
             raise LookupError(f"{target.module} has no function {target.label}")
         self.original = original
@@ -43,28 +47,38 @@ class Version:
     def _define(self, source: str, target: Any) -> Callable[..., Any]:
         """Defined in the module's own namespace, as applying it would: a copy of the namespace would
         keep the draft's `global x; x = []` from the module's other functions, which then go on
-        using the old object where the original's rebinding reaches them."""
+        using the old object where the original's rebinding reaches them. A method goes into its
+        class (its imports and helpers stay at the module's top level, where the splice puts them)."""
         namespace = vars(self.module)
         before = dict(namespace)
-        old_attribute = self.owner.__dict__.get(target.function_name, _MISSING) if target.class_name else _MISSING
-        exec(compile(source, NEW_VERSION_FILE, "exec"), namespace)
-        raw = namespace.get(target.function_name)
+        tree = ast.parse(source, NEW_VERSION_FILE)
+        name = target.function_name
+        methods = [s for s in tree.body if isinstance(s, _FUNCTIONS) and s.name == name] if target.class_name else []
+        rest = [statement for statement in tree.body if statement not in methods]
+        exec(compile(ast.Module(body=rest, type_ignores=[]), NEW_VERSION_FILE, "exec"), namespace)
         if target.class_name:
-            # A method is defined at the module's top level: it goes into its class, and the module's
-            # own name (a function of the same name, or nothing) is given back.
-            _restore(namespace, target.function_name, before.get(target.function_name, _MISSING))
+            if not methods:
+                raise LookupError(f"the new version defines no function {name}")
+            name = stored_name(self.owner, name)
+            old_attribute = self.owner.__dict__.get(name, _MISSING)
+            raw = _in_class(methods[-1], self.owner, namespace, name)
+            if target.accessor is not None and isinstance(raw, property) and isinstance(old_attribute, property):
+                # The getter's draft is a property of its own: the original's setter and deleter stay.
+                raw = getattr(old_attribute, target.accessor)(_ACCESSOR_PART[target.accessor](raw))
             try:
-                setattr(self.owner, target.function_name, raw)
+                setattr(self.owner, name, raw)
             except (AttributeError, TypeError):
                 pass  # a class that takes no new attribute: calls go to the function itself
             else:
-                self.replaced["." + target.function_name] = (old_attribute, raw)
-        for name in {*before, *namespace}:
-            if before.get(name, _MISSING) is not namespace.get(name, _MISSING):
-                self.replaced[name] = (before.get(name, _MISSING), namespace.get(name, _MISSING))
-        function = raw.__func__ if isinstance(raw, (staticmethod, classmethod)) else raw
+                self.replaced["." + name] = (old_attribute, raw)
+        else:
+            raw = namespace.get(name)
+        for key in {*before, *namespace}:
+            if before.get(key, _MISSING) is not namespace.get(key, _MISSING):
+                self.replaced[key] = (before.get(key, _MISSING), namespace.get(key, _MISSING))
+        function: Callable[..., Any] = _function_of(raw, target.accessor)
         if not callable(function):
-            raise LookupError(f"the new version defines no function {target.function_name}")
+            raise LookupError(f"the new version defines no function {name}")
         return function
 
     @contextlib.contextmanager
@@ -98,6 +112,40 @@ class Version:
 
 
 _MISSING = object()
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_ACCESSOR_PART: dict[str, Callable[[Any], Any]] = {
+    "getter": lambda found: found.fget,
+    "setter": lambda found: found.fset,
+    "deleter": lambda found: found.fdel,
+}
+
+
+def _in_class(
+    method: ast.FunctionDef | ast.AsyncFunctionDef, owner: type, module_namespace: dict[str, Any], stored: str
+) -> Any:
+    """The method as its class's body would define it: compiled inside a class statement of the
+    class's own name (the compiler mangles `self.__items` to `_Name__items` by that name), its
+    decorators run beside the class's own attributes (`@size.setter` finds the property), and the
+    `__class__` cell that `super()` reads pointing at the real class."""
+    synthetic = ast.ClassDef(name=owner.__name__, bases=[], keywords=[], body=[method], decorator_list=[])
+    module = ast.Module(body=[ast.copy_location(synthetic, method)], type_ignores=[])
+    code = compile(ast.fix_missing_locations(module), NEW_VERSION_FILE, "exec")
+    body = next(const for const in code.co_consts if isinstance(const, types.CodeType))
+    namespace = dict(owner.__dict__)
+    exec(body, module_namespace, namespace)
+    cell = namespace.get("__classcell__")
+    if isinstance(cell, types.CellType):
+        cell.cell_contents = owner
+    return namespace[stored]
+
+
+def _function_of(raw: Any, accessor: str | None) -> Any:
+    """The function a class attribute holds: a static or class method's own, a property's getter, setter or deleter."""
+    if isinstance(raw, (staticmethod, classmethod)):
+        return raw.__func__
+    if accessor is not None and isinstance(raw, property):
+        return _ACCESSOR_PART[accessor](raw)
+    return raw
 
 
 def _restore(namespace: dict[str, Any], name: str, value: Any) -> None:
@@ -123,11 +171,38 @@ def is_plain(value: Any) -> bool:
     return isinstance(value, _PLAIN) or (type(value) is tuple and all(isinstance(v, _PLAIN) for v in value))
 
 
-def static_function(owner: Any, name: str) -> Callable[..., Any] | None:
+def stored_name(owner: Any, name: str) -> str:
+    """The name a class keeps its method `name` under: `__x` is `_Class__x`, as the compiler mangles
+    it in the class body (a class named only with underscores mangles nothing)."""
+    if isinstance(owner, type) and name.startswith("__") and not name.endswith("__"):
+        stripped = owner.__name__.lstrip("_")
+        if stripped:
+            return f"_{stripped}{name}"
+    return name
+
+
+def static_function(owner: Any, name: str, accessor: str | None = None) -> Callable[..., Any] | None:
+    """The function `owner.name` holds: a static or class method's own, a property's accessor."""
+    name = stored_name(owner, name)
     raw = owner.__dict__.get(name) if hasattr(owner, "__dict__") else None
-    if isinstance(raw, (staticmethod, classmethod)):
-        return raw.__func__
+    if isinstance(raw, (staticmethod, classmethod)) or (accessor is not None and isinstance(raw, property)):
+        found: Callable[..., Any] | None = _function_of(raw, accessor)
+        return found
     return getattr(owner, name, None)
+
+
+def function_of_code(owner: Any, name: str, code: Any) -> tuple[Callable[..., Any] | None, str]:
+    """The function of `owner.name` that runs `code`, or None, and what its target's name adds to
+    `Class.name`: a property's getter, setter and deleter share one qualified name."""
+    raw = owner.__dict__.get(stored_name(owner, name)) if hasattr(owner, "__dict__") else None
+    if isinstance(raw, property):
+        for accessor, part in _ACCESSOR_PART.items():
+            function = part(raw)
+            if getattr(function, "__code__", None) is code:
+                return function, "" if accessor == "getter" else "." + accessor
+        return None, ""
+    function = static_function(owner, name)
+    return (function, "") if getattr(function, "__code__", None) is code else (None, "")
 
 
 def protected_objects(module: Any) -> dict[int, str]:

@@ -359,3 +359,62 @@ def test_a_new_version_takes_the_originals_place_in_its_module(tmp_path: Path, m
     assert shelf.function(shelf.owner(), 3) == 6 and "depth" not in vars(shelf.module)
     with shelf.as_original():
         assert shelf.original(shelf.owner(), 3) == 3
+
+
+PRIVATE = """\
+class Base:
+    def name(self):
+        return "base"
+
+
+class Stack(Base):
+    def __init__(self, items):
+        self.__items = list(items)
+
+    def name(self):
+        return "stack of " + super().name()
+
+    @property
+    def size(self):
+        return len(self.__items)
+
+    @size.setter
+    def size(self, value):
+        self.__items = self.__items[:value]
+
+    def __first(self):
+        return self.__items[0]
+"""
+
+
+def test_a_methods_new_version_is_defined_in_its_class(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "private.py").write_text(PRIVATE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    versions = load("version.versions")
+    # `self.__items` mangles by the class's name, `super()` finds the class, as once applied.
+    draft = "def name(self):\n    return f'{len(self.__items)} in ' + super().name()\n"
+    named = versions.Version(contract.TargetSpec("private", "name", class_name="Stack"), draft)
+    assert named.owner([1, 2]).name() == "2 in base"
+    # A setter's draft is the property's setter; the getter stays the original's, and the other way round.
+    setter = "@size.setter\ndef size(self, value):\n    del self.__items[value:]\n"
+    spec = contract.TargetSpec("private", "size", class_name="Stack", accessor="setter")
+    sized = versions.Version(spec, setter)
+    stack = sized.owner([1, 2, 3])
+    assert sized.function(stack, 1) is None and stack.size == 1 and stack._Stack__items == [1]
+    assert sized.original.__code__.co_argcount == 2  # the original's setter: self and the value
+    getter = "@property\ndef size(self):\n    return len(self.__items) * 1\n"
+    got = versions.Version(contract.TargetSpec("private", "size", class_name="Stack", accessor="getter"), getter)
+    stack = got.owner([1, 2, 3])
+    stack.size = 2  # the original setter, kept beside the new getter
+    assert got.function(stack) == 2 and stack.size == 2
+    # What the project's tests call is told apart by which of the property's functions runs.
+    prop = vars(got.owner)["size"]
+    assert versions.function_of_code(got.owner, "size", prop.fset.__code__) == (prop.fset, ".setter")
+    assert versions.function_of_code(got.owner, "size", prop.fget.__code__) == (prop.fget, "")
+    # A method whose own name is private is kept by the class under its mangled name, and found there.
+    first = versions.Version(contract.TargetSpec("private", "__first", class_name="Stack"), None)
+    assert first.function is vars(first.owner)["_Stack__first"]
+    draft = "def __first(self):\n    return self.__items[-1]\n"
+    last = versions.Version(contract.TargetSpec("private", "__first", class_name="Stack"), draft)
+    assert last.function(last.owner([1, 2])) == 2 and last.owner([1, 2])._Stack__first() == 2
+    assert versions.function_of_code(last.owner, "__first", last.function.__code__) == (last.function, "")

@@ -13,7 +13,6 @@ import pytest
 from coderefine.cache import JsonCache
 from coderefine.code.baseline_cache import BaselineCache, ProjectTests
 from coderefine.code.kept_tests import MODULE, unit_hashes
-from coderefine.errors import EnvironmentProblem
 from coderefine.sandbox.base import Limits
 from coderefine.sandbox.open import open_sandbox
 from tests.conftest import MakeProject
@@ -64,13 +63,21 @@ def project(make_project: MakeProject) -> Path:
 
 
 def review(
-    project: Path, store: JsonCache | None, *, timeout: float = 120.0, selection: tuple[str, ...] = ()
+    project: Path,
+    store: JsonCache | None,
+    *,
+    timeout: float = 120.0,
+    selection: tuple[str, ...] = (),
+    functions: frozenset[str] | None = None,
+    test_timeout: float = 60.0,
 ) -> ProjectTests:
     """One review's view of the project's tests, in a sandbox of its own."""
-    cache = BaselineCache(store, checker="test", baseline_tests=selection, exclude=(), timeout=timeout)
+    cache = BaselineCache(
+        store, checker="test", baseline_tests=selection, exclude=(), timeout=timeout, test_timeout=test_timeout
+    )
     with open_sandbox("docker", project=project, limits=Limits(timeout=timeout)) as box:
-        tests, ran = cache.tests_of(project, box)
-        again, ran_again = cache.tests_of(project, box)
+        tests, ran = cache.tests_of(project, box, functions=functions)
+        again, ran_again = cache.tests_of(project, box, functions=functions)
     assert ran and not ran_again and again is tests  # one run per review, whatever asks next
     return tests
 
@@ -190,16 +197,40 @@ def test_tests_that_cannot_be_collected_are_named_and_the_others_still_count(pro
 
 
 @pytest.mark.docker
-def test_tests_that_do_not_finish_are_an_environment_problem(project: Path) -> None:
+def test_a_test_that_hangs_is_cut_and_named_and_a_file_that_does_not_collect_is_named(project: Path) -> None:
     (project / "tests" / "test_words.py").write_text(
-        TEST_WORDS + "\n\ndef test_slow():\n    import time\n    time.sleep(60)\n"
+        TEST_WORDS + "\n\ndef test_hangs():\n    import time\n    time.sleep(600)\n    shout('never')\n"
     )
-    with pytest.raises(
-        EnvironmentProblem,
-        match=r"the project's tests did not finish in 5s in the sandbox; "
-        r"raise check_timeout",
-    ):
-        review(project, None, timeout=5.0)
+    (project / "tests" / "test_broken.py").write_text("import no_such_module\n")
+    tests = review(project, None, test_timeout=3.0)
+    assert tests.timed_out == ("tests/test_words.py::test_hangs",) and tests.failed == []
+    assert tests.not_collected.keys() == {"tests/test_broken.py"}
+    note = tests.note or ""
+    assert "tests/test_words.py::test_hangs did not finish in 3 s: left out" in note
+    assert "tests/test_broken.py" in note and "no_such_module" in note
+    shout = tests.baseline_for("words", "shout")
+    assert shout.tests == ("tests/test_words.py::test_shout",) and shout.captured_count == 1
+    assert tests.baseline_for("shapes", "area").captured_count == 3
+    assert tests.native_seconds is not None and len(tests.tests_ran) == 4
+    assert (tests.timing or "").startswith("the project's tests: 4 ran in ")
+    assert tests.summary()["timed_out"] == ["tests/test_words.py::test_hangs"]
+
+
+@pytest.mark.docker
+def test_only_the_functions_asked_for_are_recorded_and_a_later_ask_records_another(
+    project: Path, tmp_path: Path
+) -> None:
+    store = JsonCache(tmp_path / "kept")
+    first = review(project, store, functions=frozenset({"shapes:area"}))
+    assert first.baseline_for("shapes", "area").captured_count == 3
+    assert first.baseline_for("shapes", "Box.volume").captured_count == 0  # not asked for
+    assert first.baseline_for("shapes", "Box.volume").tests == ("tests/test_shapes.py::test_volume",)
+
+    later = review(project, store, functions=frozenset({"shapes:area", "words:shout"}))
+    assert later.tests_ran == ("tests/test_words.py::test_shout",)  # only the tests that call it
+    assert later.baseline_for("words", "shout").captured_count == 1
+    assert later.baseline_for("shapes", "area") == first.baseline_for("shapes", "area")
+    assert review(project, store, functions=frozenset({"words:shout"})).ran == ()
 
 
 @pytest.mark.docker
@@ -207,18 +238,22 @@ def test_tests_cut_by_the_time_limit_are_kept_and_the_next_run_goes_on(project: 
     slow = "".join(f"\n\ndef test_wait_{n}():\n    time.sleep(1.5)\n" for n in range(10))
     (project / "tests" / "test_slow.py").write_text("import time" + slow)
     store = JsonCache(tmp_path / "kept")
-    # 20 s: no test starts after 10 s, and the run answers well before the sandbox's limit.
-    with pytest.raises(EnvironmentProblem, match=r"did not finish in 20s .* of 13 ran and are kept: the next run"):
-        review(project, store, timeout=20.0)
+    # 20 s: no test runs past 10 s, and the run answers well before the sandbox's limit; what ran is used.
+    cut = review(project, store, timeout=20.0)
+    assert cut.left_out and cut.unfinished == 0
+    assert "tests/test_slow.py::test_wait_9" in cut.left_out  # named, and the next review runs it
+    assert f"{len(cut.left_out)} of the project's tests did not run in the time limit ({cut.left_out[0]}" in (
+        cut.note or ""
+    )
+    assert set(cut.baseline_for("shapes", "area").tests) == {
+        "tests/test_shapes.py::test_area",
+        "tests/test_shapes.py::test_volume",
+    }
     rest = review(project, store)
     waits = [test for test in rest.tests_ran if "test_wait_" in test]
     assert 0 < len(waits) < 10 and "tests/test_shapes.py::test_area" not in rest.tests_ran
     assert rest.tests_ran[-1] == "tests/test_words.py::test_shout"  # the last file had not started
     assert rest.baseline_for("words", "shout").tests == ("tests/test_words.py::test_shout",)
-    assert set(rest.baseline_for("shapes", "area").tests) == {
-        "tests/test_shapes.py::test_area",
-        "tests/test_shapes.py::test_volume",
-    }
     assert review(project, store).ran == ()
 
 

@@ -427,6 +427,12 @@ def test_new_star_args_added_decorator_async_and_yield_are_refused() -> None:
     original = "def f(x):\n    return x\n"
     refusal = check_draft(original, "", "async def f(x):\n    return x\n", function_name="f")
     assert refusal is not None and refusal.rule == "same-signature" and "async" in refusal.detail
+    # A generator's draft stays one: an eager list, or a generator only inside a helper, is refused.
+    generator = "def f(x):\n    yield from x\n"
+    for eager in ("def f(x):\n    return list(x)\n", "def f(x):\n    def g():\n        yield from x\n    return g()\n"):
+        refusal = check_draft(generator, "", eager, function_name="f")
+        assert refusal is not None and "no longer yields" in refusal.detail, eager
+    assert check_draft(generator, "", "def f(x):\n    for item in x:\n        yield item\n", function_name="f") is None
 
 
 def test_an_identical_signature_with_another_body_is_allowed() -> None:

@@ -242,9 +242,8 @@ def bad(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     ("source", "name", "message"),
     [
         ("def f(x: int) -> int:\n    return x\n", "g", "no function 'g' in "),
-        ("def f(x):\n    x.append(1)\n", "f", "it returns no value"),
+        ("def f():\n    print(1)\n", "f", "it takes no arguments and returns no value"),
         ("async def f(x):\n    return x\n", "f", "async functions are not supported"),
-        ("def f(x):\n    yield x\n", "f", "generators are not supported"),
         ("def f(p):\n    open(p, 'w').write('x')\n    return 1\n", "f", "side effects on files or the network"),
         ("def f(x:\n", "f", "not valid Python"),
     ],
@@ -272,14 +271,14 @@ def test_missing_and_non_python_files(tmp_path: Path, capsys: pytest.CaptureFixt
 @pytest.mark.docker
 def test_file_mode_skips_what_it_cannot_optimize(scripted: Start, project: Path) -> None:
     path = project / "slow.py"
-    path.write_text(SLOW + "\n\ndef gen():\n    yield 1\n")
+    path.write_text(SLOW + "\n\nasync def gen():\n    yield 1\n")
     # dedupe gets the winning draft; `untouched` gets a draft that is no faster (answers in order: one job).
     server = scripted([FAST, DONE, "```python\ndef untouched(x: int) -> int:\n    return 1 + x\n```", DONE])
     report = run(server, path, name=None, jobs=1)
     outcome = {result.target: (result.improved, result.skipped) for result in report.results}
     assert outcome["dedupe"] == (True, None)
     assert outcome["untouched"] == (False, None)
-    assert outcome["gen"] == (False, "generators are not supported")
+    assert outcome["gen"] == (False, "async functions are not supported")
 
 
 UNTYPED = """\
@@ -446,18 +445,18 @@ def test_methods_and_classmethods_are_optimized_in_place(scripted: Start, projec
 
 
 @pytest.mark.docker
-def test_an_original_whose_check_outlasts_check_timeout_is_an_environment_problem(
+def test_project_tests_that_outlast_check_timeout_are_cut_named_and_the_function_checked(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # The project's tests take longer than the limit: no draft exists yet, none is blamed.
+    # The project's tests take longer than the limit: what ran is used, the rest named, the check goes on.
     (project / "test_slow_suite.py").write_text(
         "import time\nfrom slow import dedupe\n\n\ndef test_slowly():\n"
         "    time.sleep(20)\n    assert dedupe([1, 1]) == [1]\n"
     )
-    code = main(["optimize", f"{project / 'slow.py'}::dedupe", "--check-timeout", "3"])
-    *progress, err = capsys.readouterr().err.strip().splitlines()
-    assert code == 3 and progress == ["coderefine: optimizing dedupe"]
-    assert "did not finish in 3s in the sandbox; raise check_timeout (--check-timeout) or select" in err
+    code = main(["optimize", f"{project / 'slow.py'}::dedupe", "--check-timeout", "3", "--no-model"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "test_slow_suite.py::test_slowly" in err and "dedupe" in err.splitlines()[-1]
 
 
 @pytest.mark.docker

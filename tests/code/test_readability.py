@@ -280,7 +280,7 @@ def test_file_mode_works_on_each_function_and_lists_the_skipped(
     scripted: Start, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = project / "grades.py"
-    path.write_text(MESSY + "\n\ndef numbers():\n    yield 1\n")
+    path.write_text(MESSY + "\n\nasync def numbers():\n    return 1\n")
     server = scripted([CLEAR, "NOTHING LEFT TO IMPROVE", WORSE, "Flatten it."])  # in order: one job
     args = [
         str(path),
@@ -302,9 +302,9 @@ def test_file_mode_works_on_each_function_and_lists_the_skipped(
         ("grade", "improved"),
         ("untouched", "no_improvement"),
     ]
-    assert document["skipped"] == [{"target": "numbers", "reason": "generators are not supported"}]
+    assert document["skipped"] == [{"target": "numbers", "reason": "async functions are not supported"}]
     assert document["file_score"]["after"] > document["file_score"]["before"]
-    assert path.read_text().endswith("def numbers():\n    yield 1\n")
+    assert path.read_text().endswith("async def numbers():\n    return 1\n")
 
 
 LOOKUP = '''\
@@ -370,9 +370,9 @@ def test_bad_input_is_one_line_exit_2(project: Path, capsys: pytest.CaptureFixtu
     err = capsys.readouterr().err
     grades = project / "grades.py"
     assert err.strip() == f"coderefine: no function 'nope' in {grades} (2 functions here: grade, untouched)"
-    (project / "gen.py").write_text("def numbers():\n    yield 1\n")
+    (project / "gen.py").write_text("async def numbers():\n    return 1\n")
     assert main(["readability", f"{project / 'gen.py'}::numbers"]) == 2
-    assert "cannot be improved: generators are not supported" in capsys.readouterr().err
+    assert "cannot be improved: async functions are not supported" in capsys.readouterr().err
     speed_task = builtin_tasks_dir() / "code_optimization.toml"
     assert main(["readability", f"{project / 'grades.py'}::grade", "--task-file", str(speed_task)]) == 2
     assert "but this command needs a 'code_readability' task" in capsys.readouterr().err

@@ -17,6 +17,8 @@ from coderefine.code.testfiles import TEST_FILE_REASON, is_test_file, pytest_pyt
         ("pkg/core.py", False),
         ("tests/helpers.py", True),
         ("pkg/test/util.py", True),
+        ("benchmarks/bench_match.py", True),
+        ("pkg/benchmarking.py", False),
         ("pkg/test_core.py", True),
         ("pkg/core_test.py", True),
         ("conftest.py", True),

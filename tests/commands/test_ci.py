@@ -445,6 +445,8 @@ def test_tests_the_budget_cuts_are_kept_and_the_next_run_goes_on(
     second = report(repo)
     assert second["suggestions"] == 3 and len(server.requests) > 0
     assert len([entry for entry in second["results"] if entry["tests_seconds"] > 0]) == 1
+    tests = second["project_tests"]  # the tests left over ran now, recorded and then natively
+    assert tests["tests"] > 0 and tests["seconds"] > 0 and tests["native_seconds"] is not None
 
 
 def test_test_files_are_left_out_unless_asked(scripted: Start, repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:

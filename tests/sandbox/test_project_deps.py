@@ -1,22 +1,34 @@
-"""The project's dependencies in the box: wheels fetched on the host, a source built only in a container,
-refused lines never reaching pip."""
+"""The project's dependencies in the box: wheels fetched on the host for the box's own interpreter, a
+source built only in a container, refused lines never reaching pip, a requirement that cannot be had
+named and left out."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
+import os
+import re
 import tarfile
 import threading
+import uuid
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import docker
+import docker.errors
 import pytest
 
+from coderefine.code.resources import Resources
+from coderefine.config import resolve
+from coderefine.sandbox import source_builds
 from coderefine.sandbox.base import Limits
 from coderefine.sandbox.docker import DockerSandbox
+from coderefine.sandbox.image import default_image
+from coderefine.sandbox.wheels import Fetcher, interpreter
 
 pytestmark = pytest.mark.docker
 LIMITS = Limits(timeout=30.0, memory_mb=256)
@@ -119,4 +131,120 @@ def test_refused_lines_are_said_and_never_reach_pip(tmp_path: Path) -> None:
         "are installed",
         "requirements.txt line 3: '--find-links /tmp' refused (an option): only 'name[extras] specifier' lines "
         "are installed",
+    ]
+
+
+@pytest.fixture
+def fresh_deps() -> Iterator[list[str]]:
+    """The dependency images a test makes, removed after it: the next run fetches again."""
+    made: list[str] = []
+    yield made
+    client = docker.from_env()
+    for tag in made:
+        with contextlib.suppress(docker.errors.APIError):
+            client.images.remove(tag)
+    client.close()
+
+
+def test_the_wheels_are_for_the_boxs_own_interpreter(tmp_path: Path) -> None:
+    """Its full version, ABI and platforms, and its markers: pip reads a requirement's marker as the
+    box would, not as the host does (here the host runs another patch version than the box)."""
+    client = docker.from_env()
+    box = client.containers.run(
+        default_image(),
+        ["python3", "-c", "import sys, platform; print('%d.%d.%d' % sys.version_info[:3], platform.machine())"],
+        network_mode="none",
+        remove=True,
+    )
+    version, machine = box.decode().split()
+    target = interpreter(client, default_image())
+    client.close()
+    assert target.version == version  # the patch too: Requires-Python is checked against it
+    assert (target.implementation, target.abi) == ("cp", "cp" + "".join(version.split(".")[:2]))
+    assert all(platform.endswith(machine) for platform in target.platforms)
+    assert "manylinux2014_" + machine in target.platforms and "linux_" + machine in target.platforms
+    assert dict(target.markers)["python_full_version"] == version
+
+    def build(requirement: str, into: Path) -> None:
+        raise AssertionError(f"{requirement} has a wheel")
+
+    fetched = Fetcher(tmp_path, target, dict(os.environ), build).fetch(
+        [f'six; python_full_version == "{version}"', f'iniconfig; python_full_version != "{version}"']
+    )
+    assert [wheel.name.split("-")[0] for wheel in fetched.wheels] == ["six"] and not fetched.left_out
+
+
+def test_only_the_tests_needs_are_installed_and_what_cannot_be_had_is_named(
+    tmp_path: Path, fresh_deps: list[str]
+) -> None:
+    """dev (docs and build tools) is left out where a test group names the tests' needs; a package that
+    does not exist and one whose versions need a newer Python are named, and the rest installed."""
+    project = tmp_path / "proj"
+    project.mkdir(mode=0o755)
+    project.chmod(0o755)
+    (project / "pyproject.toml").write_text(
+        "[project]\nname = 'proj'\n"
+        "[dependency-groups]\ndev = ['sphinx', {include-group = 'test'}]\n"
+        f"test = ['iniconfig', 'coderefine-no-such-package-{uuid.uuid4().hex[:8]}>=9', 'django>=6',"
+        " {include-group = 'speedups'}]\n"
+        "speedups = ['MarkupSafe']\n"  # compiled: its wheel must fit the box's ABI and platform
+    )
+    notes: list[str] = []
+    with DockerSandbox(project=project, limits=LIMITS, on_note=notes.append) as box:
+        fresh_deps.append(box.image)
+        result = box.run(
+            "import importlib.util, iniconfig, markupsafe._speedups\n"
+            "print([importlib.util.find_spec(name) is None for name in ('sphinx', 'django')])"
+        )
+    assert result.ok and result.stdout == "[True, True]\n", result.stderr
+    assert len(notes) == 2, notes
+    missing, too_new = notes
+    assert re.fullmatch(
+        r"the project's requirement 'coderefine-no-such-package-\w+>=9' \(from pyproject.toml \[dependency-groups\] "
+        r"test\) cannot be had for Python 3\.11\.\d+: no such package on https://pypi.org/simple: left out",
+        missing,
+    )
+    assert re.fullmatch(
+        r"the project's requirement 'django>=6' \(from pyproject.toml \[dependency-groups\] test\) cannot be had "
+        r"for Python 3\.11\.\d+: django 6\.\S+ needs Python >=3\.12: left out",
+        too_new,
+    )
+
+
+def test_the_projects_file_leaves_requirements_and_groups_out(tmp_path: Path, fresh_deps: list[str]) -> None:
+    """test_requirements_exclude only takes away: the project's own pyproject.toml may say it."""
+    project = tmp_path / "proj"
+    project.mkdir(mode=0o755)
+    project.chmod(0o755)
+    (project / "pyproject.toml").write_text(
+        "[project]\nname = 'proj'\ndependencies = ['six']\n"
+        "[project.optional-dependencies]\ntest = ['iniconfig', 'proj[docs]']\ndocs = ['sphinx']\n"
+        "[tool.coderefine]\ntest_requirements_exclude = ['Six', 'group:docs']\n"
+    )
+    settings = resolve(environ={}, start=project)
+    assert settings.test_requirements_exclude == ("Six", "group:docs")
+    with Resources(settings, LIMITS) as resources:
+        box = resources.sandbox(project)
+        assert isinstance(box, DockerSandbox)
+        fresh_deps.append(box.image)
+        result = box.run(
+            "import importlib.util, iniconfig\nprint([importlib.util.find_spec(n) is None for n in ('six', 'sphinx')])"
+        )
+    assert result.ok and result.stdout == "[True, True]\n", result.stderr
+
+
+def test_requirements_that_conflict_keep_the_first_and_name_the_other(tmp_path: Path) -> None:
+    """pip names no one requirement of a conflict: each is resolved alone, then together one at a time."""
+    client = docker.from_env()
+    target = interpreter(client, default_image())
+
+    def build(requirement: str, into: Path) -> None:
+        source_builds.build(client, default_image(), requirement, target.version, target.pip_download(), into, {})
+
+    fetched = Fetcher(tmp_path, target, dict(os.environ), build).fetch(["six==1.16.0", "iniconfig", "six==1.15.0"])
+    client.close()
+    assert sorted(wheel.name.split("-")[0] for wheel in fetched.wheels) == ["iniconfig", "six"]
+    assert any(wheel.name.startswith("six-1.16.0-") for wheel in fetched.wheels)
+    assert [(item.requirement, item.reason) for item in fetched.left_out] == [
+        ("six==1.15.0", "it conflicts with the others: The user requested six==1.16.0; The user requested six==1.15.0")
     ]

@@ -28,7 +28,10 @@ a draft may do too. The rules, each with the id a refusal names:
   (and operator.attrgetter, methodcaller) only with string-literal names.
 - `no-dunder-access`: no dunder attribute (`x.__class__`), name
   (`__builtins__`) or string (`getattr(f, "__globals__")`,
-  `"{0.__globals__}".format(f)`) unless the original uses that same dunder.
+  `"{0.__globals__}".format(f)`) unless the original uses that same dunder,
+  or it is the special method's own name (`super().__init__()` in `__init__`).
+  A private name (`self.__items`) is no dunder: it mangles in the class as
+  the original's does.
 - `no-introspection`: no frame or code objects: `sys._getframe`, `f_back`,
   `f_globals`, `gi_frame`, `tb_frame`... (`INTROSPECTION_ATTRIBUTES`), as
   attributes or named in strings.

@@ -1,0 +1,114 @@
+"""Instances of the project's own classes, for a parameter that takes them: built by the class's
+constructor, each argument drawn from its hint or shaped like the same-named attribute of the
+instances the project's tests passed (`Point(x, y)` from points seen with `.x` and `.y`).
+
+A parameter of such a class would otherwise get only the few objects the tests passed, too few
+for the floor of distinct inputs; or none, where only a hint names the class. A class is the
+project's when it is not the standard library's and its constructor is written in Python (a
+dataclass's included): a builtin's or an extension's takes values shaped otherwise. A constructor
+that refuses the drawn arguments leaves that draw out. Every call gets its own copy of what is
+built, as of any argument: each version unpickles its own.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import inspect
+import sys
+import typing
+from collections.abc import Sequence
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
+
+from .drawing import Context
+from .hints import from_hint
+from .shapes import shape
+
+MAX_CLASSES = 4  # classes of the instances seen for one parameter that are built anew
+_REFUSED = object()  # what a constructor that raised built
+
+
+def project_class(cls: Any) -> bool:
+    """Whether `cls` is a class of the project's own, with a constructor written in Python."""
+    if not isinstance(cls, type) or issubclass(cls, (enum.Enum, BaseException)):
+        return False
+    root = (getattr(cls, "__module__", "") or "").split(".")[0]
+    if root in ("builtins", "typing", "__main__") or root in getattr(sys, "stdlib_module_names", ()):
+        return False
+    return inspect.isfunction(getattr(cls, "__init__", None))
+
+
+def instances(cls: type, context: Context, seen: Sequence[Any] = ()) -> SearchStrategy[Any] | None:
+    """`cls(...)` with each argument drawn from the constructor's hint or shaped like the attribute
+    of that name (or `_name`) of the instances `seen`; None where a required argument has neither."""
+    try:
+        parameters = list(inspect.signature(cls).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    hints = _hints(cls)
+    required: dict[str, SearchStrategy[Any]] = {}
+    optional: dict[str, SearchStrategy[Any]] = {}
+    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    for parameter in parameters:
+        if parameter.kind not in named:
+            if parameter.kind is inspect.Parameter.POSITIONAL_ONLY and parameter.default is parameter.empty:
+                return None
+            continue
+        strategy = _argument(parameter.name, hints.get(parameter.name), seen, context)
+        if strategy is not None:
+            (required if parameter.default is parameter.empty else optional)[parameter.name] = strategy
+        elif parameter.default is parameter.empty:
+            return None
+    arguments = st.fixed_dictionaries(required, optional=optional)
+    return arguments.map(functools.partial(_construct, cls)).filter(lambda built: built is not _REFUSED)
+
+
+def of_seen(values: Sequence[Any], context: Context) -> list[SearchStrategy[Any]]:
+    """New instances of the project's classes among the values seen, a strategy per class."""
+    classes: dict[type, list[Any]] = {}
+    for value in values:
+        if project_class(type(value)):
+            classes.setdefault(type(value), []).append(value)
+    made = []
+    for cls, seen in list(classes.items())[:MAX_CLASSES]:
+        built = instances(cls, context, seen)
+        if built is not None:
+            made.append(built)
+    return made
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    try:
+        return dict(typing.get_type_hints(getattr(cls, "__init__", None)))
+    except Exception:  # unresolvable hints: none of them
+        return {}
+
+
+def _argument(name: str, hint: Any, seen: Sequence[Any], context: Context) -> SearchStrategy[Any] | None:
+    options = []
+    element = from_hint(hint, context) if hint is not None else None
+    if element is not None:
+        options.append(element.strategy)
+    attributes = [value for value in (_attribute(instance, name) for instance in seen) if value is not _REFUSED]
+    if attributes:
+        options.append(shape(attributes, context.deeper()).strategy)
+    return st.one_of(*options) if options else None
+
+
+def _attribute(instance: Any, name: str) -> Any:
+    for attribute in (name, f"_{name}"):
+        try:
+            return getattr(instance, attribute)
+        except Exception:  # a missing or failing attribute: the next spelling
+            continue
+    return _REFUSED
+
+
+def _construct(cls: type, arguments: dict[str, Any]) -> Any:
+    try:
+        return cls(**arguments)
+    except Exception:  # the constructor refuses these arguments: this draw is left out
+        return _REFUSED
