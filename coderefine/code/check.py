@@ -20,8 +20,13 @@ from typing import Any
 from coderefine.code.target import Target
 from coderefine.errors import EnvironmentProblem, UsageError
 from coderefine.sandbox import contract, examples
-from coderefine.sandbox.base import RunResult, Sandbox
+from coderefine.sandbox.base import RunnerFailed, RunResult, Sandbox
 from coderefine.settings import Settings
+
+
+class Uncheckable(UsageError):
+    """The original cannot be checked (it does not import, has no inputs, does not finish in time):
+    that function's verdict where several are worked on, a usage error where it was asked for by name."""
 
 
 @dataclass(frozen=True)
@@ -206,7 +211,7 @@ def module_name(path: Path, project: Path) -> str:
             parts.pop()
         if parts and all(part.isidentifier() for part in parts):
             return ".".join(parts)
-    raise UsageError(f"{path} cannot be imported from {project}: its path is not a Python module name")
+    raise Uncheckable(f"{path} cannot be imported from {project}: its path is not a Python module name")
 
 
 @dataclass(frozen=True)
@@ -282,26 +287,63 @@ def verify(
         early=on_early is not None,
     )
     early = None if on_early is None else lambda text: _tell_early(text, on_early)
-    run = sandbox.check(contract.to_data(job), timeout=options.timeout, timing_lock=timing_lock, on_early=early)
-    if candidate is None and run.killed_by == "timeout":
-        # No draft exists yet: the original's own inputs need more time.
-        raise EnvironmentProblem(
-            f"the check of the original {target.name} did not finish in {options.timeout:g}s "
+    run, broke = _run(sandbox, contract.to_data(job), options.timeout, timing_lock, early)
+    if run is not None and candidate is None and run.killed_by == "timeout":
+        # No draft exists yet: the original's own inputs need more time. Its function's verdict.
+        raise Uncheckable(
+            f"cannot check {target.name}: the check of the original did not finish in {options.timeout:g}s "
             "in the sandbox; raise check_timeout (--check-timeout)"
         )
-    if run.killed_by == "runner_killed":
-        # The container went away (killed, the engine restarted): not the draft's doing, since
-        # code under test cannot reach the runner. Once more, then it is the environment's problem.
-        run = sandbox.check(contract.to_data(job), timeout=options.timeout, timing_lock=timing_lock, on_early=early)
-        if run.killed_by == "runner_killed":
-            raise EnvironmentProblem(f"the sandbox stopped during the check, twice: {run.stderr.strip()[-200:]}")
-    verdict = _verdict(run, options, draft=candidate is not None)
+    verdict = _verdict(run, options, draft=candidate is not None) if run is not None else None
+    if verdict is None or _by(verdict) == "sandbox":
+        reason = (verdict.mismatch if verdict is not None else None) or broke or "the check gave no verdict"
+        if not box_works(sandbox):
+            raise EnvironmentProblem(reason)
+        # The box runs a program now: what broke was this check, on this function (the draft's own,
+        # or the original's), never the review's.
+        verdict = Verdict.failed("draft" if candidate is not None else "original", reason)
     failure = verdict.found.failure
-    if failure is not None and failure.by == "sandbox":
-        raise EnvironmentProblem(failure.reason)
     if failure is not None and failure.by == "original":
-        raise UsageError(f"cannot check {target.name}: {failure.reason}")
+        raise Uncheckable(f"cannot check {target.name}: {failure.reason}")
     return verdict
+
+
+def _run(
+    sandbox: Sandbox,
+    job: dict[str, Any],
+    timeout: float,
+    timing_lock: threading.Lock | None,
+    early: Callable[[str], None] | None,
+) -> tuple[RunResult | None, str | None]:
+    """The check's run, or None with what broke it: its runner failed, or its container stopped twice
+    (killed, the engine restarted: not the draft's doing, since code under test cannot reach the runner)."""
+    try:
+        run = sandbox.check(job, timeout=timeout, timing_lock=timing_lock, on_early=early)
+        if run.killed_by == "runner_killed":
+            run = sandbox.check(job, timeout=timeout, timing_lock=timing_lock, on_early=early)
+    except RunnerFailed as problem:
+        return None, str(problem)
+    if run.killed_by == "runner_killed":
+        return None, f"the sandbox stopped during the check, twice: {run.stderr.strip()[-200:]}"
+    return run, None
+
+
+PROBE_TIMEOUT_S = 30.0
+
+
+def box_works(sandbox: Sandbox) -> bool:
+    """Whether the sandbox runs a program: a check that broke while it does was broken by what it
+    checked, not by the environment (Docker, the image)."""
+    try:
+        probe = sandbox.run("print('coderefine: the box works')", timeout=PROBE_TIMEOUT_S)
+    except EnvironmentProblem:
+        return False
+    return probe.ok and "the box works" in probe.stdout
+
+
+def _by(verdict: Verdict) -> str | None:
+    failure = verdict.found.failure
+    return failure.by if failure is not None else None
 
 
 @dataclass(frozen=True)
@@ -353,7 +395,7 @@ def _tell_early(text: str, on_early: Callable[[Verdict], None]) -> None:
 
 def _verdict(run: RunResult, options: VerifyOptions, *, draft: bool) -> Verdict:
     if run.killed_by is not None:
-        return Verdict.failed("draft" if draft else "original", _killed(run, options))
+        return Verdict.failed("draft" if draft else "original", _killed(run, options, draft=draft))
     if run.verdict is None:
         tail = run.stderr.strip().splitlines()[-1:] or ["no verdict"]
         if draft:
@@ -369,10 +411,12 @@ def _verdict(run: RunResult, options: VerifyOptions, *, draft: bool) -> Verdict:
         return Verdict.failed("sandbox", f"the sandbox's verdict cannot be read: {problem}")
 
 
-def _killed(run: RunResult, options: VerifyOptions) -> str:
+def _killed(run: RunResult, options: VerifyOptions, *, draft: bool) -> str:
     if run.killed_by == "timeout":
         return f"the check did not finish within {options.timeout:.0f}s: the new version may hang"
     if run.killed_by == "memory":
+        if not draft:
+            return "the check of the original ran out of memory in the sandbox"
         return "the check ran out of memory: the new version may use far more than the original"
     if run.killed_by == "output":
         return "the check printed more output than allowed"

@@ -214,26 +214,29 @@ def each(
     pending = iter(range(len(items)))
     taking = threading.Lock()
 
-    def work() -> None:
-        while not resources.halted:
-            with taking:
-                index = next(pending, None)
-            if index is None:
-                return
-            try:
-                found[index] = one(items[index])
-            except BaseException as error:  # handed to the caller's thread
-                failed[index] = error
+    def work(ended: threading.Event) -> None:
+        try:
+            while not resources.halted:
+                with taking:
+                    index = next(pending, None)
+                if index is None:
+                    return
+                try:
+                    found[index] = one(items[index])
+                except BaseException as error:  # handed to the caller's thread
+                    failed[index] = error
+        finally:
+            ended.set()
 
     # Even one job runs on a worker: the caller's thread must stay free to stop it (interrupt, ceiling).
-    workers = [threading.Thread(target=work, daemon=True, name=f"coderefine-{n}") for n in range(max(1, jobs))]
-    for worker in workers:
-        worker.start()
+    ended = [threading.Event() for _ in range(max(1, jobs))]
+    for n, done in enumerate(ended):
+        threading.Thread(target=work, args=(done,), daemon=True, name=f"coderefine-{n}").start()
     try:
-        _join(workers, resources, grace)
+        _join(ended, resources, grace)
     except KeyboardInterrupt as stop:
         resources.stop(signal_of(stop))
-        _join(workers, resources, grace)
+        _join(ended, resources, grace)
     if resources.halted:
         return list(found)  # a copy: a worker left behind writes no more into what the caller keeps
     if failed:
@@ -241,13 +244,14 @@ def each(
     return found
 
 
-def _join(workers: Sequence[threading.Thread], resources: Resources, grace: float) -> None:
-    """Wait for the workers, in slices (so that an interrupt reaches the main thread), and no more
-    than `grace` seconds once the run is halted."""
+def _join(ended: Sequence[threading.Event], resources: Resources, grace: float) -> None:
+    """Wait for the workers to end, in slices (so that an interrupt reaches the main thread), and no
+    more than `grace` seconds once the run is halted. Their own events, not `Thread.join`: a join
+    that a signal interrupts marks a thread that is still running as ended (Python 3.11's
+    `_wait_for_tstate_lock`), and the work it would finish (a file's outcome) was lost."""
     halted_at: float | None = None
-    for worker in workers:
-        while worker.is_alive():
-            worker.join(0.05)
+    for done in ended:
+        while not done.wait(0.05):
             if resources.halted:
                 halted_at = halted_at or time.monotonic()
                 if time.monotonic() - halted_at > grace:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -27,7 +27,7 @@ from coderefine import engine
 from coderefine.code import result_cache
 from coderefine.code.as_written import checked_as_written
 from coderefine.code.baseline_cache import function_key
-from coderefine.code.check import Verdict, VerifyOptions, module_name
+from coderefine.code.check import Uncheckable, Verdict, VerifyOptions, module_name
 from coderefine.code.checker import Checker
 from coderefine.code.file_facts import FileFacts, facts_of
 from coderefine.code.files import check_writable, project_of, write_atomically
@@ -112,18 +112,20 @@ def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None
             imported = result_cache.imported_sources(source.imports(), path, project)
         run = _FileRun(request, job, resources, source, path, project)
         targets = _targets(source, request, job)
-        resources.expect(function_key(path, t.name, project) for t in targets if t.eligible)
+        resources.expect(expected(path, (t.name for t in targets if t.eligible), project))
         if request.name is None and not request.settings.include_tests and is_test_file(path, project):
             results, error = [FunctionResult(t.name, t.source, None, TEST_FILE_REASON) for t in targets], None
         else:
             results, error = _results(run, targets, single=request.name is not None)
-        results, new_bytes = checked_as_written(
-            source,
-            results,
-            _box_while_running(resources, project),
-            module_name(path, project),
-            _relative(path, project),
-        )
+        new_bytes = source.data
+        if any(result.improved for result in results):  # then its module has a name: it was checked
+            results, new_bytes = checked_as_written(
+                source,
+                results,
+                _box_while_running(resources, project),
+                module_name(path, project),
+                _relative(path, project),
+            )
         report = CodeReport(
             task=job.name,
             file=shown,
@@ -138,6 +140,16 @@ def run_code_task(request: RunRequest, job: CodeJob, resources: Resources | None
         if request.apply:
             report = written(report, path, _changed(imported, source, path, project))
     return report
+
+
+def expected(path: Path, names: Iterable[str], project: Path | None = None) -> list[str]:
+    """The keys (see `function_key`) of the functions `names` of the file at `path`, for the project's
+    tests to record their calls; none where the file has no module name (`my-tool.py`): its
+    functions cannot be checked, and each says so as its verdict."""
+    try:
+        return [function_key(path, name, project) for name in names]
+    except Uncheckable:
+        return []
 
 
 def _box_while_running(resources: Resources, project: Path) -> Callable[[], Sandbox | None]:
@@ -181,6 +193,7 @@ def _results(run: _FileRun, targets: list[Target], *, single: bool) -> tuple[lis
     failure: list[EnvironmentProblem] = []
     started: set[str] = set()
     resources = run.resources
+    told = run.request.on_result or (lambda result: None)  # each function's line, once it is known
 
     def one(target: Target) -> FunctionResult | None:
         with resources.slots:
@@ -199,7 +212,10 @@ def _results(run: _FileRun, targets: list[Target], *, single: bool) -> tuple[lis
             # A run stopped in flight (its sandbox closed under it: an error) is not complete: not kept.
             # One the budget ended between drafts, or before it began, is: it says so itself.
             cut = result.refine is not None and result.refine.error is not None
-            return None if resources.halted and cut else result
+            if resources.halted and cut:
+                return None
+            told(result)
+            return result
 
     found = each(one, targets, min(resources.settings.concurrency, len(targets)), resources)
     if resources.interrupted and single:
@@ -221,7 +237,13 @@ def _results(run: _FileRun, targets: list[Target], *, single: bool) -> tuple[lis
             reason = NOT_FINISHED if target.name in started else NOT_STARTED
         return FunctionResult(target.name, target.source, None, reason)
 
-    return [r if r is not None else unfinished(t) for t, r in zip(targets, found, strict=True)], error
+    results: list[FunctionResult] = []
+    for target, result in zip(targets, found, strict=True):
+        if result is None:
+            result = unfinished(target)
+            told(result)
+        results.append(result)
+    return results, error
 
 
 def _targets(source: SourceFile, request: RunRequest, job: CodeJob) -> list[Target]:
@@ -258,8 +280,6 @@ class _FileRun:
             result = self._refine(target)
             if self.store is not None and key is not None and self.resources.keeps(result):
                 self.store.put(key, result.to_dict())
-        if self.request.on_result is not None:
-            self.request.on_result(result)
         return result
 
     def _key(self, target: Target) -> str:
@@ -272,7 +292,12 @@ class _FileRun:
     def _refine(self, target: Target) -> FunctionResult:
         if self.request.on_function is not None:
             self.request.on_function(target)
-        module = module_name(self.path, self.project)
+        try:
+            module = module_name(self.path, self.project)
+        except Uncheckable as problem:  # a file of the project that is no module (`my-tool.py`)
+            if self.request.name:
+                raise
+            return FunctionResult(target.name, target.source, None, f"cannot check {target.name}: {problem}")
         started = time.monotonic()
         tests, ran = self.resources.project_tests(self.project, self.request.deadline)
         spent = time.monotonic() - started if ran else 0.0
@@ -304,24 +329,26 @@ def result_keys(request: RunRequest, job: CodeJob, facts: FileFacts, project: Pa
 def _refine_one(
     job: CodeJob, source: SourceFile, target: Target, check: Checker, resources: Resources, request: RunRequest
 ) -> FunctionResult:
+    """One function's Self-Refine. An original that cannot be checked, from its own check or from a
+    draft's (its process died beside the draft's, its planner failed), is this function's verdict
+    unless it was asked for by name: the other functions go on."""
     started = time.monotonic()
     try:
-        # The original against itself: it loads, it agrees with itself, it has inputs (verify raises
-        # a UsageError for an original that cannot be checked).
+        # The original against itself: it loads, it agrees with itself, it has inputs.
         baseline = check(None)
         if not baseline.verified:
             # No draft could be verified on these inputs: say what is missing before any model call.
-            raise UsageError(f"cannot check {target.name}: {baseline.not_verified}")
-    except UsageError as problem:
+            raise Uncheckable(f"cannot check {target.name}: {baseline.not_verified}")
+        baseline_seconds = time.monotonic() - started
+        task = job.task_for(source, target, check, baseline)
+        options = engine.options_from(request.settings)
+        options = replace(options, budget=replace(options.budget, deadline=request.deadline))
+        model = None if request.settings.no_model else resources.model()
+        result = engine.refine(task, target.source, model, options, request.on_iteration)
+    except Uncheckable as problem:
         if request.name:
             raise
         return FunctionResult(target.name, target.source, None, str(problem))
-    baseline_seconds = time.monotonic() - started
-    task = job.task_for(source, target, check, baseline)
-    options = engine.options_from(request.settings)
-    options = replace(options, budget=replace(options.budget, deadline=request.deadline))
-    model = None if request.settings.no_model else resources.model()
-    result = engine.refine(task, target.source, model, options, request.on_iteration)
     return FunctionResult(
         target.name,
         target.source,

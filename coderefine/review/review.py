@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from coderefine.cache import JsonCache, cache_key
-from coderefine.code.baseline_cache import function_key
 from coderefine.code.check import VerifyOptions
 from coderefine.code.file_facts import FileFacts, read_facts
 from coderefine.code.files import find_project
@@ -23,7 +22,7 @@ from coderefine.code.kinds import by_command
 from coderefine.code.report import NOT_REACHED, NOT_STARTED, FunctionResult, interrupted_reason
 from coderefine.code.resources import INTERRUPT_GRACE_S, Resources, each, limits_for
 from coderefine.code.result_cache import result_store
-from coderefine.code.run import CodeJob, RunRequest, result_keys, run_code_task
+from coderefine.code.run import CodeJob, RunRequest, expected, result_keys, run_code_task
 from coderefine.code.target import Target
 from coderefine.code.testfiles import TEST_FILE_REASON, is_test_file
 from coderefine.engine import ProgressCallback
@@ -130,7 +129,7 @@ def review(
     for function in functions:
         by_file.setdefault(function.file, []).append(function)
     with Resources(settings, limits_for(verify_options), fallback=options.fallback, on_note=observer.note) as resources:
-        resources.expect(function_key(c.facts.path, c.target.name) for c in functions if c.target.eligible)
+        resources.expect(key for c in functions if c.target.eligible for key in expected(c.facts.path, [c.target.name]))
         review_file = _FileReview(job, verify_options, settings, options, observer, resources, [])
         files = list(by_file.values())
         # The budget is a ceiling: at the deadline the work in flight is stopped, as an interrupt stops it.

@@ -53,6 +53,11 @@ class SandboxUnavailable(EnvironmentProblem):
     """Docker, its daemon or the sandbox image is missing."""
 
 
+class RunnerFailed(EnvironmentProblem):
+    """The box's runner answered with an error of its own instead of a result: the environment's
+    problem unless the box still runs a program (see check.box_works)."""
+
+
 @dataclass(frozen=True)
 class Limits:
     timeout: float = 10.0  # seconds of wall-clock time per run
@@ -181,7 +186,7 @@ def parse_runner_output(stdout: bytes, stderr: bytes, kind: str) -> RunResult:
     except json.JSONDecodeError:
         data = None
     if isinstance(data, dict) and "runner_error" in data:
-        raise EnvironmentProblem(f"the sandbox runner failed: {data['runner_error']}")
+        raise RunnerFailed(f"the sandbox runner failed: {data['runner_error']}")
     if not isinstance(data, dict):
         return RunResult(
             exit_code=None,

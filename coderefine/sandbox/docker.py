@@ -223,6 +223,7 @@ class DockerSandbox(Closing):
         self.image = image or default_image()
         self._idle: list[_WarmRunner] = []
         self._lock = threading.Lock()
+        self._closed = False  # then no container is started: a check cut short by the close is not run again
         self._owner = _owner_label()
         self.remote = remote_engine()
         self._volume: Volume | None = None
@@ -305,6 +306,8 @@ class DockerSandbox(Closing):
 
     def _take(self) -> _WarmRunner:
         with self._lock:
+            if self._closed:
+                raise SandboxUnavailable("the sandbox was closed (the run was stopped)")
             if self._idle:
                 return self._idle.pop()
         return _WarmRunner(self._start_container())
@@ -365,7 +368,7 @@ class DockerSandbox(Closing):
 
         atexit.unregister(self.close)
         with self._lock:
-            idle, self._idle = self._idle, []
+            idle, self._idle, self._closed = self._idle, [], True
         try:
             for runner in idle:
                 runner.remove()

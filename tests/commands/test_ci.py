@@ -17,6 +17,7 @@ import pytest
 from coderefine.cli import main
 from coderefine.code.testfiles import TEST_FILE_REASON
 from coderefine.review import quoting
+from tests.conftest import build_project
 from tests.functions import FAST_DEDUPE, SLOW_DEDUPE
 from tests.scripted_llm import Reply, ScriptedLLM
 
@@ -474,3 +475,73 @@ def test_test_files_are_left_out_unless_asked(scripted: Start, repo: Path, monke
     assert ci(server, repo, "--include-tests") == 0
     worked_on = {s["target"] for s in report(repo)["skipped"]} | {r["target"] for r in report(repo)["results"]}
     assert {"test_squares", "pytest_configure", "answer"} <= worked_on
+
+
+FAILING_ALONE = """\
+import threading
+import time
+
+
+def sleepy(n: int) -> int:
+    time.sleep(600)
+    return n + 1
+
+
+def locked(lock: threading.Lock) -> bool:
+    with lock:
+        return lock.locked()
+
+
+def total(xs: list[int]) -> int:
+    t = 0
+    for x in xs:
+        t = t + x
+    return t
+"""
+
+
+def committed(root: Path, files: dict[str, str]) -> Path:
+    """A git repository of `files` (see build_project), committed on `main`."""
+    build_project(root, files)
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.email", "dev@example.com")
+    git(root, "config", "user.name", "dev")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "first")
+    return root
+
+
+@pytest.mark.docker
+def test_a_function_that_cannot_be_checked_is_its_own_verdict_and_the_review_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = {
+        "nums.py": FAILING_ALONE,
+        "broken.py": 'raise RuntimeError("no import")\n\n\ndef half(x: int) -> int:\n    return x // 2\n',
+        "my-tool.py": "def triple(x: int) -> int:\n    return 3 * x\n",  # no module name: never imported
+    }
+    root = committed(tmp_path / "repo", files)
+    monkeypatch.chdir(root)
+    # No drafts: what is under test is each function's verdict, not a rewrite's.
+    argv = ["ci", "--all", "--no-model", "--out", str(root / "out"), "--check-timeout", "15", "--jobs", "2"]
+    argv += ["--max-examples", "40", "--rewrite-rules", "none", "--analyzer-rules", "none", "--progress", "plain"]
+    assert main(argv) == 0  # no environment problem: each function's failure is its own
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    document = report(root)
+    assert document["error"] is None
+    assert [(r["target"], r["status"]) for r in document["results"]] == [("total", "no_improvement")]
+    assert document["results"][0]["metrics"]["checked_inputs"] >= 50  # the original's own check ran
+    reasons = {s["target"]: s["reason"] for s in document["skipped"]}
+    timeout = "cannot check sleepy: the check of the original did not finish in 15s in the sandbox"
+    no_inputs = "cannot check locked: no inputs could be generated for parameter `lock`"
+    assert set(reasons) == {"sleepy", "locked", "half", "triple"}
+    assert reasons["sleepy"].startswith(timeout) and reasons["locked"].startswith(no_inputs), reasons
+    assert reasons["half"] == "cannot check half: cannot import broken in the sandbox: RuntimeError: no import"
+    not_a_module = f"my-tool.py cannot be imported from {root}: its path is not a Python module name"
+    assert reasons["triple"].startswith("cannot check triple: ") and reasons["triple"].endswith(not_a_module)
+    assert f"nums.py::sleepy: skipped ({timeout}" in err and f"nums.py::locked: skipped ({no_inputs}" in err
+    markdown = report(root, "coderefine.md")
+    assert f"`nums.py::sleepy`: skipped: {timeout}" in markdown
+    assert "`nums.py::locked`: skipped: cannot check locked: no inputs could be generated" in markdown
+    assert "`nums.py::total`: no verified improvement" in markdown

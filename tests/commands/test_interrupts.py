@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.commands.test_ci import committed
 from tests.conftest import MakeProject
 from tests.functions import FAST_DEDUPE, SLOW_DEDUPE, fenced
 from tests.scripted_llm import Reply, ScriptedLLM, prompt_text
@@ -102,3 +103,53 @@ def test_an_interrupt_keeps_the_finished_functions_and_writes_only_them(
     assert "Traceback" not in done.stderr and "coderefine: interrupted: 1 of 2 function(s) finished" in done.stderr
     written = path.read_text()
     assert "return list(dict.fromkeys(items))" in written and SLOW_SQUARES in written  # only what finished
+
+
+ORDINARY_AND_SLOW = {
+    "more.py": SLOW_SQUARES,
+    "nums.py": "import time\n\n\ndef total(xs: list[int]) -> int:\n    t = 0\n    for x in xs:\n        t = t + x\n"
+    "    return t\n\n\ndef sleepy(n: int) -> int:\n    time.sleep(600)\n    return n + 1\n",
+}
+
+
+@pytest.mark.docker
+def test_sigterm_during_ci_keeps_every_finished_function_of_a_file_still_at_work(tmp_path: Path) -> None:
+    # One function at a time, in file order: squares and total finish, then sleepy's check holds
+    # the review, and SIGTERM comes. total shares its file with sleepy: that file is not done.
+    root = committed(tmp_path / "repo", ORDINARY_AND_SLOW)
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "coderefine", "ci", "--all", "--no-model", "--out", str(out), "--jobs", "1"]
+    command += ["--max-examples", "40", "--rewrite-rules", "none", "--analyzer-rules", "none", "--progress", "plain"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODEREFINE_"))}
+    env["CODEREFINE_CACHE_DIR"] = str(tmp_path / "cache")
+    process = subprocess.Popen(command, cwd=root, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr is not None
+        seen = []
+        for line in process.stderr:  # the progress: a line per function as it starts and ends
+            seen.append(line)
+            if "nums.py::sleepy: baseline in the sandbox" in line:
+                break
+        finished = [line for line in seen if "no verified improvement" in line]
+        assert len(finished) == 2, seen  # squares and total, before the signal
+        sent = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+        took = time.monotonic() - sent
+    finally:
+        process.kill()
+    assert process.returncode == 128 + signal.SIGTERM, err
+    assert took < 10, took
+    assert "Traceback" not in err and "nums.py::sleepy: skipped (not reached: interrupted (SIGTERM))" in err
+    document = json.loads((out / "coderefine.json").read_text())
+    assert document["interrupted"] == "SIGTERM" and document["error"] is None
+    assert [(r["file"], r["target"], r["status"]) for r in document["results"]] == [
+        ("more.py", "squares", "no_improvement"),
+        ("nums.py", "total", "no_improvement"),
+    ]
+    skipped = [(s["target"], s["reason"]) for s in document["skipped"]]
+    assert skipped == [("sleepy", "not reached: interrupted (SIGTERM)")]
+    markdown = (out / "coderefine.md").read_text()
+    assert "`more.py::squares`: no verified improvement" in markdown
+    assert "`nums.py::total`: no verified improvement" in markdown
+    assert "`nums.py::sleepy`: skipped: not reached: interrupted (SIGTERM)" in markdown

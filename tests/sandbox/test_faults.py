@@ -14,7 +14,7 @@ import docker
 import pytest
 
 from coderefine.code.baseline_cache import BaselineCache, ProjectTests
-from coderefine.code.check import VerifyOptions, verify
+from coderefine.code.check import Uncheckable, VerifyOptions, verify
 from coderefine.code.source import SourceFile
 from coderefine.errors import EnvironmentProblem
 from coderefine.sandbox.base import OWNER_LABEL, Limits
@@ -193,3 +193,20 @@ def test_a_container_killed_twice_is_an_environment_problem_not_bad_input(projec
             project_tests(box, project)
         killer.done.set()
     assert caught.value.exit_code == 3
+
+
+@pytest.mark.docker
+def test_a_check_whose_container_is_killed_twice_while_the_box_works_is_that_functions_verdict(
+    make_project: MakeProject,
+) -> None:
+    # The original's check takes seconds (each call sleeps): both its containers die under it.
+    slowish = "import time\n\n\ndef slowish(n: int) -> int:\n    time.sleep(0.05)\n    return n + 1\n"
+    project = make_project({"slowish.py": slowish})
+    target = SourceFile.read(project / "slowish.py").target("slowish")
+    with DockerSandbox(project=project, limits=Limits(timeout=300, memory_mb=1024)) as box:
+        killer = Killer(times=2)
+        with pytest.raises(Uncheckable, match="the sandbox stopped during the check, twice") as caught:
+            verify(box, "slowish", target, None, OPTIONS)
+        killer.done.set()
+    assert killer.killed == 2
+    assert str(caught.value).startswith("cannot check slowish: ") and caught.value.exit_code == 2
