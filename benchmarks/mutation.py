@@ -50,7 +50,13 @@ Sources:
 - dictdiffer: untyped helpers of nested dicts (paths as strings, lists, tuples or iterators, other
   mappings, NaN-aware comparison with two tolerances, an in_place option).
 - inflection: a typed library of string functions; the oracle draws its inputs from the hints.
-- library: the twelve libraries in that order; all: the suite, untyped and the twelve libraries.
+- semver: the members of its immutable Version (__slots__), of every kind coderefine checks: a
+  classmethod, staticmethods, a property's getter and its setter (`Version.major.setter`, as
+  coderefine names it), special methods (__getitem__, __hash__, __str__, __repr__) and methods; a
+  version of a member is its def with its decorators, at the left margin. The oracle puts a
+  version in the class as the descriptor its decorators make, calls a property through its
+  instance, and compares instances by their slots (Version's __eq__ leaves the build out).
+- library: the thirteen libraries in that order; all: the suite, untyped and the thirteen libraries.
 
 Nothing in the repository is changed: every run works on copies. Before funcy and fnc, `all` took
 about 20 minutes on 2 cores (the suite 4, untyped 5, toolz 7, boltons 4; each library's sdist is
@@ -69,7 +75,6 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-import textwrap
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -370,6 +375,41 @@ DICTDIFFER_FUNCTIONS = (
     ("dictdiffer/__init__.py", "patch"),
     ("dictdiffer/__init__.py", "revert"),
 )
+# semver (a src layout; src/semver/version.py, typed): the methods of its immutable Version
+# (__slots__, no __dict__), of every kind coderefine checks: a classmethod (_nat_cmp: prerelease
+# identifiers compared, digits by value, leading zeros ignored; parse: a regex with re.ASCII, bytes
+# decoded, optional minor and patch), staticmethods (_increment_prerelease: the last dot-separated
+# number raised, else ".0"; _increment_string: the last run of digits raised, its width kept), a
+# property's getter (prerelease) and setter (major.setter: it refuses, the version is read-only),
+# special methods (__getitem__: an index or a slice, negative ones refused, a missing part an
+# IndexError, one part alone; __hash__: the build left out, as __eq__ leaves it; __str__, __repr__:
+# the subclass's name), and methods returning a new Version of self's own class (bump_prerelease,
+# bump_build, next_version, finalize_version) or a comparison (compare: other as a Version, a str,
+# bytes, a dict, a tuple or a list; match: an operator and a version). Its comparison operators
+# (__eq__, __lt__...) are decorated with its own @_comparator, which coderefine refuses: they are
+# reached here through compare, which each of them calls. Version has no mutator, and no private
+# (mangled) name.
+SEMVER_FUNCTIONS = tuple(
+    ("src/semver/version.py", f"Version.{name}")
+    for name in (
+        "_nat_cmp",
+        "_increment_prerelease",
+        "_increment_string",
+        "prerelease",
+        "major.setter",
+        "compare",
+        "match",
+        "bump_prerelease",
+        "bump_build",
+        "next_version",
+        "finalize_version",
+        "parse",
+        "__getitem__",
+        "__hash__",
+        "__str__",
+        "__repr__",
+    )
+)
 # boltons' conftest.py takes the `path` argument, which pytest 9 no longer passes; it only skips
 # test files named for another Python major version, so `collection_path` keeps its meaning.
 _BOLTONS_CONFTEST = (
@@ -534,6 +574,24 @@ LIBRARIES = {
             for name in ("ordinal", "ordinalize", "humanize", "parameterize", "dasherize", "underscore", "titleize")
         ),
     ),
+    # its .pytest.ini asks for pytest-cov's options (not installed here, nor in the box) and runs the
+    # docstrings of src/ and the .rst files of docs/ as doctests: both are in the kill filter beside
+    # tests/ (whose conftest imports packaging)
+    "semver": Library(
+        "semver",
+        "3.1.2",
+        ("tests", "docs", "src"),
+        "tests",
+        SEMVER_FUNCTIONS,
+        (
+            (
+                ".pytest.ini",
+                "    --no-cov-on-fail\n    --cov=semver\n    --cov-report=term-missing\n",
+                "",
+            ),
+        ),
+        source_root="src",
+    ),
 }
 SOURCES = ("suite", "untyped", *LIBRARIES)
 SOURCE_GROUPS = {"library": tuple(LIBRARIES), "all": SOURCES}
@@ -574,19 +632,11 @@ class Mutant:
 
 
 def function_node(tree: ast.Module, name: str) -> ast.FunctionDef:
-    """The function `name` at the top of `tree`; a method, `Class.method`, in its class there, or at
-    the top where the tree is one version's source (the method alone, at the left margin). The
-    first def of the name that is no @overload stub: the one a call runs."""
-    owner, _, bare = name.rpartition(".")
-    classes = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == owner]
-    for node in classes[0].body if classes else tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name == bare and not _overload(node):
-            return node
-    raise KeyError(name)
-
-
-def _overload(node: ast.FunctionDef) -> bool:
-    return any(ast.unparse(decorator).split(".")[-1] == "overload" for decorator in node.decorator_list)
+    """The function `name` at the top of `tree`; a method, `Class.method` (a property's getter), or
+    a property's `Class.name.setter`, in its class there, or at the top where the tree is one
+    version's source (the method alone, at the left margin). The first def of the name that is no
+    @overload stub: the one a call runs."""
+    return oracle.top_function(tree, name)
 
 
 def body_nodes(function: ast.FunctionDef) -> list[ast.AST]:
@@ -1078,9 +1128,12 @@ def library_subjects(library: Library, project: Path) -> list[Subject]:
     for file, name in library.functions:
         text = (project / file).read_text(encoding="utf-8")
         node = function_node(ast.parse(text), name)
-        correct = ast.get_source_segment(text, node, padded=True) or ""
+        # with its decorators (@classmethod, @property, @name.setter...), which the def's segment leaves out
+        lines = text.splitlines(keepends=True)
+        first = min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
+        correct = "".join(lines[first - 1 : node.end_lineno])
         if node.col_offset:  # a method: at the left margin, as coderefine takes a draft of it
-            correct = textwrap.dedent(correct)
+            correct = left_margin(correct, node.col_offset)
         module = file.removeprefix(f"{library.source_root}/" if library.source_root else "")
         module = module.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
         # The oracle's input maker: the library's own when a name is in two libraries (nth, get, ...)
@@ -1097,11 +1150,19 @@ def library_subjects(library: Library, project: Path) -> list[Subject]:
                 inputs,
                 library.tests,
                 (),
-                node.lineno,
+                first,
                 library.source_root,
             )
         )
     return subjects
+
+
+def left_margin(text: str, indent: int) -> str:
+    """A method's lines moved `indent` columns left: those that have the indent (a line of a string
+    that starts further left, as in a docstring continued with a backslash, stays as it is; a
+    blank line keeps its line break, which a docstring's doctests need between examples)."""
+    lines = text.splitlines(keepends=True)
+    return "".join(line[indent:] if line.startswith(" " * indent) else line for line in lines)
 
 
 @contextmanager

@@ -85,25 +85,49 @@ def splice(text: str, function: str, replacement: str) -> str:
     """`text` (a module) with top-level `function`, or the method `Class.method`, replaced by
     `replacement`'s function (a method's at the left margin, put at the method's indentation); the
     replacement's other statements (its imports) go at the end, where they still run before any call."""
-    node = _top_function(ast.parse(text), function)
+    node = top_function(ast.parse(text), function)
     start = min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1
     lines = text.splitlines(keepends=True)
     new = ast.parse(replacement)
-    body = textwrap.indent(ast.unparse(_top_function(new, function.rpartition(".")[2])), " " * node.col_offset)
+    body = textwrap.indent(ast.unparse(top_function(new, function)), " " * node.col_offset)
     extra = [ast.unparse(stmt) for stmt in new.body if not isinstance(stmt, ast.FunctionDef)]
     tail = "".join(lines[node.end_lineno or node.lineno :])
     spliced = "".join(lines[:start]) + body + "\n" + tail
     return spliced + ("\n" + "\n".join(extra) + "\n" if extra else "")
 
 
-def _top_function(tree: ast.Module, name: str) -> ast.FunctionDef:
-    """The top-level function `name`, or the method `Class.method` (its def that is no @overload stub)."""
-    owner, _, bare = name.rpartition(".")
+ACCESSORS = ("setter", "deleter")
+
+
+def member(function: str) -> tuple[str, str, str | None]:
+    """(class, name, accessor) of a target's name: `function` ("", function, None), `Class.method`
+    (its getter, for a property) and `Class.name.setter` (a property's setter or deleter)."""
+    parts = function.split(".")
+    if len(parts) == 3 and parts[2] in ACCESSORS:
+        return parts[0], parts[1], parts[2]
+    owner, _, name = function.rpartition(".")
+    return owner, name, None
+
+
+def top_function(tree: ast.Module, name: str) -> ast.FunctionDef:
+    """The top-level function `name`, or the method `Class.method` (its def that is no @overload
+    stub; a property's getter), or the accessor `Class.name.setter`; in its class, or at the top
+    where the tree is one version's source (the method alone, at the left margin)."""
+    owner, bare, accessor = member(name)
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == owner]
     for node in classes[0].body if classes else tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name == bare and not _overload(node):
+        found = isinstance(node, ast.FunctionDef) and node.name == bare and not _overload(node)
+        if found and _accessor(node) == accessor:
             return node
     raise KeyError(name)
+
+
+def _accessor(node: ast.FunctionDef) -> str | None:
+    for decorator in node.decorator_list:
+        owner, _, role = ast.unparse(decorator).rpartition(".")
+        if owner == node.name and role in ACCESSORS:
+            return role
+    return None
 
 
 def _overload(node: ast.FunctionDef) -> bool:
@@ -200,14 +224,17 @@ def _child(
     sys.path.insert(0, str(project))
     try:
         loaded = importlib.import_module(module)
-        owner, _, name = function.rpartition(".")
-        original = getattr(getattr(loaded, owner), name) if owner else getattr(loaded, function)
-        namespace = dict(vars(loaded))  # the mutant sees the module's globals, as the original does
+        owner, name, accessor = member(function)
+        namespace = version_namespace(loaded, function)
         exec(compile(candidate, "<mutant>", "exec"), namespace)
-        mutant = namespace[name]
         if owner:
-            mutant = as_method(getattr(loaded, owner), name, mutant)
-        make = maker(inputs, original, candidate)
+            made = getattr(getattr(loaded, owner), name)
+            original = member_call(getattr(loaded, owner), name, accessor)
+            mutant = as_method(getattr(loaded, owner), name, namespace[name], accessor)
+        else:
+            made = original = getattr(loaded, function)
+            mutant = namespace[name]
+        make = maker(inputs, made, candidate)
         make(random.Random(0))
     except Exception as error:
         sender.send(SetupFailure(f"{type(error).__name__}: {error}"))
@@ -215,14 +242,45 @@ def _child(
     sender.send(first_difference(original, mutant, make, examples))
 
 
-def as_method(owner: type, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
-    """`function` called as the method `name` of `owner` (an instance method, its instance the first
-    argument): in the class for the call, so that the class's other methods and its own recursive
-    calls reach it as they would reach it spliced into the file; the original is put back after."""
+def version_namespace(loaded: types.ModuleType, function: str) -> dict[str, Any]:
+    """The globals a version of `function` runs with: the module's, as the original has them; for a
+    property's setter or deleter also the property, which its `@name.setter` reads."""
+    namespace = dict(vars(loaded))
+    owner, name, accessor = member(function)
+    if accessor:
+        namespace[name] = vars(getattr(loaded, owner))[name]
+    return namespace
+
+
+def member_call(owner: type, name: str, accessor: str | None = None) -> Callable[..., Any]:
+    """A call of the member `name` as `owner` has it when the call is made: a method with its instance
+    the first argument, a class or static method with its own arguments, a property's getter
+    with the instance alone, its setter with the instance and the value (returning None)."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        found = vars(owner)[name]
+        if not isinstance(found, property):
+            return getattr(owner, name)(*args, **kwargs)
+        if accessor == "setter":
+            setattr(args[0], name, args[1])
+            return None
+        if accessor == "deleter":
+            delattr(args[0], name)
+            return None
+        return getattr(args[0], name)
+
+    return call
+
+
+def as_method(owner: type, name: str, function: Any, accessor: str | None = None) -> Callable[..., Any]:
+    """`function` (a function, or the descriptor a version's decorators make of it) called as the
+    member `name` of `owner` (see member_call): in the class for the call, so that the class's other
+    methods and its own recursive calls reach it as they would reach it spliced into the file;
+    the original is put back after."""
 
     def call(*args: Any, **kwargs: Any) -> Any:
         with installed(owner, name, function):
-            return function(*args, **kwargs)
+            return member_call(owner, name, accessor)(*args, **kwargs)
 
     return call
 
@@ -300,10 +358,10 @@ def _witness_child(
     sys.dont_write_bytecode = True
     sys.path.insert(0, str(project))
     call, original, draft = texts
-    owner, _, name = function.rpartition(".")
+    owner, name, _ = member(function)
     try:
         loaded = importlib.import_module(module)
-        namespace = dict(vars(loaded))
+        namespace = version_namespace(loaded, function)
         exec(compile(candidate, "<draft>", "exec"), namespace)
         # a method's draft is in its class while the call runs (the instances the call builds too)
         spliced = installed(getattr(loaded, owner), name, namespace[name]) if owner else contextlib.nullcontext()
@@ -380,7 +438,7 @@ def normalize(value: Any, depth: int = 0) -> Any:
         return (type(value).__name__, [normalize(item, depth + 1) for item in value])
     if isinstance(value, dict):
         return (type(value).__name__, {key: normalize(item, depth + 1) for key, item in value.items()})
-    state = getattr(value, "__dict__", None)
+    state = _state(value)
     if isinstance(state, dict) and isinstance(value, (int, float, str, bytes)):
         # a scalar of a subclass with attributes (dpath's ListIndex: an int and its list's length):
         # its value too, as the scalar it is
@@ -393,6 +451,23 @@ def normalize(value: Any, depth: int = 0) -> Any:
     if isinstance(value, float) and value != value:
         return (type(value).__name__, "nan")  # two NaNs are the same result, though never equal
     return (type(value).__name__, value)
+
+
+def _state(value: Any) -> dict[str, Any] | None:
+    """What an instance holds: its __dict__ and its __slots__ (a semver Version has no __dict__, and
+    its __eq__ leaves the build out), or None for a value without either."""
+    state = getattr(value, "__dict__", None)
+    slots = {}
+    for kind in type(value).__mro__:
+        names = vars(kind).get("__slots__", ())
+        for slot in (names,) if isinstance(names, str) else names:
+            if slot.startswith("__") and not slot.endswith("__"):
+                slot = f"_{kind.__name__.lstrip('_')}{slot}"  # a private slot, by its mangled name
+            if slot not in ("__dict__", "__weakref__"):
+                slots[slot] = getattr(value, slot, "<unset>")
+    if not slots:
+        return state if isinstance(state, dict) else None
+    return {**slots, **(state if isinstance(state, dict) else {})}
 
 
 def _short(value: Any, limit: int = 200) -> str:
@@ -1891,6 +1966,132 @@ def _os_pop(rng: random.Random) -> Arguments:
     return (mine, rng.randint(-len(mine) - 2, len(mine) + 1)), {}
 
 
+# -- semver: Versions of small and large parts, with prereleases and builds of every shape its tests
+# and its docs write (numeric identifiers with and without leading zeros, alphanumerics, old-style
+# counters like rc9, an empty string, which only the constructor takes), sometimes of a subclass;
+# version strings valid and nearly valid (a leading v, spaces, leading zeros, missing parts, bytes)
+
+_SV_IDENTIFIERS = ("rc", "alpha", "beta", "0", "1", "2", "9", "10", "11", "99", "01", "rc9", "a1", "x-y", "-")
+_SV_BUILDS = ("build.1", "build.9", "build.009", "001", "build", "exp.sha.5114f85", "9", "b9z", "0.0", "abc.1a")
+
+
+@functools.cache
+def _sv_classes() -> tuple[Any, Any]:
+    """Version and a subclass of it; imported in the check's child, where the library is on the path."""
+    base = importlib.import_module("semver.version").Version
+    return base, type("TagVersion", (base,), {})
+
+
+def _sv_number(rng: random.Random) -> int:
+    return rng.choice((0, 0, 1, 1, 2, 3, 9, 10)) if rng.random() < 0.9 else rng.randint(11, 10**6)
+
+
+def _sv_prerelease(rng: random.Random) -> Any:
+    roll = rng.random()
+    if roll < 0.35:
+        return None
+    if roll < 0.38:
+        return ""
+    return ".".join(rng.choice(_SV_IDENTIFIERS) for _ in range(rng.choice((1, 1, 2, 2, 3))))
+
+
+def _sv_build(rng: random.Random) -> Any:
+    roll = rng.random()
+    if roll < 0.5:
+        return None
+    return "" if roll < 0.53 else rng.choice(_SV_BUILDS)
+
+
+def _sv_version(rng: random.Random) -> Any:
+    base, subclass = _sv_classes()
+    kind = subclass if rng.random() < 0.15 else base
+    return kind(_sv_number(rng), _sv_number(rng), _sv_number(rng), _sv_prerelease(rng), _sv_build(rng))
+
+
+def _sv_text(rng: random.Random, near: Any = None) -> Any:
+    """A version string: near's or a new one's, mostly valid, sometimes a near miss or bytes."""
+    version = near if near is not None and rng.random() < 0.5 else _sv_version(rng)
+    text = str(version)
+    roll = rng.random()
+    if roll < 0.1:
+        text = "v" + text
+    elif roll < 0.15:
+        text = rng.choice((" ", "", "\n")) + text + rng.choice((" ", "\n", ""))
+    elif roll < 0.2:
+        text = "0" + text
+    elif roll < 0.27:
+        text = ".".join(text.split(".")[: rng.choice((1, 2))])
+    elif roll < 0.3:
+        text = text + rng.choice(("-", "+", ".", "-rc..1", "+b+c"))
+    elif roll < 0.33:
+        text = rng.choice(("", "1", "a.b.c", "1.2.3.4", "\u0661.2.3"))
+    return text.encode() if rng.random() < 0.1 else text
+
+
+def _sv_other(rng: random.Random, mine: Any) -> Any:
+    """Something to compare `mine` with, in every form compare() takes, and some it does not."""
+    other = mine.replace(build=_sv_build(rng)) if rng.random() < 0.3 else _sv_version(rng)
+    if rng.random() < 0.3:  # the same parts but the prerelease
+        other = mine.replace(prerelease=_sv_prerelease(rng))
+    kind = rng.randrange(8)
+    if kind == 0:
+        return _sv_text(rng, other)
+    if kind == 1:
+        return other.to_dict() if rng.random() < 0.7 else dict(reversed(other.to_dict().items()))
+    if kind == 2:
+        return rng.choice((tuple, list))(other.to_tuple()[: rng.randint(1, 5)])
+    if kind == 3 and rng.random() < 0.3:
+        return rng.choice((1, None, 1.5))
+    return other
+
+
+def _sv_pair(rng: random.Random) -> Arguments:
+    return (_sv_prerelease(rng), _sv_prerelease(rng)), {}
+
+
+def _sv_compare(rng: random.Random) -> Arguments:
+    mine = _sv_version(rng)
+    return (mine, _sv_other(rng, mine)), {}
+
+
+def _sv_match(rng: random.Random) -> Arguments:
+    mine = _sv_version(rng)
+    operator_ = rng.choice(("<", ">", "==", "!=", ">=", "<=", "", "", "=", "=>", "!", "~"))
+    return (mine, operator_ + str(_sv_text(rng, mine) if rng.random() < 0.9 else "")), {}
+
+
+def _sv_token(rng: random.Random, default: str) -> dict[str, Any]:
+    return optional(rng, "token", (default, "", None, "alpha", "rc", "beta.x", "1", "a b", "dev", 5))
+
+
+def _sv_bump_prerelease(rng: random.Random) -> Arguments:
+    kwargs = {**_sv_token(rng, "rc"), **optional(rng, "bump_when_empty", (False, True, None))}
+    return (_sv_version(rng),), kwargs
+
+
+def _sv_next_version(rng: random.Random) -> Arguments:
+    part = rng.choice(("major", "minor", "patch", "prerelease", "prerelease", "prerelease", "build", "x"))
+    token = optional(rng, "prerelease_token", ("rc", "alpha", "beta", "", None, "rc.x", "r", "zz", "a b"))
+    return (_sv_version(rng), part), token
+
+
+def _sv_index(rng: random.Random) -> Arguments:
+    def bound() -> Any:
+        return rng.choice((None, None, 0, 1, 2, 3, 4, 5, 6, -1, -2, True))
+
+    roll = rng.random()
+    if roll < 0.5:
+        index: Any = rng.choice((0, 1, 2, 3, 4, 5, -1, -3, True, False))
+    else:
+        index = slice(bound(), bound(), rng.choice((None, None, 1, 2, -1)))
+    return (_sv_version(rng), index), {}
+
+
+def _sv_parse(rng: random.Random) -> Arguments:
+    text = _sv_text(rng) if rng.random() < 0.97 else rng.choice((None, 1, ["1.2.3"]))
+    return (text,), optional(rng, "optional_minor_and_patch", (False, True))
+
+
 # -- dictdiffer: paths (dotted strings, lists, tuples, iterators), nested documents of dicts, lists
 # and sets, patches as its diff() writes them, numbers with NaN and two tolerances
 
@@ -2172,6 +2373,23 @@ LIBRARY_INPUTS: dict[str, Maker] = {
     "dictdiffer.are_different": _dd_are_different,
     "dictdiffer.patch": _dd_patch_call,
     "dictdiffer.revert": _dd_patch_call,
+    # semver: Version's members, each called with its instance first (but the class and static methods)
+    "semver.Version._nat_cmp": _sv_pair,
+    "semver.Version._increment_prerelease": lambda rng: ((_sv_prerelease(rng) or "rc",), {}),
+    "semver.Version._increment_string": lambda rng: ((rng.choice((*_SV_BUILDS, "rc.9", "a", "", "9.9", "1a2b")),), {}),
+    "semver.Version.prerelease": lambda rng: ((_sv_version(rng),), {}),
+    "semver.Version.major.setter": lambda rng: ((_sv_version(rng), rng.choice((0, 1, 5, "2", -1))), {}),
+    "semver.Version.compare": _sv_compare,
+    "semver.Version.match": _sv_match,
+    "semver.Version.bump_prerelease": _sv_bump_prerelease,
+    "semver.Version.bump_build": lambda rng: ((_sv_version(rng),), _sv_token(rng, "build")),
+    "semver.Version.next_version": _sv_next_version,
+    "semver.Version.finalize_version": lambda rng: ((_sv_version(rng),), {}),
+    "semver.Version.parse": _sv_parse,
+    "semver.Version.__getitem__": _sv_index,
+    "semver.Version.__hash__": lambda rng: ((_sv_version(rng),), {}),
+    "semver.Version.__str__": lambda rng: ((_sv_version(rng),), {}),
+    "semver.Version.__repr__": lambda rng: ((_sv_version(rng),), {}),
     # ordered-set: its methods, each called with its instance first
     "ordered-set.OrderedSet.add": _os_add,
     "ordered-set.OrderedSet.update": _os_update,

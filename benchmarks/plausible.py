@@ -29,6 +29,11 @@ CLASSES = {
     "error-changed": "another exception, or none, where the original raises: a try that catches too much",
     "argument-shared": "a part of an argument shared with the result where the original copies it, or an argument "
     "left whole where the original changes it",
+    "text-vs-number": "numbers compared or raised as text where the original reads them as numbers, or the reverse",
+    "part-dropped": "a part of the value left out of (or added to) a hash, a key, an ordering or a rendering",
+    "empty-vs-none": "an empty value taken for a missing one (None), or the reverse",
+    "index-edge": "a negative index or a slice handled where the original refuses it, or the reverse",
+    "lenient-parse": "input the original rejects accepted by a fast path or a cleanup (a prefix, spaces, zeros)",
 }
 
 
@@ -4453,6 +4458,514 @@ DICTDIFFER: dict[str, tuple[Draft, ...]] = {
 }
 
 
+# -- semver 3.1.2 ---------------------------------------------------------------------------
+# src/semver/version.py imports operator, re, warnings, wraps and (from typing) Any, ClassVar, Dict,
+# Iterable, Optional, Pattern, SupportsInt, SupportsIndex, Tuple, Union, cast, Callable, Collection,
+# Type, TypeVar, and from ._types VersionTuple, VersionDict, VersionIterator, String, VersionPart;
+# it defines Comparable, T, _comparator, _cmp and Version. The targets are Version's members; a
+# draft is the member's def at the left margin with its decorators, as a model writes it.
+
+_TAG = "type('TagVersion', (Version,), {})"
+
+SEMVER: dict[str, tuple[Draft, ...]] = {
+    "Version._nat_cmp": (
+        draft(
+            "text-vs-number",
+            "a one-identifier fast path compares the two strings: numeric ones as text ('10' < '9')",
+            """
+            @classmethod
+            def _nat_cmp(cls, a: Optional[str], b: Optional[str]) -> int:
+                a, b = a or "", b or ""
+                # one identifier each, the common case ("rc", "1"): compare them at once
+                if "." not in a and "." not in b and a.isdigit() == b.isdigit():
+                    return _cmp(a, b)
+
+                def prerelease_key(identifier: str) -> tuple[int, int, str]:
+                    if not identifier.isdigit():
+                        return (1, 0, identifier)
+                    if not identifier.isascii():
+                        identifier = str(int(identifier))
+                    normalized = identifier.lstrip("0") or "0"
+                    return (0, len(normalized), normalized)
+
+                a_parts = [prerelease_key(x) for x in a.split(".")]
+                b_parts = [prerelease_key(x) for x in b.split(".")]
+                for sub_a, sub_b in zip(a_parts, b_parts):
+                    cmp_result = _cmp(sub_a, sub_b)
+                    if cmp_result != 0:
+                        return cmp_result
+                return _cmp(len(a_parts), len(b_parts))
+            """,
+            Witness("Version._nat_cmp('10', '9')", "1", "-1"),
+        ),
+        draft(
+            "text-vs-number",
+            "numeric identifiers keyed by their length and text, leading zeros kept: '01' sorts after '1'",
+            """
+            @classmethod
+            def _nat_cmp(cls, a: Optional[str], b: Optional[str]) -> int:
+                # numbers by length then text: no int() of long identifiers
+                def prerelease_key(identifier: str) -> tuple[int, int, str]:
+                    if identifier.isdigit():
+                        return (0, len(identifier), identifier)
+                    return (1, 0, identifier)
+
+                a_parts = [prerelease_key(x) for x in (a or "").split(".")]
+                b_parts = [prerelease_key(x) for x in (b or "").split(".")]
+                for sub_a, sub_b in zip(a_parts, b_parts):
+                    if sub_a != sub_b:
+                        return -1 if sub_a < sub_b else 1
+                return _cmp(len(a_parts), len(b_parts))
+            """,
+            Witness("Version._nat_cmp('rc.01', 'rc.1')", "0", "1"),
+        ),
+    ),
+    "Version._increment_prerelease": (
+        draft(
+            "text-vs-number",
+            "the last run of digits raised wherever it is: an old-style 'rc9' becomes 'rc10', not 'rc9.0'",
+            """
+            @staticmethod
+            def _increment_prerelease(string: str) -> str:
+                # raise the trailing number, whatever precedes it
+                digits = len(string) - len(string.rstrip("0123456789"))
+                if digits:
+                    return string[:-digits] + str(int(string[-digits:]) + 1)
+                return string + ".0"
+            """,
+            Witness("Version._increment_prerelease('rc9')", "'rc9.0'", "'rc10'"),
+        ),
+    ),
+    "Version._increment_string": (
+        draft(
+            "text-vs-number",
+            "the last digit raised in place, a carry only past 9: the number's zero padding is lost on a carry",
+            """
+            @staticmethod
+            def _increment_string(string: str) -> str:
+                match = Version._LAST_NUMBER.search(string)
+                if match:
+                    start, end = match.span(1)
+                    digits = match.group(1)
+                    if digits[-1] != "9":  # no carry: one character changes
+                        return string[: end - 1] + str(int(digits[-1]) + 1) + string[end:]
+                    return string[:start] + str(int(digits) + 1) + string[end:]
+                return string
+            """,
+            Witness("Version._increment_string('build.009')", "'build.010'", "'build.10'"),
+        ),
+    ),
+    "Version.prerelease": (
+        draft(
+            "empty-vs-none",
+            "an empty prerelease read as none",
+            '''
+            @property
+            def prerelease(self) -> Optional[str]:
+                """The prerelease part of a version (read-only)."""
+                return self._prerelease or None
+            ''',
+            Witness("Version(1, 0, 0, '').prerelease", "''", "None"),
+        ),
+    ),
+    "Version.major.setter": (
+        draft(
+            "self-state",
+            "the setter stores the value: the version is no longer read-only",
+            """
+            @major.setter
+            def major(self, value):
+                self._major = int(value)
+            """,
+            Witness("(lambda v: (setattr(v, 'major', 5), v.major)[1])(Version(1, 2, 3))", "raises AttributeError", "5"),
+        ),
+    ),
+    "Version.compare": (
+        draft(
+            "order-assumed",
+            "one tuple comparison, a release after its prereleases: prereleases compared as plain text",
+            """
+            def compare(self, other: Comparable) -> int:
+                cls = type(self)
+                if isinstance(other, String.__args__):  # type: ignore
+                    other = cls.parse(other)
+                elif isinstance(other, dict):
+                    other = cls(**other)
+                elif isinstance(other, (tuple, list)):
+                    other = cls(*other)
+                elif not isinstance(other, cls):
+                    raise TypeError(
+                        f"Expected str, bytes, dict, tuple, list, or {cls.__name__} instance, "
+                        f"but got {type(other)}"
+                    )
+                # a release sorts after its prereleases: (no prerelease) is True > False
+                mine = (self.major, self.minor, self.patch, not self.prerelease, self.prerelease or "")
+                theirs = (other.major, other.minor, other.patch, not other.prerelease, other.prerelease or "")
+                return _cmp(mine, theirs)
+            """,
+            Witness("Version(1, 0, 0, 'rc.10').compare('1.0.0-rc.9')", "1", "-1"),
+        ),
+        draft(
+            "empty-vs-none",
+            "the prereleases tested with `is None`: an empty prerelease is ordered before the release",
+            """
+            def compare(self, other: Comparable) -> int:
+                cls = type(self)
+                if isinstance(other, String.__args__):  # type: ignore
+                    other = cls.parse(other)
+                elif isinstance(other, dict):
+                    other = cls(**other)
+                elif isinstance(other, (tuple, list)):
+                    other = cls(*other)
+                elif not isinstance(other, cls):
+                    raise TypeError(
+                        f"Expected str, bytes, dict, tuple, list, or {cls.__name__} instance, "
+                        f"but got {type(other)}"
+                    )
+                x = _cmp((self._major, self._minor, self._patch), (other._major, other._minor, other._patch))
+                if x:
+                    return x
+                rc1, rc2 = self._prerelease, other._prerelease
+                if rc1 == rc2:
+                    return 0
+                if rc1 is None:
+                    return 1
+                if rc2 is None:
+                    return -1
+                return self._nat_cmp(rc1, rc2)
+            """,
+            Witness("Version(1, 0, 0, '').compare(Version(1, 0, 0))", "0", "-1"),
+        ),
+        draft(
+            "mapping-as-iterable",
+            "a dict taken by its values in order: keys given in another order mix the parts up",
+            """
+            def compare(self, other: Comparable) -> int:
+                cls = type(self)
+                if isinstance(other, String.__args__):  # type: ignore
+                    other = cls.parse(other)
+                elif isinstance(other, (dict, tuple, list)):
+                    # a dict's values are the parts, as a tuple's items are
+                    other = cls(*(other.values() if isinstance(other, dict) else other))
+                elif not isinstance(other, cls):
+                    raise TypeError(
+                        f"Expected str, bytes, dict, tuple, list, or {cls.__name__} instance, "
+                        f"but got {type(other)}"
+                    )
+                v1 = self.to_tuple()[:3]
+                v2 = other.to_tuple()[:3]
+                x = _cmp(v1, v2)
+                if x:
+                    return x
+                rc1, rc2 = self.prerelease, other.prerelease
+                if rc1 == rc2:
+                    return 0
+                if not rc1:
+                    return 1 if rc2 else 0
+                elif not rc2:
+                    return -1
+                return self._nat_cmp(rc1, rc2)
+            """,
+            Witness("Version(1, 2, 3).compare({'patch': 3, 'minor': 2, 'major': 1})", "0", "1"),
+        ),
+    ),
+    "Version.match": (
+        draft(
+            "error-changed",
+            "the operator split off with lstrip() and looked up: an unknown one is a KeyError, not a ValueError",
+            """
+            def match(self, match_expr: str) -> bool:
+                version = match_expr.lstrip("<>=!")
+                prefix = match_expr[: len(match_expr) - len(version)] or "=="
+                possibilities = {
+                    ">": (1,),
+                    "<": (-1,),
+                    "==": (0,),
+                    "!=": (-1, 1),
+                    ">=": (0, 1),
+                    "<=": (-1, 0),
+                }[prefix]
+                return self.compare(version) in possibilities
+            """,
+            Witness("Version(1, 0, 0).match('=1.0.0')", "raises ValueError", "raises KeyError"),
+        ),
+    ),
+    "Version.bump_prerelease": (
+        draft(
+            "error-changed",
+            "the token's validation dropped (the caller's business): an invalid token makes an invalid version",
+            """
+            def bump_prerelease(
+                self, token: Optional[str] = "rc", bump_when_empty: Optional[bool] = False
+            ) -> "Version":
+                cls = type(self)
+                if self._prerelease is not None:
+                    return cls(self._major, self._minor, self._patch, cls._increment_prerelease(self._prerelease))
+                patch = self._patch + 1 if bump_when_empty else self._patch
+                if token == "":
+                    prerelease = "1"
+                elif token is None:
+                    prerelease = "rc.1"
+                else:
+                    prerelease = f"{token}.1"
+                return cls(self._major, self._minor, patch, prerelease)
+            """,
+            Witness("str(Version(1, 0, 0).bump_prerelease('a b'))", "raises ValueError", "'1.0.0-a b.1'"),
+        ),
+        draft(
+            "empty-vs-none",
+            "the prerelease tested for truth: an empty one is replaced by a new token instead of raised",
+            """
+            def bump_prerelease(
+                self, token: Optional[str] = "rc", bump_when_empty: Optional[bool] = False
+            ) -> "Version":
+                cls = type(self)
+                patch = self._patch
+                if self._prerelease:
+                    prerelease = cls._increment_prerelease(self._prerelease)
+                else:
+                    if bump_when_empty:
+                        patch += 1
+                    if token == "":
+                        prerelease = "1"
+                    elif token is None:
+                        prerelease = "rc.1"
+                    else:
+                        token = str(token)
+                        cls._validate_identifiers(token, cls._PRERELEASE_IDENTIFIER, "prerelease token")
+                        prerelease = token + ".1"
+                return cls(self._major, self._minor, patch, prerelease)
+            """,
+            Witness("str(Version(1, 0, 0, '').bump_prerelease())", "'1.0.0-.0'", "'1.0.0-rc.1'"),
+        ),
+    ),
+    "Version.bump_build": (
+        draft(
+            "text-vs-number",
+            "the digitless build's '.0' dropped: _increment_string is trusted to always raise it",
+            """
+            def bump_build(self, token: Optional[str] = "build") -> "Version":
+                cls = type(self)
+                if self._build is not None:
+                    build = self._build
+                elif token == "":
+                    build = "0"
+                elif token is None:
+                    build = "build.0"
+                else:
+                    token = str(token)
+                    cls._validate_identifiers(token, cls._BUILD_IDENTIFIER, "build token")
+                    build = token + ".0"
+                return cls(self._major, self._minor, self._patch, self._prerelease, cls._increment_string(build))
+            """,
+            Witness("str(Version(1, 0, 0, None, 'alpha').bump_build())", "'1.0.0+alpha.0'", "'1.0.0+alpha'"),
+        ),
+    ),
+    "Version.next_version": (
+        draft(
+            "order-assumed",
+            "a prerelease that starts with the token taken as the token's: 'rcx.1' raised to 'rcx.2'",
+            """
+            def next_version(self, part: str, prerelease_token: str = "rc") -> "Version":
+                cls = type(self)
+                validparts = cls.NAMES[:-1]
+                if part not in validparts:
+                    raise ValueError(f"Invalid part. Expected one of {validparts}, but got {part!r}")
+                version = self
+                if version.prerelease and (
+                    part == "patch"
+                    or (part == "minor" and version.patch == 0)
+                    or (part == "major" and version.minor == version.patch == 0)
+                ):
+                    return version.replace(prerelease=None, build=None)
+                if part in cls.NAMES[:3]:
+                    return getattr(version, "bump_" + part)()
+                if version.prerelease and prerelease_token:
+                    prerelease_token = str(prerelease_token)
+                    cls._validate_identifiers(prerelease_token, cls._PRERELEASE_IDENTIFIER, "prerelease token")
+                    match = re.fullmatch(rf"{re.escape(prerelease_token)}(\\d+)", version.prerelease)
+                    if match:
+                        raised = f"{prerelease_token}{int(match.group(1)) + 1}"
+                        candidate = version.replace(prerelease=raised, build=None)
+                        if candidate > version:
+                            return candidate
+                        return candidate.bump_patch().replace(prerelease=candidate.prerelease)
+                    # the same token already in use: just raise its counter
+                    if not version.prerelease.startswith(prerelease_token):
+                        candidate = version.replace(prerelease=f"{prerelease_token}.1", build=None)
+                        if candidate > version:
+                            return candidate
+                        return version.bump_patch().bump_prerelease(prerelease_token)
+                return version.bump_prerelease(prerelease_token, bump_when_empty=True)
+            """,
+            Witness("str(Version.parse('1.2.3-rcx.1').next_version('prerelease'))", "'1.2.4-rc.1'", "'1.2.3-rcx.2'"),
+        ),
+    ),
+    "Version.finalize_version": (
+        draft(
+            "kind-lost",
+            "the result built as a Version: a subclass's instance comes back as the base class",
+            '''
+            def finalize_version(self) -> "Version":
+                """Remove any prerelease and build metadata from the version."""
+                return Version(self._major, self._minor, self._patch)
+            ''',
+            Witness(f"type({_TAG}(1, 0, 0, 'rc.1').finalize_version()).__name__", "'TagVersion'", "'Version'"),
+        ),
+    ),
+    "Version.parse": (
+        draft(
+            "lenient-parse",
+            "a fast path for a plain X.Y.Z split on dots: leading zeros and non-ASCII digits accepted",
+            """
+            @classmethod
+            def parse(cls: Type[T], version: String, optional_minor_and_patch: bool = False) -> T:
+                if isinstance(version, bytes):
+                    version = version.decode("UTF-8")
+                elif not isinstance(version, String.__args__):  # type: ignore
+                    raise TypeError("not expecting type '%s'" % type(version))
+                # the common case, three numbers and nothing else: no regex
+                parts = version.split(".")
+                if len(parts) == 3 and all(part.isdigit() for part in parts):
+                    return cls(*map(int, parts))
+                if optional_minor_and_patch:
+                    match = cls._REGEX_OPTIONAL_MINOR_AND_PATCH.match(version)
+                else:
+                    match = cls._REGEX.match(version)
+                if match is None:
+                    raise ValueError(f"{version} is not valid SemVer string")
+                matched_version_parts: Dict[str, Any] = match.groupdict()
+                if not matched_version_parts["minor"]:
+                    matched_version_parts["minor"] = 0
+                if not matched_version_parts["patch"]:
+                    matched_version_parts["patch"] = 0
+                return cls(**matched_version_parts)
+            """,
+            Witness("Version.parse('01.2.3')", "raises ValueError", "Version(1, 2, 3)"),
+        ),
+        draft(
+            "lenient-parse",
+            "the text stripped and a leading v dropped first, to be forgiving",
+            """
+            @classmethod
+            def parse(cls: Type[T], version: String, optional_minor_and_patch: bool = False) -> T:
+                if isinstance(version, bytes):
+                    version = version.decode("UTF-8")
+                elif not isinstance(version, String.__args__):  # type: ignore
+                    raise TypeError("not expecting type '%s'" % type(version))
+                version = version.strip()
+                if version[:1] in ("v", "V"):
+                    version = version[1:]
+                regex = cls._REGEX_OPTIONAL_MINOR_AND_PATCH if optional_minor_and_patch else cls._REGEX
+                match = regex.match(version)
+                if match is None:
+                    raise ValueError(f"{version} is not valid SemVer string")
+                parts: Dict[str, Any] = match.groupdict()
+                parts["minor"] = parts["minor"] or 0
+                parts["patch"] = parts["patch"] or 0
+                return cls(**parts)
+            """,
+            Witness("Version.parse('v1.2.3')", "raises ValueError", "Version(1, 2, 3)"),
+        ),
+    ),
+    "Version.__getitem__": (
+        draft(
+            "index-edge",
+            "an int index read straight from the tuple: a negative one is no longer refused",
+            """
+            def __getitem__(self, index):
+                if not isinstance(index, slice):  # one part: no slice, no filter
+                    part = self.to_tuple()[operator.index(index)]
+                    if part is None:
+                        raise IndexError("Version part undefined")
+                    return part
+                start = None if index.start is None else operator.index(index.start)
+                stop = None if index.stop is None else operator.index(index.stop)
+                if (start is not None and start < 0) or (stop is not None and stop < 0):
+                    raise IndexError("Version index cannot be negative")
+                part = tuple(p for p in self.to_tuple()[index] if p is not None)
+                if len(part) == 1:
+                    return part[0]
+                elif not part:
+                    raise IndexError("Version part undefined")
+                return part
+            """,
+            Witness("Version(1, 2, 3, 'rc.1', 'b.1')[-1]", "raises IndexError", "'b.1'"),
+        ),
+        draft(
+            "index-edge",
+            "the slice's bounds left to the tuple: a negative stop slices from the end instead of raising",
+            """
+            def __getitem__(self, index):
+                if not isinstance(index, slice):
+                    start = operator.index(index)
+                    if start < 0:
+                        raise IndexError("Version index cannot be negative")
+                    index = slice(start, start + 1)
+                part = tuple(p for p in self.to_tuple()[index] if p is not None)
+                if len(part) == 1:
+                    return part[0]
+                elif not part:
+                    raise IndexError("Version part undefined")
+                return part
+            """,
+            Witness("Version(1, 2, 3)[0:-3]", "raises IndexError", "(1, 2)"),
+        ),
+    ),
+    "Version.__hash__": (
+        draft(
+            "part-dropped",
+            "the whole tuple hashed: the build, which __eq__ ignores, changes the hash",
+            """
+            def __hash__(self) -> int:
+                return hash(self.to_tuple())
+            """,
+            Witness("hash(Version(1, 0, 0, None, 'b.1')) == hash(Version(1, 0, 0))", "True", "False"),
+        ),
+        draft(
+            "part-dropped",
+            "only the numeric parts hashed (the prerelease is rare): another hash than the original's",
+            """
+            def __hash__(self) -> int:
+                return hash((self._major, self._minor, self._patch))
+            """,
+            Witness("hash(Version(1, 0, 0, 'rc.1')) == hash((1, 0, 0, 'rc.1'))", "True", "False"),
+        ),
+    ),
+    "Version.__str__": (
+        draft(
+            "empty-vs-none",
+            "an f-string, the parts tested against None: an empty prerelease or build leaves its separator",
+            """
+            def __str__(self) -> str:
+                pre = "" if self._prerelease is None else f"-{self._prerelease}"
+                build = "" if self._build is None else f"+{self._build}"
+                return f"{self._major}.{self._minor}.{self._patch}{pre}{build}"
+            """,
+            Witness("str(Version(1, 0, 0, '', ''))", "'1.0.0'", "'1.0.0-+'"),
+        ),
+    ),
+    "Version.__repr__": (
+        draft(
+            "kind-lost",
+            "the class's name written out: a subclass is shown as Version",
+            """
+            def __repr__(self) -> str:
+                return (
+                    f"Version(major={self._major!r}, minor={self._minor!r}, patch={self._patch!r}, "
+                    f"prerelease={self._prerelease!r}, build={self._build!r})"
+                )
+            """,
+            Witness(
+                f"repr({_TAG}(1))",
+                "'TagVersion(major=1, minor=0, patch=0, prerelease=None, build=None)'",
+                "'Version(major=1, minor=0, patch=0, prerelease=None, build=None)'",
+            ),
+        ),
+    ),
+}
+
+
 DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "funcy": FUNCY,
     "fnc": FNC,
@@ -4464,4 +4977,5 @@ DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "dpath": DPATH,
     "ordered-set": ORDERED_SET,
     "dictdiffer": DICTDIFFER,
+    "semver": SEMVER,
 }

@@ -407,6 +407,27 @@ class Check:
                 seconds /= checked_call.TRACED_SLOWDOWN  # it ran traced: only the workloads' choice reads this
             self.passed.append((source, payload, seconds))
 
+    def _project_tests(self) -> tuple[dict[str, Any], str | None, str | None]:
+        """The function's tests run with the new version: (the answer, the first test that fails
+        because of it or None, why). A test that also fails with the original in the same selection
+        is not the new version's doing: it needs another test to run first (a fixture of another
+        folder that fills pytest's session-wide doctest namespace, a global another test sets), and
+        in this selection it tells the two versions apart no better than it runs."""
+        request = {"kind": "tests", "tests": list(self.job.tests)}
+        answer = self.candidate.ask(request, 3600.0)
+        if answer.get("crashed"):
+            return answer, str((answer.get("broken") or ["?"])[0]), str(answer.get("crashed"))
+        broken = [str(test) for test in answer.get("broken") or ()]
+        if not broken:
+            return answer, None, None
+        theirs = self.original.ask(request, 3600.0)
+        also = set() if theirs.get("crashed") else {str(test) for test in theirs.get("broken") or ()}
+        mine = [test for test in broken if test not in also]
+        if not mine:
+            return answer, None, None
+        failures = answer.get("failures") or {}
+        return answer, mine[0], str(failures.get(mine[0]) or answer.get("failure") or "it did not pass")
+
     def _evidence(self, baseline: dict[str, Any]) -> contract.Verdict:
         from . import covered
 
@@ -435,10 +456,8 @@ class Check:
         if self.job.is_baseline or why is not None:
             return self._timed(verdict) if self.job.is_baseline else verdict
         if self.job.tests:
-            answer = self.candidate.ask({"kind": "tests", "tests": list(self.job.tests)}, 3600.0)
-            if answer.get("failure") or answer.get("crashed"):
-                failed = (answer.get("broken") or ["?"])[0]
-                why = answer.get("failure") or answer.get("crashed")
+            answer, failed, why = self._project_tests()
+            if failed is not None:
                 return self._failed(verdict, f"the project's test {failed} fails with the new version: {why}")
             verdict = _replace(verdict, tests_passed=int(answer.get("passed") or 0))
         verdict = self._timed(verdict)

@@ -146,8 +146,9 @@ def run_with_version(version: versions.Version, project: str, tests: list[str]) 
     broken = [test for test in tests if test not in outcomes.passed]
     return {
         "passed": len(tests) - len(broken),
-        "broken": broken[:1],
+        "broken": broken,
         "failure": outcomes.failures.get(broken[0], "it did not pass") if broken else None,
+        "failures": {test: outcomes.failures.get(test, "it did not pass") for test in broken[:50]},
     }
 
 
