@@ -116,8 +116,9 @@ def top_function(tree: ast.Module, name: str) -> ast.FunctionDef:
     owner, bare, accessor = member(name)
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == owner]
     for node in classes[0].body if classes else tree.body:
-        found = isinstance(node, ast.FunctionDef) and node.name == bare and not _overload(node)
-        if found and _accessor(node) == accessor:
+        if not isinstance(node, ast.FunctionDef) or node.name != bare or _overload(node):
+            continue
+        if _accessor(node) == accessor:
             return node
     raise KeyError(name)
 

@@ -282,6 +282,11 @@ def first_strategy(
         built = validated(lambda: _built(owner, context))
         if built is not None:
             options.append(built)
+    if skip_first == "instance" and owner is not None and objects.project_class(owner):
+        # Arguments shaped like the captured instances' attributes where a hint names none (`SupportsInt`).
+        made = objects.instances(owner, context, captured)
+        if made is not None:
+            options.append(made)
     return st.one_of(*options) if options else None
 
 
