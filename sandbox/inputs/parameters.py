@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from hypothesis import reject
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
@@ -298,14 +299,28 @@ def _built(owner: type, context: Context) -> SearchStrategy[Any]:
         hints = typing.get_type_hints(getattr(owner, "__init__", None))
         parameters = inspect.signature(owner).parameters.values()
     except Exception:  # unresolvable hints, an unreadable signature: hypothesis's own inference
-        return st.builds(owner)
+        return _refusals_left_out(st.builds(owner))
     named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     arguments = {}
     for parameter in parameters:
         element = from_hint(hints.get(parameter.name), context) if parameter.kind in named else None
         if element is not None:
             arguments[parameter.name] = element.strategy
-    return st.builds(owner, **arguments)
+    return _refusals_left_out(st.builds(owner, **arguments))
+
+
+def _refusals_left_out(built: SearchStrategy[Any]) -> SearchStrategy[Any]:
+    """`built`, with the draws its constructor refuses (a negative version part, NaN for an int)
+    left out: raised while drawing, such an error would end the draw of every input with it."""
+
+    @st.composite
+    def drawn(draw: st.DrawFn) -> Any:
+        try:
+            return draw(built)
+        except Exception:  # the constructor refused these arguments: this draw is left out
+            reject()
+
+    return drawn()
 
 
 def value_strategies(

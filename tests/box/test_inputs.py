@@ -534,10 +534,31 @@ class Counter:
 
 class Account:
     def __init__(self, owner_name):  # type: ignore[no-untyped-def]
-        self.owner_name = owner_name  # untyped: hypothesis cannot build one
+        self.owner_name = owner_name  # untyped: built only like the instances captured
 
     def rename(self, name):  # type: ignore[no-untyped-def]
         self.owner_name = name
+
+
+class Release:
+    """Its constructor refuses most of what its hints allow, as a version's does."""
+
+    def __init__(self, major: int, minor: int = 0) -> None:
+        if major < 0 or minor < 0:
+            raise ValueError("a part is negative")
+        self.major, self.minor = major, minor
+
+    def __repr__(self) -> str:
+        return f"Release({self.major}, {self.minor})"
+
+    def finalized(self) -> tuple[int, int]:
+        return (self.major, self.minor)
+
+
+def test_an_instance_its_constructor_refuses_is_left_out_not_the_end_of_every_draw() -> None:
+    calls = draws(inputs.plan_inputs(Release.finalized, skip_first="instance", owner=Release).small, 200)
+    releases = {repr(call.args[0]) for call in calls}
+    assert len(releases) >= 50 and all(isinstance(call.args[0], Release) for call in calls)
 
 
 def test_instance_methods_and_classmethods() -> None:
@@ -558,7 +579,9 @@ def test_instance_methods_and_classmethods() -> None:
         examples=[Call(("carl",), {})],
     )
     calls = draws(plan.small)
-    assert all(call.args[0] is account and type(call.args[1]) is str for call in calls)
+    assert all(type(call.args[0]) is Account and type(call.args[1]) is str for call in calls)
+    assert any(call.args[0] is account for call in calls) and any(call.args[0] is not account for call in calls)
+    assert all(type(call.args[0].owner_name) is str for call in calls)  # shaped like the captured one's
     assert any(call.args[1] not in ("bob", "carl") for call in calls)
 
     plan = inputs.plan_inputs(Account.rename, skip_first="instance", owner=Account, examples=[Call(("carl",), {})])
