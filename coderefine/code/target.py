@@ -8,7 +8,9 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-ALLOWED_DECORATORS = {"staticmethod", "classmethod", "property"}
+# A typing marker returns the very function it marks (it sets `__override__`, `__final__`).
+TYPING_MARKERS = {f"{module}{name}" for module in ("", "typing.", "typing_extensions.") for name in ("override", "final")}
+ALLOWED_DECORATORS = {"staticmethod", "classmethod", "property", *TYPING_MARKERS}
 # A property's other functions, by the decorator that names them (`@size.setter`); its getter is `@property`.
 ACCESSORS = ("setter", "deleter")
 
@@ -85,8 +87,8 @@ def member_name(class_name: str | None, node: cst.FunctionDef) -> str:
 
 
 def is_allowed_decorator(name: str, function_name: str) -> bool:
-    """`@staticmethod`, `@classmethod`, `@property`, and a property's own `@name.setter`, `@name.deleter`
-    and `@name.getter`."""
+    """`@staticmethod`, `@classmethod`, `@property`, a property's own `@name.setter`, `@name.deleter`
+    and `@name.getter`, and typing's `@override` and `@final`."""
     owner, _, role = name.rpartition(".")
     return name in ALLOWED_DECORATORS or (owner == function_name and role in (*ACCESSORS, "getter"))
 

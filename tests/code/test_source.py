@@ -276,3 +276,35 @@ def test_two_drafts_that_import_one_name_from_two_places_are_not_spliced_togethe
         source.splice({"slow_sum": real, "Box.twice": complex_})
     assert compatible({"slow_sum": real, "Box.twice": complex_}).keys() == {"slow_sum"}
     assert compatible({"slow_sum": real, "Box.twice": same}).keys() == {"slow_sum", "Box.twice"}
+
+
+TYPING_MARKED = """\
+import functools
+import typing
+from typing_extensions import override
+
+
+class Base:
+    def size(self, n: int) -> int:
+        return n
+
+
+class Child(Base):
+    @override
+    def size(self, n: int) -> int:
+        return n + 1
+
+    @typing.final
+    def twice(self, n: int) -> int:
+        return 2 * n
+
+    @functools.cache
+    def kept(self, n: int) -> int:
+        return n
+"""
+
+
+def test_typings_markers_keep_a_function_checkable_and_other_decorators_do_not() -> None:
+    reasons = {t.name: t.skip_reason for t in SourceFile(TYPING_MARKED.encode(), "marked.py").targets()}
+    assert reasons["Child.size"] is None and reasons["Child.twice"] is None
+    assert reasons["Child.kept"] == "decorated with @functools.cache"
