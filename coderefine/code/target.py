@@ -9,7 +9,9 @@ from dataclasses import dataclass
 import libcst as cst
 
 # A typing marker returns the very function it marks (it sets `__override__`, `__final__`).
-TYPING_MARKERS = {f"{module}{name}" for module in ("", "typing.", "typing_extensions.") for name in ("override", "final")}
+TYPING_MARKERS = {
+    f"{module}{name}" for module in ("", "typing.", "typing_extensions.") for name in ("override", "final")
+}
 ALLOWED_DECORATORS = {"staticmethod", "classmethod", "property", *TYPING_MARKERS}
 # A property's other functions, by the decorator that names them (`@size.setter`); its getter is `@property`.
 ACCESSORS = ("setter", "deleter")
