@@ -13,6 +13,7 @@ from typing import Any
 
 from hypothesis import reject
 from hypothesis import strategies as st
+from hypothesis.errors import HypothesisException
 from hypothesis.strategies import SearchStrategy
 
 from .. import source_text
@@ -317,6 +318,8 @@ def _refusals_left_out(built: SearchStrategy[Any]) -> SearchStrategy[Any]:
     def drawn(draw: st.DrawFn) -> Any:
         try:
             return draw(built)
+        except HypothesisException:  # hypothesis's own signals (a draw left out already) go on as they are
+            raise
         except Exception:  # the constructor refused these arguments: this draw is left out
             reject()
 
