@@ -177,7 +177,8 @@ class Timing:
 # Whose failure a check that did not pass is: the draft's (it differs from the original, dies,
 # hangs, or was refused before it ran: the run goes on with the next draft), the original's (it
 # cannot be imported, does not agree with itself, has no inputs: that function is skipped, with
-# the reason), or the sandbox's (the infrastructure gave no verdict: exit 3, nothing is done).
+# the reason), or the sandbox's (the infrastructure gave no verdict: exit 3 when the box then runs
+# no program at all; while it does, the check that broke is its function's, the original's or the draft's).
 FAILED_BY = ("draft", "original", "sandbox")
 
 
