@@ -56,6 +56,14 @@ def source_distribution(marker: Path) -> bytes:
     return buffer.getvalue()
 
 
+def readable_project(tmp_path: Path) -> Path:
+    """A project folder the box's users can read, whatever the umask."""
+    project = tmp_path / "proj"
+    project.mkdir(mode=0o755)
+    project.chmod(0o755)
+    return project
+
+
 @pytest.fixture
 def index(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """A package index on 127.0.0.1 (PEP 691's JSON pages) serving the probe's source alone; and
@@ -102,9 +110,7 @@ def test_a_source_without_a_wheel_is_built_in_a_container_never_on_the_host(
     monkeypatch.setenv("PIP_INDEX_URL", url)
     monkeypatch.setenv("PIP_EXTRA_INDEX_URL", "https://pypi.org/simple")  # setuptools, to build it with
     monkeypatch.setenv("OPENAI_API_KEY", "sk-never-in-a-build-4242")
-    project = tmp_path / "proj"
-    project.mkdir(mode=0o755)
-    project.chmod(0o755)
+    project = readable_project(tmp_path)
     (project / "requirements.txt").write_text(f"{PROBE}==1.0\n")
     with DockerSandbox(project=project, limits=LIMITS) as box:
         result = box.run(
@@ -179,9 +185,7 @@ def test_only_the_tests_needs_are_installed_and_what_cannot_be_had_is_named(
 ) -> None:
     """dev (docs and build tools) is left out where a test group names the tests' needs; a package that
     does not exist and one whose versions need a newer Python are named, and the rest installed."""
-    project = tmp_path / "proj"
-    project.mkdir(mode=0o755)
-    project.chmod(0o755)
+    project = readable_project(tmp_path)
     (project / "pyproject.toml").write_text(
         "[project]\nname = 'proj'\n"
         "[dependency-groups]\ndev = ['sphinx', {include-group = 'test'}]\n"
@@ -213,9 +217,7 @@ def test_only_the_tests_needs_are_installed_and_what_cannot_be_had_is_named(
 
 def test_the_projects_file_leaves_requirements_and_groups_out(tmp_path: Path, fresh_deps: list[str]) -> None:
     """test_requirements_exclude only takes away: the project's own pyproject.toml may say it."""
-    project = tmp_path / "proj"
-    project.mkdir(mode=0o755)
-    project.chmod(0o755)
+    project = readable_project(tmp_path)
     (project / "pyproject.toml").write_text(
         "[project]\nname = 'proj'\ndependencies = ['six']\n"
         "[project.optional-dependencies]\ntest = ['iniconfig', 'proj[docs]']\ndocs = ['sphinx']\n"
