@@ -259,7 +259,7 @@ class CallSource:
         name = self.job.target.function_name
         if not baseline:
             return self.job.candidate, name, 0
-        code = self.version.original.__code__
+        code = self.version.original_code.__code__
         return parameters.source_of(self.version.original), name, code.co_firstlineno - 1
 
 

@@ -132,8 +132,8 @@ def capture_all(job: contract.CaptureJob) -> dict[str, Any]:
 
 def run_with_version(version: versions.Version, project: str, tests: list[str]) -> dict[str, Any]:
     """Run `tests` with this version in the original's place."""
-    replacement = version.function
-    original = version.original
+    replacement = version.inner
+    original = version.original_code
     # Tests may hold the original by `from module import name`: give that very object the new code.
     # A method whose new version reads `__class__` (`super()`) where the original does not (or the
     # other way round) cannot take the other's code; its class already holds the new version.
