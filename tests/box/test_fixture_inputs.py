@@ -1,6 +1,6 @@
 """Inputs from the project's tests' fixtures (real Docker sandbox): a method of a class no drawn
 argument can build (its constructor reads a file), which the tests never call, is checked on the
-instances a fixture made."""
+instances a fixture made, and so is a function whose parameter's hint names the class."""
 
 from __future__ import annotations
 
@@ -37,6 +37,10 @@ class Shelf:
             if best is None or size > best:
                 best = size
         return best
+
+
+def spread(shelf: Shelf):
+    return max(shelf.sizes) - min(shelf.sizes) if shelf.sizes else 0
 
 
 class Label:
@@ -98,7 +102,7 @@ def box(project: Path) -> Iterator[DockerSandbox]:
 @pytest.fixture(scope="module")
 def tests(box: DockerSandbox, project: Path) -> ProjectTests:
     cache = BaselineCache(None, checker="fixtures", baseline_tests=(), exclude=(), timeout=300.0)
-    found, _ = cache.tests_of(project, box, functions=frozenset({KEY}))
+    found, _ = cache.tests_of(project, box, functions=frozenset({KEY, "shelf:spread"}))
     return found
 
 
@@ -108,7 +112,7 @@ def test_a_method_no_constructor_call_reaches_is_checked_on_the_fixtures_instanc
     record = tests.files["tests/test_shelf.py"]
     assert not record.calls.get(KEY) and not record.failed, record
     # Five shelves, each once however many tests take it; the locked ones do not pickle.
-    assert set(record.fixtures) == {KEY} and len(record.fixtures[KEY]) == 5, record.fixtures
+    assert set(record.fixtures) == {KEY, "shelf:spread"} and len(record.fixtures[KEY]) == 5, record.fixtures
     target = SourceFile.read(project / "shelf.py").target("Shelf.largest")
     baseline = verify(box, "shelf", target, None, OPTIONS, baseline=tests.baseline_for("shelf", "Shelf.largest"))
     assert baseline.correct and baseline.found.sources == {"fixture": 5}, baseline.found
@@ -119,3 +123,7 @@ def test_a_method_no_constructor_call_reaches_is_checked_on_the_fixtures_instanc
         box, "shelf", target, "def largest(self):\n    return max(self.sizes)\n", OPTIONS, baseline=baseline.baseline
     )
     assert not wrong.correct and "Shelf" in (wrong.found.counterexample or ""), wrong.found
+    # A parameter hinted with the class gets them too.
+    hinted = SourceFile.read(project / "shelf.py").target("spread")
+    spread = verify(box, "shelf", hinted, None, OPTIONS, baseline=tests.baseline_for("shelf", "spread"))
+    assert spread.correct and spread.found.sources == {"fixture": 5}, spread.found
