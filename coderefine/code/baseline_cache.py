@@ -37,7 +37,7 @@ from coderefine.sandbox import contract
 from coderefine.sandbox.base import Sandbox
 from coderefine.version import package_version
 
-BASELINE_FORMAT = 3
+BASELINE_FORMAT = 4  # 4: the fixtures' values
 DEFAULT_TEST_TIMEOUT = 60.0  # seconds a test of the project may take (the setting test_timeout)
 FIXTURES_PER_FUNCTION = 16  # values of the tests' fixtures a function's checks start from, at most
 ANSWER_MARGIN = 0.1  # of the time limit, left after the last test for the answer to come back (10 s at least)
