@@ -56,6 +56,7 @@ from .parameters import (
     type_hints,
     value_strategies,
 )
+from .rendered import rendering, takes_text
 from .shapes import shape
 
 DEFAULT_SIZE = 100
@@ -717,8 +718,10 @@ def plan_inputs(
             explored += (_subclassed(parameters, first, everyday, large),)
         if hasattr(owner, "__iter__"):
             explored += _from_instance(parameters, knowns, first, everyday, large)
+    readers = frozenset(k.parameter.name for k in knowns if takes_text(k, k.parameter.name == first_name))
+    ordered = [p.name for p in parameters if p.kind in positional]
     return InputPlan(
-        _planting(_call_strategy(parameters, everyday), parameters, free),
+        rendering(_planting(_call_strategy(parameters, everyday), parameters, free), ordered, readers),
         _call_strategy(parameters, large),
         sizes,
         None,
