@@ -39,13 +39,15 @@ _NOT_RENDERED = (str, bytes, bytearray, bool, type(None), list, tuple, dict, set
 
 
 def takes_text(known: Parameter, first: bool) -> bool:
-    """Whether the parameter may be given text: untyped, `str`, or a union (an alias) that holds it."""
+    """Whether the parameter takes text: its hint says so (`str`, a union that holds it), or, untyped,
+    it was seen holding text. Text given to an untyped parameter never seen with any is a value of
+    another kind, judged only where the original does something of its own with it (a stray)."""
     if first or known.parameter.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
         return False
     hint = known.hint
-    if hint is None or hint is str or hint is typing.Any:
-        return True
-    return str in typing.get_args(hint)
+    if hint is None:
+        return any(isinstance(value, str) for value in known.seen)
+    return hint is str or str in typing.get_args(hint)
 
 
 def rendering(calls: SearchStrategy[Call], names: Sequence[str], texts: frozenset[str]) -> SearchStrategy[Call]:
