@@ -721,7 +721,7 @@ def plan_inputs(
     readers = frozenset(k.parameter.name for k in knowns if takes_text(k, k.parameter.name == first_name))
     ordered = [p.name for p in parameters if p.kind in positional]
     return InputPlan(
-        rendering(_planting(_call_strategy(parameters, everyday), parameters, free), ordered, readers),
+        _planting(rendering(_call_strategy(parameters, everyday), ordered, readers), parameters, free),
         _call_strategy(parameters, large),
         sizes,
         None,

@@ -12,6 +12,7 @@ is or nearly.
 from __future__ import annotations
 
 import inspect
+import types
 import typing
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -47,7 +48,7 @@ def takes_text(known: Parameter, first: bool) -> bool:
     hint = known.hint
     if hint is None:
         return any(isinstance(value, str) for value in known.seen)
-    return hint is str or str in typing.get_args(hint)
+    return hint is str or (typing.get_origin(hint) in (typing.Union, types.UnionType) and str in typing.get_args(hint))
 
 
 def rendering(calls: SearchStrategy[Call], names: Sequence[str], texts: frozenset[str]) -> SearchStrategy[Call]:
