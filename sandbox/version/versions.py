@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import datetime
 import importlib
 import inspect
 import io
@@ -258,6 +259,29 @@ class RefPickler(pickle.Pickler):
 
     def persistent_id(self, obj: Any) -> Any:
         return persistent_id(obj, self._refs)
+
+    def reducer_override(self, obj: Any) -> Any:
+        """An instance that its class's own reduction could not make again is made anew: a tzinfo of
+        the project's (datetime's reduction calls `cls()` with no arguments, where `__init__` takes
+        some), and an exception of the project's (BaseException's calls `cls(*args)`, which an
+        `__init__` of other arguments refuses)."""
+        cls = type(obj)
+        reduction: Any = cls.__reduce__
+        if isinstance(obj, datetime.tzinfo) and cls.__module__ not in ("datetime", "zoneinfo"):
+            if reduction is datetime.tzinfo.__reduce__ and not hasattr(obj, "__getinitargs__"):
+                return made_anew, (cls, (), getattr(obj, "__dict__", None))
+        elif isinstance(obj, BaseException) and cls.__module__ != "builtins" and reduction is BaseException.__reduce__:
+            return made_anew, (cls, obj.args, getattr(obj, "__dict__", None))
+        return NotImplemented
+
+
+def made_anew(cls: type, args: tuple[Any, ...], state: dict[str, Any] | None) -> Any:
+    """An instance of `cls` made without its `__init__`, as its reduction left it: `__new__` with
+    `args`, then its attributes."""
+    made = cls.__new__(cls, *args)
+    if state:
+        vars(made).update(state)
+    return made
 
 
 def persistent_id(obj: Any, refs: dict[int, str]) -> Any:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
+import pickle
 import random
 import time
 from pathlib import Path
@@ -18,6 +20,26 @@ encoding = load("values.encoding")
 measuring = load("judge.measuring")
 timing = load("judge.timing")
 wire = load("wire")
+versions = load("version.versions")
+
+
+class FixedZone(datetime.tzinfo):
+    """A tzinfo of a project's: its reduction would call `FixedZone()`, which takes arguments."""
+
+    def __init__(self, minutes: int, name: str) -> None:
+        self.offset, self.name = datetime.timedelta(minutes=minutes), name
+
+    def utcoffset(self, dt: datetime.datetime | None) -> datetime.timedelta:
+        return self.offset
+
+
+class CodeError(ValueError):
+    """An exception of a project's: its reduction would call `CodeError("3: bad")`."""
+
+    def __init__(self, code: int, text: str) -> None:
+        super().__init__(f"{code}: {text}")
+        self.code = code
+
 
 SOURCE = """\
 import itertools
@@ -418,3 +440,12 @@ def test_a_methods_new_version_is_defined_in_its_class(tmp_path: Path, monkeypat
     last = versions.Version(contract.TargetSpec("private", "__first", class_name="Stack"), draft)
     assert last.function(last.owner([1, 2])) == 2 and last.owner([1, 2])._Stack__first() == 2
     assert versions.function_of_code(last.owner, "__first", last.function.__code__) == (last.function, "")
+
+
+def test_what_its_own_reduction_cannot_make_again_is_carried_anew() -> None:
+    zone, error = FixedZone(90, "X"), CodeError(3, "bad")
+    data = versions.dumps_with_refs([zone, error, datetime.UTC, KeyError("k")], {})
+    back_zone, back_error, utc, key = pickle.loads(data)
+    assert type(back_zone) is FixedZone and vars(back_zone) == vars(zone)
+    assert type(back_error) is CodeError and back_error.args == ("3: bad",) and back_error.code == 3
+    assert utc is datetime.UTC and type(key) is KeyError and key.args == ("k",)
