@@ -32,6 +32,12 @@ class FixedZone(datetime.tzinfo):
     def utcoffset(self, dt: datetime.datetime | None) -> datetime.timedelta:
         return self.offset
 
+    def dst(self, dt: datetime.datetime | None) -> datetime.timedelta:
+        return datetime.timedelta(0)
+
+    def tzname(self, dt: datetime.datetime | None) -> str:
+        return self.name
+
 
 class CodeError(ValueError):
     """An exception of a project's: its reduction would call `CodeError("3: bad")`."""
