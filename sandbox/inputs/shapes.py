@@ -5,6 +5,8 @@ items are shaped like the observed items. Other objects are only sampled."""
 from __future__ import annotations
 
 import contextlib
+import decimal
+import fractions
 import math
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -46,6 +48,8 @@ _KINDS: dict[type, str] = {
     set: "set",
     frozenset: "frozenset",
     dict: "dict",
+    decimal.Decimal: "decimal",
+    fractions.Fraction: "fraction",
 }
 
 
@@ -92,6 +96,8 @@ def _shape_of(kind: str, values: list[Any], context: Context) -> Element:
         return ints(context, low - margin, high + margin, _marks(values, (0, 1, -1)))
     if kind == "float":
         return _float_shape(values)
+    if kind in ("decimal", "fraction"):
+        return _exact_shape(values, context)
     if kind == "str":
         return _text_shape(values, context)
     if kind == "bytes":
@@ -111,6 +117,29 @@ def _float_shape(values: list[float]) -> Element:
     # Near the largest floats the margin overflows: the bounds stay finite.
     low, high = max(low - margin, -sys.float_info.max), min(high + margin, sys.float_info.max)
     return floats(low, high, [*_marks(finite, (0.0, 1.0, -1.0)), *odd[:1]])
+
+
+def _exact_shape(values: list[Any], context: Context) -> Element:
+    """Decimals (or fractions) like those seen: drawn as ints around them where every one seen is
+    whole, else as floats, made of their kind; the seen ones too. Only sampled, a date's parts
+    passed as Decimals (`Decimal('2000')`) would have the few combinations the tests made."""
+    kind = type(values[0])
+    finite = [value for value in values if not isinstance(value, decimal.Decimal) or value.is_finite()]
+    if not finite:
+        return sample(values)
+    if all(value == int(value) for value in finite):
+        drawn = _shape_of("int", [int(value) for value in finite], context)
+    else:
+        drawn = _float_shape([float(value) for value in finite])
+
+    def made(number: Any) -> Any:
+        return kind(repr(number)) if kind is decimal.Decimal else kind(number)
+
+    fresh = drawn.fresh
+    return Element(
+        st.one_of(sample(values).strategy, drawn.strategy.map(made)),
+        None if fresh is None else lambda rng, size: made(fresh(rng, size)),
+    )
 
 
 def _text_shape(values: list[str], context: Context) -> Element:

@@ -11,6 +11,8 @@ import sys
 import textwrap
 import time
 from collections.abc import Iterable
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal
 
@@ -94,6 +96,20 @@ def test_untyped_function_widens_captured_values() -> None:
     assert {n for n in numbers if n != 2} and min(numbers) < 0
     assert min(numbers) < -1 and max(numbers) > 3  # a margin beyond the observed value and its neighbours
     assert all(type(n) is int for n in numbers)
+
+
+def test_decimals_and_fractions_seen_are_widened_in_their_kind() -> None:
+    def days(year, month):  # type: ignore[no-untyped-def]
+        return (year, month)
+
+    seen = [Call((Decimal("2000"), Decimal("2")), {}), Call((Decimal("1999"), Fraction(7, 2)), {})]
+    calls = draws(inputs.plan_inputs(days, captured=seen).small, 300)
+    years = [call.args[0] for call in calls]
+    assert all(type(year) is Decimal and year == int(year) for year in years)
+    assert len(set(years)) > 20 and min(years) < 1999 and max(years) > 2000  # not only the two seen
+    months = [call.args[1] for call in calls]
+    assert {type(month) for month in months} == {Decimal, Fraction}
+    assert len({month for month in months if type(month) is Fraction}) > 5
 
 
 def test_where_lists_were_seen_iterators_are_passed_too() -> None:
