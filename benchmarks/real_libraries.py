@@ -15,11 +15,12 @@ beside its JSON report (DIR/NAME-VERSION.txt, .json, .log and the ci's reports):
 - verdicts: verified (offered, or right but not faster), refused with a reason (wrong, not
   verified, slower, the guard's), or no draft (the original was checked and no rewrite applied).
   "Not reached" and "cannot check" are no verdicts; neither is a function skipped by rule. The
-  share leaves out the functions that depend on the clock or on randomness by design, told by
-  their body's own text: a call of `now`, `utcnow` or `today`, the `time` module's clocks and
-  local-time facts (`time.time`, `time.monotonic`, `time.localtime`, `time.timezone`, ...), or a
-  use of `random`, `secrets`, `uuid1`/`uuid4` or `os.urandom` (what they call in turn is not
-  followed);
+  share leaves out the functions that depend on the clock or on randomness by design: those whose
+  original the check found giving two outcomes for one input ("disagrees with itself": a timer or
+  a random choice reached through an argument or `self`), and those told by their body's own
+  text: a call of `now`, `utcnow` or `today`, the `time` module's clocks and local-time facts
+  (`time.time`, `time.monotonic`, `time.localtime`, `time.timezone`, ...), or a use of `random`,
+  `secrets`, `uuid1`/`uuid4` or `os.urandom` (what they call in turn is not followed);
 - skipped, by reason (grouped: special methods, property, returns no value, generators, inputs
   missing, floor not met, private names, ...), with an example of each;
 - the seconds of the whole run and its exit code;
@@ -234,6 +235,12 @@ def functions_of(document: Mapping[str, Any]) -> list[Function]:
     return found
 
 
+def unsteady(function: Function) -> str | None:
+    """"disagrees with itself" where the check found the original giving two outcomes for one input
+    (a timer or a random choice reached through its arguments or `self`, which its text never names)."""
+    return "disagrees with itself" if "the original against itself" in function.message else None
+
+
 def clock_use(project: Path, file: str, target: str) -> str | None:
     """What in the function's own body makes it depend on the clock or on randomness, if anything."""
     path = project / file
@@ -323,7 +330,7 @@ def measure(spec: str, out: Path, budget: float | None, reuse: bool) -> Review:
             run = {"exit_code": exit_code, "seconds": seconds, **native_of(document, project)}
             saved.write_text(json.dumps(run, indent=2), encoding="utf-8")
         functions = tuple(
-            replace(function, clock=clock_use(project, function.file, function.target))
+            replace(function, clock=clock_use(project, function.file, function.target) or unsteady(function))
             for function in functions_of(document)
         )
     notes = [f"the review said: {document['error']}"] if document.get("error") else []
