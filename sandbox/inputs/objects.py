@@ -23,7 +23,8 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from .drawing import Context
+from . import factories
+from .drawing import Context, combine, ints, plain_text
 from .hints import from_hint
 from .shapes import shape
 
@@ -41,9 +42,21 @@ def project_class(cls: Any) -> bool:
     return inspect.isfunction(getattr(cls, "__init__", None))
 
 
-def instances(cls: type, context: Context, seen: Sequence[Any] = ()) -> SearchStrategy[Any] | None:
+def instances(cls: type, context: Context, seen: Sequence[Any] = (), guess: bool = False) -> SearchStrategy[Any] | None:
+    """Instances of `cls` built by its constructor and by its other factories (inputs/factories.py);
+    None where none of them can be called with drawn arguments. `guess`: an instance is needed (self,
+    a required parameter), so an untyped constructor nothing else stands in for is called anyway."""
+    made = factories.made(cls, context)
+    constructed = _constructed(cls, context, seen, guess=guess and not made)
+    if constructed is not None:
+        made.insert(0, constructed)
+    return st.one_of(*made) if made else None
+
+
+def _constructed(cls: type, context: Context, seen: Sequence[Any], guess: bool) -> SearchStrategy[Any] | None:
     """`cls(...)` with each argument drawn from the constructor's hint or shaped like the attribute
-    of that name (or `_name`) of the instances `seen`; None where a required argument has neither."""
+    of that name (or `_name`, `_na_me`) of the instances `seen`; None where a required argument has
+    neither, unless `guess` and no instance is seen: then every untyped argument is guessed."""
     try:
         parameters = list(inspect.signature(cls).parameters.values())
     except (TypeError, ValueError):
@@ -51,6 +64,7 @@ def instances(cls: type, context: Context, seen: Sequence[Any] = ()) -> SearchSt
     hints = _hints(cls)
     required: dict[str, SearchStrategy[Any]] = {}
     optional: dict[str, SearchStrategy[Any]] = {}
+    unknown: list[inspect.Parameter] = []  # untyped, and no instance seen to shape them like
     named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     for parameter in parameters:
         if parameter.kind not in named:
@@ -60,8 +74,17 @@ def instances(cls: type, context: Context, seen: Sequence[Any] = ()) -> SearchSt
         strategy = _argument(parameter.name, hints.get(parameter.name), seen, context)
         if strategy is not None:
             (required if parameter.default is parameter.empty else optional)[parameter.name] = strategy
-        elif parameter.default is parameter.empty:
+        elif parameter.default is parameter.empty and (seen or not guess or parameter.name in hints):
             return None
+        elif parameter.name not in hints and (parameter.default is parameter.empty or parameter.default is None):
+            unknown.append(parameter)
+    if any(parameter.default is parameter.empty for parameter in unknown):
+        # Nothing else makes one, no instance is seen and no hint says: what a free type variable
+        # takes (numbers, text) for each untyped argument, the optional ones too, rather than no
+        # instance at all. The constructor's refusals are left out as ever.
+        anything = combine([ints(context), plain_text(context)]).strategy
+        for parameter in unknown:
+            (required if parameter.default is parameter.empty else optional)[parameter.name] = anything
     arguments = st.fixed_dictionaries(required, optional=optional)
     return arguments.map(functools.partial(_construct, cls)).filter(lambda built: built is not _REFUSED)
 
@@ -99,12 +122,31 @@ def _argument(name: str, hint: Any, seen: Sequence[Any], context: Context) -> Se
 
 
 def _attribute(instance: Any, name: str) -> Any:
-    for attribute in (name, f"_{name}"):
+    for attribute in (name, f"_{name}", *_spelled_apart(instance, name)):
         try:
             return getattr(instance, attribute)
         except Exception:  # a missing or failing attribute: the next spelling
             continue
     return _REFUSED
+
+
+def _spelled_apart(instance: Any, name: str) -> list[str]:
+    """The instance's own attributes spelled as `name` with underscores put in or left out
+    (`stdabbr` kept as `_std_abbr`)."""
+    try:
+        names = [*getattr(instance, "__dict__", {}), *_slots(type(instance))]
+    except Exception:  # an instance that hides its attributes: no other spelling
+        return []
+    bare = name.replace("_", "").lower()
+    return [attribute for attribute in names if attribute.replace("_", "").lower() == bare]
+
+
+def _slots(cls: type) -> list[str]:
+    found: list[str] = []
+    for owner in cls.__mro__:
+        slots = vars(owner).get("__slots__", ())
+        found.extend([slots] if isinstance(slots, str) else slots)
+    return found
 
 
 def _construct(cls: type, arguments: dict[str, Any]) -> Any:

@@ -137,7 +137,7 @@ def _objects(known: Parameter, context: Context) -> list[SearchStrategy[Any]]:
     made = objects.of_seen(known.seen, context)
     hint = known.hint
     if objects.project_class(hint) and not any(isinstance(value, hint) for value in known.seen):
-        built = objects.instances(hint, context)
+        built = objects.instances(hint, context, guess=not known.optional)
         if built is not None:
             made.append(built)
     return made
@@ -286,7 +286,7 @@ def first_strategy(
             options.append(built)
     if skip_first == "instance" and owner is not None and objects.project_class(owner):
         # Arguments shaped like the captured instances' attributes where a hint names none (`SupportsInt`).
-        made = objects.instances(owner, context, captured)
+        made = objects.instances(owner, context, captured, guess=True)
         if made is not None:
             options.append(made)
     return st.one_of(*options) if options else None
