@@ -33,13 +33,14 @@ _REFUSED = object()  # what a constructor that raised built
 
 
 def project_class(cls: Any) -> bool:
-    """Whether `cls` is a class of the project's own, with a constructor written in Python."""
-    if not isinstance(cls, type) or issubclass(cls, (enum.Enum, BaseException)):
+    """Whether `cls` is a class of the project's own, with a constructor written in Python (or an
+    exception's: its arguments are any values)."""
+    if not isinstance(cls, type) or issubclass(cls, enum.Enum):
         return False
     root = (getattr(cls, "__module__", "") or "").split(".")[0]
     if root in ("builtins", "typing", "__main__") or root in getattr(sys, "stdlib_module_names", ()):
         return False
-    return inspect.isfunction(getattr(cls, "__init__", None))
+    return inspect.isfunction(getattr(cls, "__init__", None)) or issubclass(cls, BaseException)
 
 
 def instances(cls: type, context: Context, seen: Sequence[Any] = (), guess: bool = False) -> SearchStrategy[Any] | None:
@@ -57,6 +58,8 @@ def _constructed(cls: type, context: Context, seen: Sequence[Any], guess: bool) 
     """`cls(...)` with each argument drawn from the constructor's hint or shaped like the attribute
     of that name (or `_name`, `_na_me`) of the instances `seen`; None where a required argument has
     neither, unless `guess` and no instance is seen: then every untyped argument is guessed."""
+    if issubclass(cls, BaseException) and not inspect.isfunction(getattr(cls, "__init__", None)):
+        return _exceptions(cls, context, seen)
     try:
         parameters = list(inspect.signature(cls).parameters.values())
     except (TypeError, ValueError):
@@ -87,6 +90,15 @@ def _constructed(cls: type, context: Context, seen: Sequence[Any], guess: bool) 
             (required if parameter.default is parameter.empty else optional)[parameter.name] = anything
     arguments = st.fixed_dictionaries(required, optional=optional)
     return arguments.map(functools.partial(_construct, cls)).filter(lambda built: built is not _REFUSED)
+
+
+def _exceptions(cls: type, context: Context, seen: Sequence[Any]) -> SearchStrategy[Any]:
+    """`cls(*args)` as BaseException takes them: a few items like those of the exceptions seen
+    (`ParserError("Unknown string format: %s", text)`), else numbers or text."""
+    items = [item for value in seen for item in getattr(value, "args", ())]
+    element = shape(items, context.deeper()) if items else combine([ints(context), plain_text(context)])
+    built = st.lists(element.strategy, max_size=3).map(functools.partial(_raised, cls))
+    return built.filter(lambda made: made is not _REFUSED)
 
 
 def of_seen(values: Sequence[Any], context: Context) -> list[SearchStrategy[Any]]:
@@ -147,6 +159,13 @@ def _slots(cls: type) -> list[str]:
         slots = vars(owner).get("__slots__", ())
         found.extend([slots] if isinstance(slots, str) else slots)
     return found
+
+
+def _raised(cls: type, arguments: list[Any]) -> Any:
+    try:
+        return cls(*arguments)
+    except Exception:  # a __new__ of its own that refuses them: this draw is left out
+        return _REFUSED
 
 
 def _construct(cls: type, arguments: dict[str, Any]) -> Any:

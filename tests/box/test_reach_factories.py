@@ -1,6 +1,7 @@
 """Instances for a method's self where no test passed one: made by a classmethod or a module
-function annotated to return the class where its constructor takes what no hint names, and by an
-untyped constructor with guessed arguments where nothing else makes one. A method whose only input
+function annotated to return the class where its constructor takes what no hint names, by an
+untyped constructor with guessed arguments where nothing else makes one, and an exception's with
+any arguments. A method whose only input
 is self gets its 50 inputs, and a subtly wrong draft of it is refused (real Docker sandbox)."""
 
 from __future__ import annotations
@@ -60,6 +61,12 @@ class Day:
         if not self.n:
             return name
         return "%s(%+d)" % (name, self.n)
+
+
+class FormatError(ValueError):
+    def __repr__(self):
+        args = ", ".join("'%s'" % arg for arg in self.args)
+        return "%s(%s)" % (self.__class__.__name__, args)
 """
 OPTIONS = VerifyOptions(max_examples=100, rounds=6, max_timing_s=3)
 
@@ -93,6 +100,11 @@ WRONG = {
     "Day.__repr__": (
         "def __repr__(self):\n    name = ('MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU')[self.index % 7]\n"
         "    return '%s(%+d)' % (name, self.n) if self.n else name\n"
+    ),
+    # An exception of the project's with BaseException's constructor: any arguments, numbers or text.
+    "FormatError.__repr__": (
+        "def __repr__(self):\n    args = ', '.join(repr(arg) for arg in self.args)\n"
+        "    return '%s(%s)' % (self.__class__.__name__, args)\n"
     ),
 }
 
