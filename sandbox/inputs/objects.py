@@ -5,9 +5,11 @@ instances the project's tests passed (`Point(x, y)` from points seen with `.x` a
 A parameter of such a class would otherwise get only the few objects the tests passed, too few
 for the floor of distinct inputs; or none, where only a hint names the class. A class is the
 project's when it is not the standard library's and its constructor is written in Python (a
-dataclass's included): a builtin's or an extension's takes values shaped otherwise. A constructor
-that refuses the drawn arguments leaves that draw out. Every call gets its own copy of what is
-built, as of any argument: each version unpickles its own.
+dataclass's included), or it is an exception: a builtin's or an extension's takes values shaped
+otherwise. The class's other factories make instances beside its constructor (inputs/factories.py);
+where none can be called and nothing was seen, an untyped constructor is called with guessed
+arguments. A constructor that refuses the drawn arguments leaves that draw out. Every call gets its
+own copy of what is built, as of any argument: each version unpickles its own.
 """
 
 from __future__ import annotations
