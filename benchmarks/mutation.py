@@ -385,10 +385,9 @@ DICTDIFFER_FUNCTIONS = (
 # IndexError, one part alone; __hash__: the build left out, as __eq__ leaves it; __str__, __repr__:
 # the subclass's name), and methods returning a new Version of self's own class (bump_prerelease,
 # bump_build, next_version, finalize_version) or a comparison (compare: other as a Version, a str,
-# bytes, a dict, a tuple or a list; match: an operator and a version). Its comparison operators
-# (__eq__, __lt__...) are decorated with its own @_comparator, which coderefine refuses: they are
-# reached here through compare, which each of them calls. Version has no mutator, and no private
-# (mangled) name.
+# bytes, a dict, a tuple or a list; match: an operator and a version), and comparison operators
+# (__eq__, __lt__, __ge__) behind its own decorator @_comparator (a type check that keeps the
+# method as __wrapped__). Version has no mutator, and no private (mangled) name.
 SEMVER_FUNCTIONS = tuple(
     ("src/semver/version.py", f"Version.{name}")
     for name in (
@@ -408,6 +407,9 @@ SEMVER_FUNCTIONS = tuple(
         "__hash__",
         "__str__",
         "__repr__",
+        "__eq__",
+        "__lt__",
+        "__ge__",
     )
 )
 # boltons' conftest.py takes the `path` argument, which pytest 9 no longer passes; it only skips

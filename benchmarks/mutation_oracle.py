@@ -508,7 +508,7 @@ def int_literals(*sources: str) -> list[int]:
     """The integers written in the code, and their neighbours: where behaviour tends to change."""
     found: set[int] = set()
     for source in sources:
-        for node in ast.walk(ast.parse(source)):
+        for node in ast.walk(ast.parse(textwrap.dedent(source))):
             if isinstance(node, ast.Constant) and type(node.value) is int and abs(node.value) <= 10**4:
                 found.update((node.value - 1, node.value, node.value + 1))
     return sorted(found)
@@ -2381,6 +2381,8 @@ LIBRARY_INPUTS: dict[str, Maker] = {
     "semver.Version.prerelease": lambda rng: ((_sv_version(rng),), {}),
     "semver.Version.major.setter": lambda rng: ((_sv_version(rng), rng.choice((0, 1, 5, "2", -1))), {}),
     "semver.Version.compare": _sv_compare,
+    # the comparison operators, behind @_comparator: compare's arguments (and what it turns away)
+    **dict.fromkeys(("semver.Version.__eq__", "semver.Version.__lt__", "semver.Version.__ge__"), _sv_compare),
     "semver.Version.match": _sv_match,
     "semver.Version.bump_prerelease": _sv_bump_prerelease,
     "semver.Version.bump_build": lambda rng: ((_sv_version(rng),), _sv_token(rng, "build")),

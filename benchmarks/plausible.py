@@ -4932,6 +4932,86 @@ SEMVER: dict[str, tuple[Draft, ...]] = {
             Witness("hash(Version(1, 0, 0, 'rc.1')) == hash((1, 0, 0, 'rc.1'))", "True", "False"),
         ),
     ),
+    # The comparison operators are behind semver's own @_comparator (a type check, functools.wraps):
+    # a draft keeps the decorator, as the original's def has it.
+    "Version.__eq__": (
+        draft(
+            "part-dropped",
+            "a fast path for two Versions compares their tuples: the build, which compare ignores, counts",
+            """
+            @_comparator
+            def __eq__(self, other: Comparable) -> bool:  # type: ignore
+                if isinstance(other, Version):
+                    return self.to_tuple() == other.to_tuple()
+                return self.compare(other) == 0
+            """,
+            Witness("Version(1, 0, 0, None, 'a') == Version(1, 0, 0, None, 'b')", "True", "False"),
+        ),
+        draft(
+            "lenient-parse",
+            "a string compared to str(self) before parsing: leading zeros and spaces the parse refuses pass",
+            """
+            @_comparator
+            def __eq__(self, other: Comparable) -> bool:  # type: ignore
+                if isinstance(other, str) and other.strip().lstrip("v") == str(self):
+                    return True
+                return self.compare(other) == 0
+            """,
+            Witness("Version(1, 2, 3) == ' 1.2.3'", "raises ValueError", "True"),
+        ),
+    ),
+    "Version.__lt__": (
+        draft(
+            "part-dropped",
+            "the numeric parts compared as a tuple when other is a release: self's prerelease is missed",
+            """
+            @_comparator
+            def __lt__(self, other: Comparable) -> bool:
+                if isinstance(other, Version) and other.prerelease is None:
+                    return (self._major, self._minor, self._patch) < (other.major, other.minor, other.patch)
+                return self.compare(other) < 0
+            """,
+            Witness("Version(1, 0, 0, 'rc.1') < Version(1, 0, 0)", "True", "False"),
+        ),
+        draft(
+            "text-vs-number",
+            "versions compared by their text: '1.10.0' sorts before '1.9.0'",
+            """
+            @_comparator
+            def __lt__(self, other: Comparable) -> bool:
+                if isinstance(other, Version):
+                    return str(self) < str(other)
+                return self.compare(other) < 0
+            """,
+            Witness("Version(1, 10, 0) < Version(1, 9, 0)", "False", "True"),
+        ),
+    ),
+    "Version.__ge__": (
+        draft(
+            "part-dropped",
+            "the build compared too, as a tiebreak: equal versions with other builds are no longer >=",
+            """
+            @_comparator
+            def __ge__(self, other: Comparable) -> bool:
+                if isinstance(other, Version) and self.compare(other) == 0:
+                    return (self._build or "") >= (other.build or "")
+                return self.compare(other) >= 0
+            """,
+            Witness("Version(1, 0, 0, None, 'a') >= Version(1, 0, 0, None, 'b')", "True", "False"),
+        ),
+        draft(
+            "text-vs-number",
+            "two releases compared by their text: '1.9.0' is taken as newer than '1.10.0'",
+            """
+            @_comparator
+            def __ge__(self, other: Comparable) -> bool:
+                if isinstance(other, Version) and self._prerelease is None and other.prerelease is None:
+                    return str(self).partition("+")[0] >= str(other).partition("+")[0]
+                return self.compare(other) >= 0
+            """,
+            Witness("Version(1, 9, 0) >= Version(1, 10, 0)", "False", "True"),
+        ),
+    ),
     "Version.__str__": (
         draft(
             "empty-vs-none",

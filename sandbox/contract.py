@@ -113,6 +113,9 @@ class FileTests:
     covering: dict[str, tuple[str, ...]] = field(default_factory=dict)
     units: dict[str, tuple[int, ...]] = field(default_factory=dict)
     recorded: tuple[str, ...] | None = None  # the functions whose calls `calls` holds; None: every function's
+    # Per function (`module:qualname`): values the tests' fixtures made of a class it takes (as self or
+    # as a parameter's hint names it), base64 pickles.
+    fixtures: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -291,6 +294,7 @@ def _file_tests(data: Any) -> FileTests:
         covering={str(k): tuple(str(t) for t in tests) for k, tests in dict(built.covering).items()},
         units=units,
         recorded=tuple(str(f) for f in built.recorded) if built.recorded is not None else None,
+        fixtures={str(k): tuple(str(v) for v in values) for k, values in dict(built.fixtures).items()},
     )
 
 
@@ -298,12 +302,16 @@ def _text(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def pack_calls(calls: list[str], benchmark: list[int]) -> str:
-    """A function's captured calls, as a CheckJob carries them (opaque to the host's checks)."""
+def pack_calls(calls: list[str], benchmark: list[int], fixtures: list[str] | None = None) -> str:
+    """A function's captured calls (and its fixtures' values), as a CheckJob carries them (opaque to
+    the host's checks)."""
     import base64
     import json
 
-    return base64.b64encode(json.dumps({"calls": calls, "benchmark": benchmark}).encode()).decode("ascii")
+    packed: dict[str, Any] = {"calls": calls, "benchmark": benchmark}
+    if fixtures:
+        packed["fixtures"] = fixtures
+    return base64.b64encode(json.dumps(packed).encode()).decode("ascii")
 
 
 def verdict_from_data(data: Any) -> Verdict:

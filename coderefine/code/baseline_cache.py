@@ -37,8 +37,9 @@ from coderefine.sandbox import contract
 from coderefine.sandbox.base import Sandbox
 from coderefine.version import package_version
 
-BASELINE_FORMAT = 3
+BASELINE_FORMAT = 4  # 4: the fixtures' values
 DEFAULT_TEST_TIMEOUT = 60.0  # seconds a test of the project may take (the setting test_timeout)
+FIXTURES_PER_FUNCTION = 16  # values of the tests' fixtures a function's checks start from, at most
 ANSWER_MARGIN = 0.1  # of the time limit, left after the last test for the answer to come back (10 s at least)
 
 
@@ -75,6 +76,10 @@ class ProjectTests:
             if len(calls) < CALLS_PER_FUNCTION and text not in calls:
                 benchmark += [len(calls)] if benchmarked else []
                 calls.append(text)
+        fixtures: list[str] = []
+        for text in (text for name in sorted(self.files) for text in self.files[name].fixtures.get(key, ())):
+            if len(fixtures) < FIXTURES_PER_FUNCTION and text not in fixtures:
+                fixtures.append(text)
         for name in sorted(self.files):
             record = self.files[name]
             passed = set(record.passed)
@@ -87,7 +92,7 @@ class ProjectTests:
         if failing:
             notes.append("tests that call it fail already (checked without them): " + ", ".join(failing[:3]))
         return Baseline(
-            captured=contract.pack_calls(calls, benchmark),
+            captured=contract.pack_calls(calls, benchmark, fixtures),
             captured_count=len(calls),
             tests=tuple(passing),
             note="; ".join(notes) or None,

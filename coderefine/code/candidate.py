@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 import libcst as cst
 
 from coderefine.code import parsing
-from coderefine.code.target import Candidate, Target, accessor_of, dotted, is_allowed_decorator, one_line
+from coderefine.code.target import ACCESSORS, Candidate, Target, accessor_of, dotted, one_line
 from coderefine.engine import MalformedAnswer
 
 # A fence is a line that starts with ``` (indented or not): backticks inside a line, as in a
@@ -249,16 +249,29 @@ def _with_original_annotations(function: cst.FunctionDef, target: Target) -> cst
 
 
 def _with_original_decorators(function: cst.FunctionDef, target: Target) -> cst.FunctionDef:
-    """Keep @staticmethod, @classmethod, @property or @name.setter where the original has it,
-    whatever the model wrote."""
-    name = target.function_name
-    decorators = [d for d in function.decorators if not is_allowed_decorator(dotted(d.decorator), name)]
-    if target.accessor == "getter":
-        decorators.insert(0, cst.Decorator(cst.Name("property")))
-    elif target.accessor is not None:
-        decorators.insert(0, cst.Decorator(cst.Attribute(cst.Name(name), cst.Name(target.accessor))))
-    if target.is_static:
-        decorators.insert(0, cst.Decorator(cst.Name("staticmethod")))
-    if target.is_classmethod:
-        decorators.insert(0, cst.Decorator(cst.Name("classmethod")))
-    return function.with_changes(decorators=decorators, leading_lines=[])
+    """The original's decorators, whatever the model wrote: `@staticmethod`, `@property`,
+    `@name.setter` and the project's own (`@deprecated(...)`) are the contract, not the code. One
+    the model adds stays, for the guard to refuse (`@functools.cache` changes what a call does)."""
+    original = _target_function(target)
+    kept = list(original.decorators) if original is not None else []
+    written = {_code(d.decorator) for d in kept}
+    added = [
+        d
+        for d in function.decorators
+        if _code(d.decorator) not in written and not _is_builtin_decorator(d, target.function_name)
+    ]
+    return function.with_changes(decorators=[*kept, *added], leading_lines=[])
+
+
+def _is_builtin_decorator(decorator: cst.Decorator, name: str) -> bool:
+    """What the original's own decorators decide: a model writes `@staticmethod` or `@size.setter`
+    where the original has none only by mistake of form."""
+    dotted_name = dotted(decorator.decorator)
+    owner, _, role = dotted_name.rpartition(".")
+    return dotted_name in ("staticmethod", "classmethod", "property") or (
+        owner == name and role in (*ACCESSORS, "getter")
+    )
+
+
+def _code(node: cst.BaseExpression) -> str:
+    return cst.Module(body=[]).code_for_node(node)

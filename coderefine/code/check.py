@@ -26,7 +26,13 @@ from coderefine.settings import Settings
 
 class Uncheckable(UsageError):
     """The original cannot be checked (it does not import, has no inputs, does not finish in time):
-    that function's verdict where several are worked on, a usage error where it was asked for by name."""
+    that function's verdict where several are worked on, a usage error where it was asked for by name.
+    One that is not `settled` (a time limit met on a busy machine, a check's process that died) may
+    not happen again: it is not kept in the result cache."""
+
+    def __init__(self, message: str, *, settled: bool = True) -> None:
+        super().__init__(message)
+        self.settled = settled
 
 
 @dataclass(frozen=True)
@@ -292,9 +298,11 @@ def verify(
         # No draft exists yet: the original's own inputs need more time. Its function's verdict.
         raise Uncheckable(
             f"cannot check {target.name}: the check of the original did not finish in {options.timeout:g}s "
-            "in the sandbox; raise check_timeout (--check-timeout)"
+            "in the sandbox; raise check_timeout (--check-timeout)",
+            settled=False,
         )
     verdict = _verdict(run, options, draft=candidate is not None) if run is not None else None
+    settled = True
     if verdict is None or _by(verdict) == "sandbox":
         reason = (verdict.mismatch if verdict is not None else None) or broke or "the check gave no verdict"
         if not box_works(sandbox):
@@ -302,9 +310,10 @@ def verify(
         # The box runs a program now: what broke was this check, on this function (the draft's own,
         # or the original's), never the review's.
         verdict = Verdict.failed("draft" if candidate is not None else "original", reason)
+        settled = False
     failure = verdict.found.failure
     if failure is not None and failure.by == "original":
-        raise Uncheckable(f"cannot check {target.name}: {failure.reason}")
+        raise Uncheckable(f"cannot check {target.name}: {failure.reason}", settled=settled)
     return verdict
 
 

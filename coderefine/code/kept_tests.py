@@ -176,6 +176,10 @@ def merged(old: contract.FileTests, new: contract.FileTests, rerun: frozenset[st
             if text in flags or len(flags) < CALLS_PER_FUNCTION:
                 flags[text] = flags.get(text, False) or benchmarked
         calls[key] = tuple(flags.items())
+    fixtures = {
+        key: tuple(dict.fromkeys((*new.fixtures.get(key, ()), *old.fixtures.get(key, ()))))[:CALLS_PER_FUNCTION]
+        for key in old.fixtures.keys() | new.fixtures.keys()
+    }
     # What the record holds calls of: the old run's functions (their calls from the tests run again are
     # kept, as every call is) and the new run's.
     recorded = old.recorded if old.recorded is None or new.recorded is None else new.recorded
@@ -192,6 +196,7 @@ def merged(old: contract.FileTests, new: contract.FileTests, rerun: frozenset[st
         calls=calls,
         covering=joined(old.covering, new.covering),
         units={unit: indexes for unit, indexes in units.items() if indexes},
+        fixtures=fixtures,
     )
 
 

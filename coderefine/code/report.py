@@ -29,12 +29,17 @@ class FunctionResult:
     baseline_seconds: float = 0.0  # the original's own check, before the first draft
     tests_seconds: float = 0.0  # the project's tests, when this function's start ran them
     tests_note: str | None = None  # what went wrong with the project's tests, for this function
+    settled: bool = True  # False: skipped for a cause that may pass (a time limit under load, a crash)
 
     @property
     def final_result(self) -> bool:
         """Not cut short (time budget, endpoint failure): the same inputs would give it again."""
         if self.refine is None:
-            return self.skipped is not None and not self.skipped.startswith((NOT_STARTED, NOT_REACHED, NOT_FINISHED))
+            return (
+                self.settled
+                and self.skipped is not None
+                and not self.skipped.startswith((NOT_STARTED, NOT_REACHED, NOT_FINISHED))
+            )
         return self.refine.error is None and self.refine.stop_reason != "time_budget"
 
     def to_dict(self) -> dict[str, Any]:

@@ -348,7 +348,7 @@ def _refine_one(
     except Uncheckable as problem:
         if request.name:
             raise
-        return FunctionResult(target.name, target.source, None, str(problem))
+        return FunctionResult(target.name, target.source, None, str(problem), settled=problem.settled)
     return FunctionResult(
         target.name,
         target.source,

@@ -27,10 +27,10 @@ from coderefine.code.target import (
     Target,
     accessor_of,
     dotted,
-    is_allowed_decorator,
     member_name,
     one_line,
     standalone,
+    unchecked_decorator,
 )
 from coderefine.errors import UsageError
 
@@ -274,9 +274,9 @@ def _skip_reason(node: cst.FunctionDef, class_name: str | None, decorators: list
         return "async functions are not supported"
     if class_name and name in _UNCHECKED_SPECIAL:
         return _UNCHECKED_SPECIAL[name]
-    odd = [d for d in decorators if not is_allowed_decorator(d, name)]
-    if odd:
-        return f"decorated with @{odd[0]}"
+    unchecked = [reason for d in decorators if (reason := unchecked_decorator(d)) is not None]
+    if unchecked:
+        return unchecked[0]
     if accessor_of(node, class_name is not None) and {"staticmethod", "classmethod"} & set(decorators):
         return "a property of the class (@classmethod with @property), which no instance calls"
     if class_name and not decorators and not node.params.params:

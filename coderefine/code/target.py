@@ -8,11 +8,6 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-# A typing marker returns the very function it marks (it sets `__override__`, `__final__`).
-TYPING_MARKERS = {
-    f"{module}{name}" for module in ("", "typing.", "typing_extensions.") for name in ("override", "final")
-}
-ALLOWED_DECORATORS = {"staticmethod", "classmethod", "property", *TYPING_MARKERS}
 # A property's other functions, by the decorator that names them (`@size.setter`); its getter is `@property`.
 ACCESSORS = ("setter", "deleter")
 
@@ -88,11 +83,24 @@ def member_name(class_name: str | None, node: cst.FunctionDef) -> str:
     return f"{class_name}.{node.name.value}{suffix}"
 
 
-def is_allowed_decorator(name: str, function_name: str) -> bool:
-    """`@staticmethod`, `@classmethod`, `@property`, a property's own `@name.setter`, `@name.deleter`
-    and `@name.getter`, and typing's `@override` and `@final`."""
-    owner, _, role = name.rpartition(".")
-    return name in ALLOWED_DECORATORS or (owner == function_name and role in (*ACCESSORS, "getter"))
+# Decorators, by their last name, whose result no call of the same arguments compares. Any other
+# decorator is checked as applied: both versions decorated alike, the box deciding whether the
+# result still wraps the function (`functools.wraps` keeps it as `__wrapped__`).
+UNCHECKED_DECORATORS = {
+    "contextmanager": "a context manager (@contextmanager): its effect is what a with block sees, not a call's result",
+    "asynccontextmanager": "an async context manager: async functions are not supported",
+    "overload": "an @overload stub: the implementation it declares is checked instead",
+    "cached_property": "a cached property: the instance keeps its first value, so later reads never run it",
+    "singledispatch": "a single-dispatch function: its registered implementations are checked instead",
+    "singledispatchmethod": "a single-dispatch method: its registered implementations are checked instead",
+    "register": "registered by its decorator (@…register): a new version would be registered beside the original",
+    "fixture": "a test fixture: pytest calls it, not the project",
+}
+
+
+def unchecked_decorator(name: str) -> str | None:
+    """Why a function decorated with `name` cannot be checked, or None."""
+    return UNCHECKED_DECORATORS.get(name.rpartition(".")[2])
 
 
 def dotted(node: cst.BaseExpression) -> str:

@@ -21,6 +21,7 @@ _SEARCHED = re.compile(
 _SOURCES = {
     "captured": "captured from the project's tests",
     "benchmark": "from the project's benchmarks",
+    "fixture": "of the tests' fixtures",
     "example": "given as examples",
     "doctest": "from the docstring",
     "generated": "generated",

@@ -21,7 +21,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,10 +37,15 @@ if TYPE_CHECKING:
 
 DEPS_REPOSITORY = "coderefine-deps"
 DEPENDENCIES_IN_IMAGE = "/opt/project-deps"
+# All the wheels at once; where that fails, each alone, and one that does not install is said in the
+# build's log (after _NOT_INSTALLED, with pip's last error) and left out: the rest are the tests' needs.
+_PIP = "/opt/venv/bin/pip install --no-index --no-deps --no-cache-dir --disable-pip-version-check --target {target}"
+_NOT_INSTALLED = "coderefine-not-installed: "
 _INSTALL = """\
 COPY wheels /tmp/wheels
-RUN /opt/venv/bin/pip install --no-index --no-deps --no-cache-dir --disable-pip-version-check \\
-        --target {target} /tmp/wheels/*.whl && rm -rf /tmp/wheels
+RUN {pip} /tmp/wheels/*.whl || for wheel in /tmp/wheels/*.whl; do \\
+        said=$({pip} "$wheel" 2>&1) || echo "{marker}${{wheel##*/}}: $(echo "$said" | grep '^ERROR:' | tail -n 1)"; \\
+    done; rm -rf /tmp/wheels
 """
 _LEFT_OUT_LABEL = "coderefine.left-out"  # what could not be had, said again at each use of the image
 # What pip on the host keeps of the environment: how to reach the index, nothing else (no API key).
@@ -90,17 +95,37 @@ def project_image(
         (context / "wheels").mkdir()
         for wheel in fetched.wheels:
             shutil.copy(wheel, context / "wheels" / wheel.name)
-        install = _INSTALL.format(target=DEPENDENCIES_IN_IMAGE) if fetched.wheels else ""
+        pip = _PIP.format(target=DEPENDENCIES_IN_IMAGE)
+        install = _INSTALL.format(pip=pip, marker=_NOT_INSTALLED) if fetched.wheels else ""
         (context / "Dockerfile").write_text(f"FROM {base}\n{install}", encoding="utf-8")
         labels = {"coderefine.sandbox": "deps", _LEFT_OUT_LABEL: json.dumps(left_out)}
         try:
-            client.images.build(path=str(context), tag=tag, network_mode="none", rm=True, labels=labels)
+            _, log = client.images.build(path=str(context), tag=tag, network_mode="none", rm=True, labels=labels)
         except docker.errors.BuildError as error:
             raise EnvironmentProblem(
                 f"could not install {project}'s dependencies in the sandbox (from {', '.join(found.sources)}): "
                 f"{_install_error(error)}"
             ) from None
+        not_installed = _not_installed(log)
+        for line in not_installed:
+            say(line)
+        if not_installed:  # kept with the image, to be said at each use as the others are
+            (context / "Dockerfile").write_text(f"FROM {tag}\n", encoding="utf-8")
+            labels[_LEFT_OUT_LABEL] = json.dumps([*left_out, *not_installed])
+            client.images.build(path=str(context), tag=tag, network_mode="none", rm=True, labels=labels)
     return tag
+
+
+def _not_installed(log: Iterable[object]) -> list[str]:
+    """The wheels the build could not install, each with pip's reason, as the build's log says them."""
+    lines = [str(part.get("stream", "")) for part in log if isinstance(part, dict)]
+    found = [line for text in lines for line in text.splitlines() if line.startswith(_NOT_INSTALLED)]
+    said = [line[len(_NOT_INSTALLED) :].partition(": ") for line in found]
+    return [
+        f"the project's dependency {wheel} could not be installed in the sandbox"
+        f" ({reason.removeprefix('ERROR: ').strip() or 'pip said nothing'}): left out"
+        for wheel, _, reason in said
+    ]
 
 
 def _fetch(client: DockerClient, image: str, work: Path, target: Interpreter, found: Declared) -> Fetched:

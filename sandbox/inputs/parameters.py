@@ -95,6 +95,7 @@ class Parameter:
     seen: tuple[Any, ...]
     iterated: bool = False  # the original only iterates it, once: an iterator is as good as a list to it
     stubbed: bool = False  # its hint is a stub's
+    fixtures: SearchStrategy[Any] | None = None  # the values of its class the tests' fixtures made (fixture_pool.py)
 
     @property
     def optional(self) -> bool:
@@ -116,6 +117,8 @@ def _value_strategy(known: Parameter, context: Context, kin: Element | None) -> 
         options.append(sample(known.captured).strategy)  # exactly as observed: identity may matter
     if known.seen:
         options.append(shape(known.seen, replace(context, listed_values=known.hint is None)).strategy)
+    if known.fixtures is not None and not context.patterned:
+        options.append(known.fixtures)
     options.extend(_objects(known, context))
     once = _once_through(known, hinted, context)
     if once is not None:
@@ -137,7 +140,7 @@ def _objects(known: Parameter, context: Context) -> list[SearchStrategy[Any]]:
     made = objects.of_seen(known.seen, context)
     hint = known.hint
     if objects.project_class(hint) and not any(isinstance(value, hint) for value in known.seen):
-        built = objects.instances(hint, context, guess=not known.optional)
+        built = objects.instances(hint, context, guess=not known.optional and known.fixtures is None)
         if built is not None:
             made.append(built)
     return made
@@ -274,19 +277,27 @@ def _extra_keywords(known: Parameter, context: Context, taken: set[str]) -> Sear
 
 
 def first_strategy(
-    skip_first: str | None, owner: type | None, captured: Sequence[Any], context: Context
+    skip_first: str | None,
+    owner: type | None,
+    captured: Sequence[Any],
+    context: Context,
+    fixtures: SearchStrategy[Any] | None = None,
 ) -> SearchStrategy[Any] | None:
-    """self: a captured instance or one built from its constructor; cls: the class."""
+    """self: a captured instance, one the tests' fixtures made, or one built from its constructor;
+    cls: the class."""
     if skip_first == "class" and owner is not None:
         return st.just(owner)
     options = [sample(captured).strategy] if captured else []
+    if skip_first == "instance" and fixtures is not None:
+        options.append(fixtures)
     if skip_first == "instance" and owner is not None and buildable(owner):
         built = validated(lambda: _built(owner, context))
         if built is not None:
             options.append(built)
     if skip_first == "instance" and owner is not None and objects.project_class(owner):
-        # Arguments shaped like the captured instances' attributes where a hint names none (`SupportsInt`).
-        made = objects.instances(owner, context, captured, guess=True)
+        # Arguments shaped like the captured instances' attributes where a hint names none
+        # (`SupportsInt`); guessed only where neither the tests nor their fixtures gave one.
+        made = objects.instances(owner, context, captured, guess=fixtures is None)
         if made is not None:
             options.append(made)
     return st.one_of(*options) if options else None

@@ -12,7 +12,8 @@ What is known of each parameter is combined (`st.one_of`) where several sources 
   and collection sizes on both sides of them (`len(items) > 250` needs 250 and 251 items);
 - small closed domains (finite.py): every call of them where all parameters have one, each of
   their values crossed with drawn others where some do;
-- instances of the project's classes built by their constructors (objects.py).
+- instances of the project's classes built by their constructors (objects.py), and those the
+  project's tests' fixtures made (fixture_pool.py).
 
 Two strategies per function: `small` for everyday inputs and `scaled` for collections and text
 whose lengths reach the thresholds in the code. Standard library and hypothesis only; valid on
@@ -42,6 +43,7 @@ from . import finite, from_self
 from .annotations import annotation_texts
 from .drawing import SMALL, Context, numbers_for
 from .examples import Call, doctest_calls
+from .fixture_pool import Pool
 from .kinds import explored_kinds, explored_protocol
 from .literals import int_literals, raw_ints, string_literals
 from .parameters import (
@@ -54,12 +56,13 @@ from .parameters import (
     type_hints,
     value_strategies,
 )
+from .rendered import rendering, takes_text
 from .shapes import shape
 
 DEFAULT_SIZE = 100
 MAX_SIZES = 12
 SIZE_LITERALS = (2, 10_000)  # integer literals that may be collection sizes
-KNOWLEDGE = ("hints", "stub", "captured", "examples", "doctest", "defaults", "literals")
+KNOWLEDGE = ("hints", "stub", "captured", "fixtures", "examples", "doctest", "defaults", "literals")
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,8 @@ class InputPlan:
     exhaustive: tuple[Call, ...] = ()
     # Where some are: each of their values (or combinations) with drawn values of the others.
     crossed: tuple[SearchStrategy[Call], ...] = ()
+    # The parameters of a class the tests' fixtures made values of given those, the others everyday ones.
+    fixtured: SearchStrategy[Call] | None = None
 
 
 class _Omitted:
@@ -599,6 +604,7 @@ def plan_inputs(
     sources: Sequence[str] = (),
     size: int | None = None,
     doctests: Sequence[Call] | None = None,
+    fixtures: Pool | None = None,
 ) -> InputPlan:
     """Strategies of calls for `function` from all that is known of its parameters.
 
@@ -607,7 +613,8 @@ def plan_inputs(
     ones are also sampled as they are); the function's doctest calls count as examples (`doctests`:
     those calls when the caller has them already; evaluating them runs the user's code). `sources`:
     the source texts of the original and the new version (the function's own when none is given).
-    `size`: the user's collection size for large inputs (DEFAULT_SIZE without one).
+    `size`: the user's collection size for large inputs (DEFAULT_SIZE without one). `fixtures`: the
+    values the project's tests' fixtures made, for the parameters of their classes.
     """
     name = getattr(function, "__name__", "the function")
     try:
@@ -623,6 +630,7 @@ def plan_inputs(
     positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
     first_name = parameters[0].name if skip_first and parameters and parameters[0].kind in positional else None
     iterated = iterated_parameters(function)
+    pool = fixtures or Pool()
     knowns = [
         Parameter(
             parameter,
@@ -631,6 +639,13 @@ def plan_inputs(
             tuple(observed.seen.get(parameter.name, ())),
             parameter.name in iterated,
             parameter.name in from_stub,
+            pool.strategy(
+                pool.for_parameter(
+                    None if parameter.name == first_name else hints.get(parameter.name),
+                    observed.seen.get(parameter.name, ()),
+                    owner if parameter.name == first_name and skip_first == "instance" else None,
+                )
+            ),
         )
         for parameter in parameters
     ]
@@ -643,16 +658,22 @@ def plan_inputs(
     )
 
     def in_context(context: Context) -> list[SearchStrategy[Any] | None]:
-        first = first_strategy(skip_first, owner, knowns[0].captured, context) if first_name else None
+        first = (
+            first_strategy(skip_first, owner, knowns[0].captured, context, knowns[0].fixtures) if first_name else None
+        )
         return value_strategies(knowns, context, first)
 
-    first = first_strategy(skip_first, owner, knowns[0].captured, small) if first_name else None
+    first = first_strategy(skip_first, owner, knowns[0].captured, small, knowns[0].fixtures) if first_name else None
     everyday = value_strategies(knowns, small, first)
     lacking = [known.parameter for known, strategy in zip(knowns, everyday) if strategy is None]
+    pooled = frozenset(index for index, known in enumerate(knowns) if known.fixtures is not None)
+    given = [known.fixtures if known.fixtures is not None else strategy for known, strategy in zip(knowns, everyday)]
+    fixtured = _call_strategy(parameters, given, fixed=pooled) if pooled else None
     missing = [parameter.name for parameter in lacking if parameter.default is parameter.empty]
     if skip_first and first_name is None:
         missing = ["self" if skip_first == "instance" else "cls"]
-    used = _used(knowns, hints, from_stub, observed.kinds, bool(literals or words))
+    kinds = observed.kinds | ({"fixtures"} if pooled else set())
+    used = _used(knowns, hints, from_stub, kinds, bool(literals or words))
     if missing:
         return InputPlan(None, None, sizes, _missing_sentence(missing), used)
     large = in_context(replace(small, sizes=sizes, favoured=()))
@@ -697,8 +718,10 @@ def plan_inputs(
             explored += (_subclassed(parameters, first, everyday, large),)
         if hasattr(owner, "__iter__"):
             explored += _from_instance(parameters, knowns, first, everyday, large)
+    readers = frozenset(k.parameter.name for k in knowns if takes_text(k, k.parameter.name == first_name))
+    ordered = [p.name for p in parameters if p.kind in positional]
     return InputPlan(
-        _planting(_call_strategy(parameters, everyday), parameters, free),
+        _planting(rendering(_call_strategy(parameters, everyday), ordered, readers), parameters, free),
         _call_strategy(parameters, large),
         sizes,
         None,
@@ -714,6 +737,7 @@ def plan_inputs(
         patterned,
         exhaustive,
         () if exhaustive else _crossed(parameters, domains, everyday),
+        fixtured,
     )
 
 

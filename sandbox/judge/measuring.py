@@ -14,18 +14,19 @@ WORKLOADS = 24  # inputs timed together in each loop of a round
 SIZE_GROUP = 8  # inputs timed together for each end of TimingSpec.cost_by_size
 SIZE_CALL_LIMIT_S = 0.1  # inputs the original took longer on are left out of it
 LOOP_SHARE = 300  # one loop of the workload costs the original at most this share of TimingSpec.max_seconds
-WORKLOAD_SOURCES = frozenset({"captured", "doctest", "generated"})  # besides the user's examples
+WORKLOAD_SOURCES = frozenset({"captured", "fixture", "doctest", "generated"})  # besides the user's examples
 SAMPLE_EVERY = 8  # rounds between compared results, after the first two
 
 
 def choose_workloads(passed: list[tuple[str, bytes, float]], spec: contract.TimingSpec) -> list[bytes]:
     """The function's real workload: the project's pytest-benchmark inputs where it has some; else
     the user's examples (whatever their cost: they say what matters), then the busiest of the
-    project's captured calls, the docstring's examples and the generated inputs (those of `--size`
-    among them), largest first, as many as fit in one loop's budget. An input that does not fit is
-    passed over, not the end of the choice: one quadratic call on the largest input must not leave
-    only the tiny ones (a draft 50x faster at size would be timed at about 1x). Explored, stray and
-    symbolic inputs are checks, not workloads. When every input is slow, the quickest few."""
+    project's captured calls, the inputs made of its tests' fixtures' values, the docstring's
+    examples and the generated inputs (those of `--size` among them), largest first, as many as fit
+    in one loop's budget. An input that does not fit is passed over, not the end of the choice: one
+    quadratic call on the largest input must not leave only the tiny ones (a draft 50x faster at
+    size would be timed at about 1x). Explored, stray and symbolic inputs are checks, not
+    workloads. When every input is slow, the quickest few."""
     from .timing import FEW_WORKLOADS
 
     preferred = [payload for source, payload, _ in passed if source == "benchmark"]

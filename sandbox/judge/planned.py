@@ -25,7 +25,8 @@ Call = tuple[str, bytes, str]  # (source, payload, the call as text)
 CheckOne = Callable[[bytes, str, str], None]  # (payload, shown, source): raises Mismatch where they differ
 ANSWER_S = 900.0  # a draw of hundreds of inputs, or a shrink: the runner's timeout bounds it anyway
 _SOURCES = frozenset(
-    {"example", "doctest", "captured", "benchmark", "explored", "generated", "stray", "symbolic", "exhaustive"}
+    {"example", "doctest", "captured", "benchmark", "fixture", "explored", "generated", "stray", "symbolic"}
+    | {"exhaustive"}
 )
 _MORE_LIMIT = 8  # everyday draws, at most this many times the usual, where a small domain repeats itself
 

@@ -1,8 +1,9 @@
 """The calls a check runs, from every source there is, in order:
 
 the user's examples, the examples in the function's docstring, the calls
-captured from the project's tests, then inputs hypothesis draws from what is
-known of each parameter (inputs/plan.py). This runs in the planner's process,
+captured from the project's tests, then inputs hypothesis draws: first those
+whose objects the tests' fixtures made, then from what is known of each
+parameter (inputs/plan.py). This runs in the planner's process,
 which imports the ORIGINAL's module (its signature, defaults and classes) as
 the original's user; never in the judge's, never the new version.
 Each call travels to the versions' processes as a pickle in which module-level
@@ -23,6 +24,7 @@ from typing import Any, Callable, Literal
 
 from .. import contract
 from ..inputs import examples, parameters, stubs
+from ..inputs.fixture_pool import Pool
 from ..inputs.plan import STRAY_DRAWS, plan_inputs
 from ..inputs.variants import call_variants
 from ..version import versions
@@ -34,6 +36,7 @@ EXPLORED_LARGE_DRAWS = 6  # and with the others' values of the largest size
 STRUCTURED_DRAWS = 100  # calls whose integers are all structured ones
 PATTERNED_DRAWS = 12  # calls per strategy of runs of one value at a size next to a literal
 CROSSED_DRAWS = 3  # calls per value (or combination) of the parameters of small closed domains
+FIXTURE_DRAWS = 4  # calls per value the tests' fixtures made (each with other values of the other parameters)
 
 
 class CannotPlan(Exception):
@@ -55,11 +58,13 @@ class CallSource:
         self.refs = self.version.refs()
         self.captured: list[examples.Call] = []
         self.benchmark: list[int] = []
+        self.fixtures = Pool()
         self.missing: str | None = None
         self.kinds: dict[bytes, tuple[str, str]] = {}  # an explored input's (parameter, kind)
         if job.captured:
             data = json.loads(base64.b64decode(job.captured))
             self.add_captured(data.get("calls", []), data.get("benchmark", []))
+            self.add_fixtures(data.get("fixtures", []))
 
     def add_captured(self, calls: list[str], benchmark: list[int]) -> None:
         for text in calls:
@@ -67,6 +72,16 @@ class CallSource:
                 args, kwargs = versions.loads_with_refs(base64.b64decode(text), self.version)
                 self.captured.append(examples.Call(tuple(args), dict(kwargs)))
         self.benchmark = [i for i in benchmark if isinstance(i, int)]
+
+    def add_fixtures(self, values: list[str]) -> None:
+        def load(data: bytes) -> Any:
+            return versions.loads_with_refs(data, self.version)
+
+        pickles = []
+        for text in values:
+            with contextlib.suppress(Exception):
+                pickles.append(base64.b64decode(text))
+        self.fixtures = Pool.of(pickles, load)
 
     def payload(self, call: examples.Call) -> bytes:
         return versions.dumps_with_refs((call.args, call.kwargs), self.refs)
@@ -180,6 +195,7 @@ class CallSource:
             stub_hints=stub,
             sources=[parameters.source_of(self.version.original) or "", self.job.candidate or ""],
             size=self.job.size,
+            fixtures=self.fixtures,
         )
 
     def generated(self, enough: Callable[[], bool]) -> Iterator[tuple[Any, int]]:
@@ -192,6 +208,8 @@ class CallSource:
         plan = self.plan()
         self.missing = plan.missing
         examples = self.job.max_examples
+        if plan.fixtured is not None:
+            yield Fixtures(plan.fixtured), FIXTURE_DRAWS * len(self.fixtures.values)
         if plan.small is not None:
             yield plan.small, examples
         if plan.scaled is not None:
@@ -259,8 +277,16 @@ class CallSource:
         name = self.job.target.function_name
         if not baseline:
             return self.job.candidate, name, 0
-        code = self.version.original.__code__
+        code = self.version.original_code.__code__
         return parameters.source_of(self.version.original), name, code.co_firstlineno - 1
+
+
+@dataclass(frozen=True)
+class Fixtures:
+    """Calls whose objects of the project's classes are values the tests' fixtures made: checked as
+    source "fixture"."""
+
+    strategy: Any
 
 
 @dataclass(frozen=True)
@@ -287,6 +313,8 @@ def _labelled(strategy: Any) -> tuple[str, Any]:
         return "stray", strategy.strategy
     if isinstance(strategy, Explored):
         return "explored", strategy.strategy
+    if isinstance(strategy, Fixtures):
+        return "fixture", strategy.strategy
     return "generated", strategy
 
 

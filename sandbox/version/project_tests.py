@@ -29,7 +29,8 @@ from .recorder import Recorder
 
 
 def _recording_plugin(pytest: Any, recorder: Recorder) -> Any:
-    """Tells the recorder which test runs (its setup and its call; teardowns are not recorded)."""
+    """Tells the recorder which test runs (its setup and its call; teardowns are not recorded), and
+    what each fixture made."""
 
     @contextlib.contextmanager
     def recording(item: Any) -> Any:
@@ -49,6 +50,13 @@ def _recording_plugin(pytest: Any, recorder: Recorder) -> Any:
         def pytest_runtest_call(self, item: Any) -> Any:
             with recording(item):
                 yield
+
+        @pytest.hookimpl(hookwrapper=True)  # type: ignore[untyped-decorator]
+        def pytest_fixture_setup(self, fixturedef: Any, request: Any) -> Any:
+            outcome = yield
+            if outcome.excinfo is None:
+                with contextlib.suppress(Exception):  # what the recorder cannot note is not the test's failure
+                    recorder.fixture(outcome.get_result())
 
     return Plugin()
 
@@ -132,8 +140,8 @@ def capture_all(job: contract.CaptureJob) -> dict[str, Any]:
 
 def run_with_version(version: versions.Version, project: str, tests: list[str]) -> dict[str, Any]:
     """Run `tests` with this version in the original's place."""
-    replacement = version.function
-    original = version.original
+    replacement = version.inner
+    original = version.original_code
     # Tests may hold the original by `from module import name`: give that very object the new code.
     # A method whose new version reads `__class__` (`super()`) where the original does not (or the
     # other way round) cannot take the other's code; its class already holds the new version.

@@ -29,6 +29,7 @@ import types
 from typing import Any
 
 from . import stubs, versions
+from .fixture_values import FixtureValues
 from .outcomes import Outcomes
 
 CAPTURE_LIMIT = 100  # distinct calls kept per function and test file
@@ -205,6 +206,7 @@ class Recorder:
         self._watched: set[int] = set()  # ids of the functions given a stub (kept alive by it)
         self._files: set[str] = set()  # the project files whose modules were looked for functions
         self._module_count = 0
+        self._fixtures = FixtureValues(self.functions, self._in_project)
 
     def hook(self, frame: Any, event: str, arg: Any) -> None:
         """The trace function while the modules are imported: the units that run then."""
@@ -233,6 +235,7 @@ class Recorder:
                 "covering": {},
                 "tests": {},
                 "units": {},
+                "fixtures": {},
             }
         self.current, self._record = nodeid, self.files[name]
         self._index = self._record["tests"].setdefault(nodeid, len(self._record["tests"]))
@@ -393,6 +396,33 @@ class Recorder:
             calls[seen[data]][1] = True
         return True
 
+    def fixture(self, value: Any) -> None:
+        """A value a fixture of the tests made: pickled (within the limits and the time share of
+        the calls) for the functions asked for that take it, or its items."""
+        record = self._record
+        if record is None:
+            return
+        for item, takers in self._fixtures.wanted(value):
+            started = time.process_time()
+            if self._bytes > BYTES_LIMIT or self._pickling > PICKLE_ALLOWANCE_S + PICKLE_SHARE * (
+                started - self._started
+            ):
+                return  # over the time share: a later fixture may be pickled
+            try:
+                data = pickled(item, {}, self._stubs)
+            finally:
+                self._pickling += time.process_time() - started
+            if data is None or not self._fixtures.keep(item, data):
+                continue  # one that does not pickle (or is too big) is left out
+            self._bytes += len(data)
+            text = base64.b64encode(data).decode("ascii")
+            for key in takers:
+                record["fixtures"].setdefault(key, []).append(text)
+
+    def _in_project(self, cls: type) -> bool:
+        name = getattr(cls, "__module__", None)
+        return isinstance(name, str) and self._module_file(sys.modules.get(name)) is not None
+
     def _where(self, code: Any) -> str | None:
         """The project file of this code, relative to the project; None for code outside it."""
         return self._project_file(code.co_filename)
@@ -450,6 +480,7 @@ class Recorder:
             entry["covering"] = {key: sorted(tests) for key, tests in record["covering"].items()}
             entry["tests"] = list(record["tests"])  # in the order they ran: the units' indexes
             entry["units"] = {unit: sorted(indexes) for unit, indexes in record["units"].items()}
+            entry["fixtures"] = record["fixtures"]
         for entry in files.values():
             entry["passed"].sort()
             entry["recorded"] = sorted(self.functions) if self.functions is not None else None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import importlib
+import inspect
 import io
 import pickle
 import types
@@ -41,7 +42,10 @@ class Version:
         # search runs both versions in one process and gives each its own while it runs.
         self.replaced: dict[str, tuple[Any, Any]] = {}
         self.function = original if candidate is None else self._define(candidate, target)
-        self.filename = self.function.__code__.co_filename
+        # A decorated function is called decorated; its own code is the one its decorator wraps.
+        self.original_code = own_function(original, target.function_name, None)
+        self.inner = own_function(self.function, target.function_name, None if candidate is None else NEW_VERSION_FILE)
+        self.filename = self.inner.__code__.co_filename
         self.hot = conditions.hot_lines(candidate if candidate is not None else _text_of(self.module))
 
     def _define(self, source: str, target: Any) -> Callable[..., Any]:
@@ -105,7 +109,7 @@ class Version:
         Read anew each time: a module that rebinds a global (`cache = {}` in a call) makes the old
         object an ordinary value, in either version, once the call has returned."""
         refs = protected_objects(self.module)
-        for name, value in defaults_of(self.function).items():
+        for name, value in defaults_of(self.inner).items():
             if not is_plain(value):
                 refs[id(value)] = "default:" + name
         return refs
@@ -197,12 +201,36 @@ def function_of_code(owner: Any, name: str, code: Any) -> tuple[Callable[..., An
     raw = owner.__dict__.get(stored_name(owner, name)) if hasattr(owner, "__dict__") else None
     if isinstance(raw, property):
         for accessor, part in _ACCESSOR_PART.items():
-            function = part(raw)
+            function = unwrapped(part(raw))
             if getattr(function, "__code__", None) is code:
                 return function, "" if accessor == "getter" else "." + accessor
         return None, ""
-    function = static_function(owner, name)
+    function = unwrapped(static_function(owner, name))
     return (function, "") if getattr(function, "__code__", None) is code else (None, "")
+
+
+def unwrapped(function: Any) -> Any:
+    """The function a decorator wraps where it keeps it as `__wrapped__` (`functools.wraps`), to
+    any depth; an undecorated function is its own."""
+    try:
+        return inspect.unwrap(function)
+    except (ValueError, TypeError):
+        return function  # a cycle of `__wrapped__`: no function of its own to find
+
+
+def own_function(function: Any, name: str, filename: str | None) -> Any:
+    """The function whose code a (decorated) version runs: `name`'s own, from `filename` where given.
+    A decorator that does not keep the function it wraps hides its code from the check."""
+    inner = unwrapped(function)
+    code = getattr(inner, "__code__", None)
+    if not isinstance(inner, types.FunctionType) or code is None or code.co_name != name:
+        raise LookupError(
+            f"{name} is decorated by something that does not keep it as `__wrapped__` (functools.wraps), "
+            "so the check cannot reach its code"
+        )
+    if filename is not None and code.co_filename != filename:
+        raise LookupError(f"the new version's decorator replaces {name} with another function")
+    return inner
 
 
 def protected_objects(module: Any) -> dict[int, str]:
@@ -252,7 +280,7 @@ class RefUnpickler(pickle.Unpickler):
         if kind == "global":
             return vars(self._version.module)[name]
         if kind == "default":
-            return defaults_of(self._version.function)[name]
+            return defaults_of(self._version.inner)[name]
         raise pickle.UnpicklingError(f"unknown reference {pid!r}")
 
 

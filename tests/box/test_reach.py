@@ -1,8 +1,10 @@
 """What lives in classes, and what changes its arguments, checked like any function (real Docker
 sandbox): a special method, a property's getter and setter, a mutator (a method that changes
 `self`, a function that sorts its argument in place), a method that reads a private name, a
-classmethod and a staticmethod. For each, a right and faster draft is verified and measured faster,
-and a wrong one is refused; a function that returns None and changes nothing is refused as such.
+method behind the project's own decorator, a classmethod and a staticmethod. For each, a right
+and faster draft is verified and measured faster, and a wrong one is refused; a function that
+returns None and changes nothing is refused as such, and one behind a decorator that does not
+keep it as `__wrapped__` cannot be checked, with that reason.
 """
 
 from __future__ import annotations
@@ -25,6 +27,26 @@ from tests.conftest import build_project
 pytestmark = pytest.mark.docker
 
 MODULE = '''\
+import functools
+
+
+def _numbers_only(method):
+    @functools.wraps(method)
+    def checked(self, value):
+        if not isinstance(value, int):
+            return NotImplemented
+        return method(self, value)
+
+    return checked
+
+
+def _bare(function):
+    def call(*args):
+        return function(*args)
+
+    return call
+
+
 class Tally:
     """Counts, with a floor and a ceiling of its own that only its methods see."""
 
@@ -65,6 +87,14 @@ class Tally:
             result = result + [count - self.__floor]
         return result
 
+    @_numbers_only
+    def count_of(self, value: int) -> int:
+        found = 0
+        for count in self.counts:
+            if count == value:
+                found = found + 1
+        return found
+
     @classmethod
     def upto(cls, n: int) -> "Tally":
         counts = []
@@ -86,6 +116,11 @@ def sort_scores(scores: list[int]) -> None:
         while j > 0 and scores[j - 1] > scores[j]:
             scores[j - 1], scores[j] = scores[j], scores[j - 1]
             j -= 1
+
+
+@_bare
+def halves(values: list[int]) -> list[int]:
+    return [value // 2 for value in values]
 
 
 def add_up(scores: list[int]) -> None:
@@ -117,6 +152,11 @@ DRAFTS = {
     "Tally.lifted": (
         "def lifted(self):\n    floor = self.__floor\n    return [count - floor for count in self.counts]\n",
         "def lifted(self):\n    floor = self.__ceiling\n    return [count - floor for count in self.counts]\n",
+    ),
+    # Decorated by the project's own decorator (which keeps it as `__wrapped__`): checked as applied.
+    "Tally.count_of": (
+        "def count_of(self, value):\n    return self.counts.count(value)\n",
+        "def count_of(self, value):\n    return self.counts[1:].count(value)\n",
     ),
     "Tally.upto": (
         "@classmethod\ndef upto(cls, n):\n    return cls(list(range(n % 300)))\n",
@@ -186,4 +226,13 @@ def test_a_function_that_returns_none_and_changes_nothing_is_refused_with_its_re
 ) -> None:
     target = SourceFile.read(project / "reach.py").target("add_up")
     with pytest.raises(UsageError, match="it returns no value and changes none of its arguments"):
+        verify(box, "reach", target, None, OPTIONS, timing=False)
+
+
+def test_a_decorator_that_hides_the_function_leaves_it_uncheckable_with_its_reason(
+    box: DockerSandbox, project: Path
+) -> None:
+    target = SourceFile.read(project / "reach.py").target("halves")
+    assert target.eligible
+    with pytest.raises(UsageError, match="does not keep it as `__wrapped__`"):
         verify(box, "reach", target, None, OPTIONS, timing=False)

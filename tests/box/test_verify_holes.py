@@ -263,6 +263,24 @@ def fingerprint(items):
         return hash(tuple(fingerprint(item) for item in items))
 
 
+class Release:
+    """A release number that compares equal to its text, which it parses strictly."""
+
+    def __init__(self, major: int, minor: int) -> None:
+        self.major, self.minor = major, minor
+
+    def __str__(self) -> str:
+        return f"{self.major}.{self.minor}"
+
+    def __eq__(self, other: "Release | str") -> bool:
+        if isinstance(other, str):
+            major, dot, minor = other.partition(".")
+            if not (dot and major.isdigit() and minor.isdigit()):
+                raise ValueError(f"not a release: {other!r}")
+            other = Release(int(major), int(minor))
+        return (self.major, self.minor) == (other.major, other.minor)
+
+
 def nth(n, seq):
     try:
         return seq[n]
@@ -522,6 +540,23 @@ def test_a_dropped_check_of_an_untyped_argument_is_seen(check: Checker) -> None:
     unchecked = "def scale(values, factor=2):\n    return [value * factor for value in values]\n"
     verdict = check("scale", unchecked)
     assert not verdict.correct and "TypeError" in (verdict.mismatch or "")
+
+
+def test_text_made_from_self_meets_a_draft_that_reads_it_leniently(check: Checker) -> None:
+    # Drawn text is almost never what `self` prints, nor nearly: some is made from it.
+    lenient = (
+        "def __eq__(self, other):\n"
+        "    if isinstance(other, str) and other.strip() == str(self):\n"
+        "        return True\n"
+        "    if isinstance(other, str):\n"
+        "        major, dot, minor = other.partition('.')\n"
+        "        if not (dot and major.isdigit() and minor.isdigit()):\n"
+        "            raise ValueError(f'not a release: {other!r}')\n"
+        "        other = Release(int(major), int(minor))\n"
+        "    return (self.major, self.minor) == (other.major, other.minor)\n"
+    )
+    verdict = check("Release.__eq__", lenient)
+    assert not verdict.correct and "ValueError" in (verdict.mismatch or ""), verdict.mismatch
 
 
 def test_a_correct_draft_is_not_judged_by_what_the_original_does_not_accept(check: Checker) -> None:

@@ -13,6 +13,7 @@ import re
 import tarfile
 import threading
 import uuid
+import zipfile
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -66,11 +67,34 @@ def readable_project(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def index(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """A package index on 127.0.0.1 (PEP 691's JSON pages) serving the probe's source alone; and
-    the marker its setup.py would write on the host."""
+    """A package index on 127.0.0.1 serving the probe's source alone; and the marker its setup.py
+    would write on the host."""
     marker = tmp_path / "built-on-the-host"
-    data = source_distribution(marker)
-    name = "coderefine_hostile_probe-1.0.tar.gz"
+    with serving("coderefine_hostile_probe-1.0.tar.gz", source_distribution(marker)) as url:
+        yield url, marker
+
+
+def broken_wheel() -> bytes:
+    """A wheel pip downloads (its metadata reads well) but refuses to install: a file of it would
+    land outside the folder it installs into."""
+    info = "coderefine_hostile_probe-1.0.dist-info"
+    files = {
+        "probe.py": "ANSWER = 42\n",
+        "../outside.py": "ESCAPED = True\n",
+        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {PROBE}\nVersion: 1.0\n",
+        f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    files[f"{info}/RECORD"] = "".join(f"{name},,\n" for name in files) + f"{info}/RECORD,,\n"
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+    return buffer.getvalue()
+
+
+@contextlib.contextmanager
+def serving(name: str, data: bytes) -> Iterator[str]:
+    """A package index on 127.0.0.1 (PEP 691's JSON pages) serving one file of the probe."""
     page = {
         "meta": {"api-version": "1.0"},
         "name": PROBE,
@@ -85,7 +109,7 @@ def index(tmp_path: Path) -> Iterator[tuple[str, Path]]:
             if self.path.rstrip("/") == f"/simple/{PROBE}":
                 body, kind = json.dumps(page).encode(), "application/vnd.pypi.simple.v1+json"
             elif self.path == f"/files/{name}":
-                body, kind = data, "application/gzip"
+                body, kind = data, "application/octet-stream"
             else:
                 self.send_error(404)
                 return
@@ -98,9 +122,35 @@ def index(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/simple", marker
-    server.shutdown()
-    server.server_close()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/simple"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_wheel_that_does_not_install_is_named_and_the_rest_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_deps: list[str]
+) -> None:
+    project = readable_project(tmp_path)
+    (project / "requirements.txt").write_text(f"{PROBE}==1.0\niniconfig\n")
+    notes: list[str] = []
+    with serving("coderefine_hostile_probe-1.0-py3-none-any.whl", broken_wheel()) as url:
+        monkeypatch.setenv("PIP_INDEX_URL", url)
+        monkeypatch.setenv("PIP_EXTRA_INDEX_URL", "https://pypi.org/simple")
+        with DockerSandbox(project=project, limits=LIMITS, on_note=notes.append) as box:
+            fresh_deps.append(box.image)
+            result = box.run("import importlib.util, iniconfig\nprint(importlib.util.find_spec('probe') is None)")
+    assert result.ok and result.stdout == "True\n", result.stderr
+    assert len(notes) == 1 and notes[0].startswith(
+        "the project's dependency coderefine_hostile_probe-1.0-py3-none-any.whl could not be installed in the sandbox ("
+    ), notes
+    assert notes[0].endswith("): left out") and "outside" in notes[0], notes
+    # Said again at the image's next use, as every requirement left out is.
+    again: list[str] = []
+    with DockerSandbox(project=project, limits=LIMITS, on_note=again.append):
+        pass
+    assert again == notes
 
 
 def test_a_source_without_a_wheel_is_built_in_a_container_never_on_the_host(
