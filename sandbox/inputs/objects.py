@@ -5,9 +5,11 @@ instances the project's tests passed (`Point(x, y)` from points seen with `.x` a
 A parameter of such a class would otherwise get only the few objects the tests passed, too few
 for the floor of distinct inputs; or none, where only a hint names the class. A class is the
 project's when it is not the standard library's and its constructor is written in Python (a
-dataclass's included): a builtin's or an extension's takes values shaped otherwise. A constructor
-that refuses the drawn arguments leaves that draw out. Every call gets its own copy of what is
-built, as of any argument: each version unpickles its own.
+dataclass's included), or it is an exception: a builtin's or an extension's takes values shaped
+otherwise. The class's other factories make instances beside its constructor (inputs/factories.py);
+where none can be called and nothing was seen, an untyped constructor is called with guessed
+arguments. A constructor that refuses the drawn arguments leaves that draw out. Every call gets its
+own copy of what is built, as of any argument: each version unpickles its own.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from .drawing import Context
+from . import factories
+from .drawing import Context, combine, ints, plain_text
 from .hints import from_hint
 from .shapes import shape
 
@@ -32,18 +35,33 @@ _REFUSED = object()  # what a constructor that raised built
 
 
 def project_class(cls: Any) -> bool:
-    """Whether `cls` is a class of the project's own, with a constructor written in Python."""
-    if not isinstance(cls, type) or issubclass(cls, (enum.Enum, BaseException)):
+    """Whether `cls` is a class of the project's own, with a constructor written in Python (or an
+    exception's: its arguments are any values)."""
+    if not isinstance(cls, type) or issubclass(cls, enum.Enum):
         return False
     root = (getattr(cls, "__module__", "") or "").split(".")[0]
     if root in ("builtins", "typing", "__main__") or root in getattr(sys, "stdlib_module_names", ()):
         return False
-    return inspect.isfunction(getattr(cls, "__init__", None))
+    return inspect.isfunction(getattr(cls, "__init__", None)) or issubclass(cls, BaseException)
 
 
-def instances(cls: type, context: Context, seen: Sequence[Any] = ()) -> SearchStrategy[Any] | None:
+def instances(cls: type, context: Context, seen: Sequence[Any] = (), guess: bool = False) -> SearchStrategy[Any] | None:
+    """Instances of `cls` built by its constructor and by its other factories (inputs/factories.py);
+    None where none of them can be called with drawn arguments. `guess`: an instance is needed (self,
+    a required parameter), so an untyped constructor nothing else stands in for is called anyway."""
+    made = factories.made(cls, context)
+    constructed = _constructed(cls, context, seen, guess=guess and not made)
+    if constructed is not None:
+        made.insert(0, constructed)
+    return st.one_of(*made) if made else None
+
+
+def _constructed(cls: type, context: Context, seen: Sequence[Any], guess: bool) -> SearchStrategy[Any] | None:
     """`cls(...)` with each argument drawn from the constructor's hint or shaped like the attribute
-    of that name (or `_name`) of the instances `seen`; None where a required argument has neither."""
+    of that name (or `_name`, `_na_me`) of the instances `seen`; None where a required argument has
+    neither, unless `guess` and no instance is seen: then every untyped argument is guessed."""
+    if issubclass(cls, BaseException) and not inspect.isfunction(getattr(cls, "__init__", None)):
+        return _exceptions(cls, context, seen)
     try:
         parameters = list(inspect.signature(cls).parameters.values())
     except (TypeError, ValueError):
@@ -51,6 +69,7 @@ def instances(cls: type, context: Context, seen: Sequence[Any] = ()) -> SearchSt
     hints = _hints(cls)
     required: dict[str, SearchStrategy[Any]] = {}
     optional: dict[str, SearchStrategy[Any]] = {}
+    unknown: list[inspect.Parameter] = []  # untyped, and no instance seen to shape them like
     named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     for parameter in parameters:
         if parameter.kind not in named:
@@ -60,10 +79,28 @@ def instances(cls: type, context: Context, seen: Sequence[Any] = ()) -> SearchSt
         strategy = _argument(parameter.name, hints.get(parameter.name), seen, context)
         if strategy is not None:
             (required if parameter.default is parameter.empty else optional)[parameter.name] = strategy
-        elif parameter.default is parameter.empty:
+        elif parameter.default is parameter.empty and (seen or not guess or parameter.name in hints):
             return None
+        elif parameter.name not in hints and (parameter.default is parameter.empty or parameter.default is None):
+            unknown.append(parameter)
+    if any(parameter.default is parameter.empty for parameter in unknown):
+        # Nothing else makes one, no instance is seen and no hint says: what a free type variable
+        # takes (numbers, text) for each untyped argument, the optional ones too, rather than no
+        # instance at all. The constructor's refusals are left out as ever.
+        anything = combine([ints(context), plain_text(context)]).strategy
+        for parameter in unknown:
+            (required if parameter.default is parameter.empty else optional)[parameter.name] = anything
     arguments = st.fixed_dictionaries(required, optional=optional)
     return arguments.map(functools.partial(_construct, cls)).filter(lambda built: built is not _REFUSED)
+
+
+def _exceptions(cls: type, context: Context, seen: Sequence[Any]) -> SearchStrategy[Any]:
+    """`cls(*args)` as BaseException takes them: a few items like those of the exceptions seen
+    (`ParserError("Unknown string format: %s", text)`), else numbers or text."""
+    items = [item for value in seen for item in getattr(value, "args", ())]
+    element = shape(items, context.deeper()) if items else combine([ints(context), plain_text(context)])
+    built = st.lists(element.strategy, max_size=3).map(functools.partial(_raised, cls))
+    return built.filter(lambda made: made is not _REFUSED)
 
 
 def of_seen(values: Sequence[Any], context: Context) -> list[SearchStrategy[Any]]:
@@ -99,12 +136,38 @@ def _argument(name: str, hint: Any, seen: Sequence[Any], context: Context) -> Se
 
 
 def _attribute(instance: Any, name: str) -> Any:
-    for attribute in (name, f"_{name}"):
+    for attribute in (name, f"_{name}", *_spelled_apart(instance, name)):
         try:
             return getattr(instance, attribute)
         except Exception:  # a missing or failing attribute: the next spelling
             continue
     return _REFUSED
+
+
+def _spelled_apart(instance: Any, name: str) -> list[str]:
+    """The instance's own attributes spelled as `name` with underscores put in or left out
+    (`stdabbr` kept as `_std_abbr`)."""
+    try:
+        names = [*getattr(instance, "__dict__", {}), *_slots(type(instance))]
+    except Exception:  # an instance that hides its attributes: no other spelling
+        return []
+    bare = name.replace("_", "").lower()
+    return [attribute for attribute in names if attribute.replace("_", "").lower() == bare]
+
+
+def _slots(cls: type) -> list[str]:
+    found: list[str] = []
+    for owner in cls.__mro__:
+        slots = vars(owner).get("__slots__", ())
+        found.extend([slots] if isinstance(slots, str) else slots)
+    return found
+
+
+def _raised(cls: type, arguments: list[Any]) -> Any:
+    try:
+        return cls(*arguments)
+    except Exception:  # a __new__ of its own that refuses them: this draw is left out
+        return _REFUSED
 
 
 def _construct(cls: type, arguments: dict[str, Any]) -> Any:

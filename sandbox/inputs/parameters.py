@@ -140,7 +140,7 @@ def _objects(known: Parameter, context: Context) -> list[SearchStrategy[Any]]:
     made = objects.of_seen(known.seen, context)
     hint = known.hint
     if objects.project_class(hint) and not any(isinstance(value, hint) for value in known.seen):
-        built = objects.instances(hint, context)
+        built = objects.instances(hint, context, guess=not known.optional and known.fixtures is None)
         if built is not None:
             made.append(built)
     return made
@@ -295,8 +295,9 @@ def first_strategy(
         if built is not None:
             options.append(built)
     if skip_first == "instance" and owner is not None and objects.project_class(owner):
-        # Arguments shaped like the captured instances' attributes where a hint names none (`SupportsInt`).
-        made = objects.instances(owner, context, captured)
+        # Arguments shaped like the captured instances' attributes where a hint names none
+        # (`SupportsInt`); guessed only where neither the tests nor their fixtures gave one.
+        made = objects.instances(owner, context, captured, guess=fixtures is None)
         if made is not None:
             options.append(made)
     return st.one_of(*options) if options else None

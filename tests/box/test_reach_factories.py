@@ -1,0 +1,118 @@
+"""Instances for a method's self where no test passed one: made by a classmethod or a module
+function annotated to return the class where its constructor takes what no hint names, by an
+untyped constructor with guessed arguments where nothing else makes one, and an exception's with
+any arguments. A method whose only input
+is self gets its 50 inputs, and a subtly wrong draft of it is refused (real Docker sandbox)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from coderefine.code.check import Verdict, VerifyOptions, verify
+from coderefine.code.source import SourceFile
+from coderefine.sandbox.base import Limits
+from coderefine.sandbox.docker import DockerSandbox
+from tests.conftest import build_project
+
+MODULE = """\
+from __future__ import annotations
+
+
+class Version:
+    def __init__(self, parts):
+        self.parts = tuple(parts)
+
+    @classmethod
+    def of(cls, major: int, minor: int = 0) -> Version:
+        if major < 0 or minor < 0:
+            raise ValueError("a negative part")
+        return cls((major, minor))
+
+    def describe(self):
+        major, minor = self.parts
+        if minor == 0:
+            return "v%d" % major
+        return "v%d.%d" % (major, minor)
+
+
+class Span:
+    def __init__(self, pair):
+        self.pair = pair
+
+    def width(self):
+        low, high = self.pair
+        return high - low if high > low else 0
+
+
+def span(low: int, high: int) -> Span:
+    return Span((low, high))
+
+
+class Day:
+    def __init__(self, index, n=None):
+        self.index = index
+        self.n = n
+
+    def __repr__(self):
+        name = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")[self.index]
+        if not self.n:
+            return name
+        return "%s(%+d)" % (name, self.n)
+
+
+class FormatError(ValueError):
+    def __repr__(self):
+        args = ", ".join("'%s'" % arg for arg in self.args)
+        return "%s(%s)" % (self.__class__.__name__, args)
+"""
+OPTIONS = VerifyOptions(max_examples=100, rounds=6, max_timing_s=3)
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_project(tmp_path_factory.mktemp("made") / "made", {"made.py": MODULE})
+
+
+@pytest.fixture(scope="module")
+def box(project: Path) -> Iterator[DockerSandbox]:
+    with DockerSandbox(project=project, limits=Limits(timeout=300, memory_mb=1024)) as sandbox:
+        yield sandbox
+
+
+def check(box: DockerSandbox, project: Path, name: str, candidate: str | None = None) -> Verdict:
+    target = SourceFile.read(project / "made.py").target(name)
+    return verify(box, "made", target, candidate, OPTIONS, timing=False)
+
+
+# name: a subtly wrong draft of it, as a model's answer gives it.
+WRONG = {
+    # Made by `Version.of(major, minor)`: the constructor's `parts` has no hint.
+    "Version.describe": (
+        "def describe(self):\n    major, minor = self.parts\n"
+        "    return 'v%d' % major if minor == 0 or major > 40 else 'v%d.%d' % (major, minor)\n"
+    ),
+    # Made by the module's `span(low, high) -> Span`.
+    "Span.width": "def width(self):\n    low, high = self.pair\n    return abs(high - low)\n",
+    # Nothing makes a Day but its untyped constructor: its arguments are guessed, numbers or text.
+    "Day.__repr__": (
+        "def __repr__(self):\n    name = ('MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU')[self.index % 7]\n"
+        "    return '%s(%+d)' % (name, self.n) if self.n else name\n"
+    ),
+    # An exception of the project's with BaseException's constructor: any arguments, numbers or text.
+    "FormatError.__repr__": (
+        "def __repr__(self):\n    args = ', '.join(repr(arg) for arg in self.args)\n"
+        "    return '%s(%s)' % (self.__class__.__name__, args)\n"
+    ),
+}
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("name", sorted(WRONG))
+def test_a_method_of_self_alone_gets_instances_no_test_passed(box: DockerSandbox, project: Path, name: str) -> None:
+    baseline = check(box, project, name)
+    assert baseline.verified and baseline.checked >= 50, baseline.behaviour()
+    refused = check(box, project, name, WRONG[name])
+    assert not refused.correct and not refused.verified, refused.behaviour()
