@@ -236,7 +236,7 @@ def functions_of(document: Mapping[str, Any]) -> list[Function]:
 
 
 def unsteady(function: Function) -> str | None:
-    """"disagrees with itself" where the check found the original giving two outcomes for one input
+    """ "disagrees with itself" where the check found the original giving two outcomes for one input
     (a timer or a random choice reached through its arguments or `self`, which its text never names)."""
     return "disagrees with itself" if "the original against itself" in function.message else None
 
