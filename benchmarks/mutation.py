@@ -56,7 +56,10 @@ Sources:
   version of a member is its def with its decorators, at the left margin. The oracle puts a
   version in the class as the descriptor its decorators make, calls a property through its
   instance, and compares instances by their slots (Version's __eq__ leaves the build out).
-- library: the thirteen libraries in that order; all: the suite, untyped and the thirteen libraries.
+- isodate: untyped helpers the library calls with Decimals (max_days_in_month, fquotmod: a floor
+  divmod with bounds, which Decimal's own divmod would truncate) and its Duration's special
+  methods (__neg__, __eq__ where a year is twelve months, __hash__, __str__).
+- library: the fourteen libraries in that order; all: the suite, untyped and the fourteen libraries.
 
 Nothing in the repository is changed: every run works on copies. Before funcy and fnc, `all` took
 about 20 minutes on 2 cores (the suite 4, untyped 5, toolz 7, boltons 4; each library's sdist is
@@ -575,6 +578,28 @@ LIBRARIES = {
             ("inflection/__init__.py", name)
             for name in ("ordinal", "ordinalize", "humanize", "parameterize", "dasherize", "underscore", "titleize")
         ),
+    ),
+    # a src layout, untyped: a Duration of years and months beside a timedelta (special methods:
+    # __neg__, __eq__, __hash__, __str__) and its helpers, which the library calls with Decimals
+    "isodate": Library(
+        "isodate",
+        "0.7.2",
+        ("tests",),
+        "tests",
+        tuple(
+            ("src/isodate/duration.py", name)
+            for name in (
+                "max_days_in_month",
+                "fquotmod",
+                "Duration.__neg__",
+                "Duration.__eq__",
+                "Duration.__hash__",
+                "Duration.__str__",
+            )
+        ),
+        # its tests import the package as installed: from src/ on pytest's path
+        (("pyproject.toml", 'testpaths = ["tests"]\n', 'testpaths = ["tests"]\npythonpath = ["src"]\n'),),
+        source_root="src",
     ),
     # its .pytest.ini asks for pytest-cov's options (not installed here, nor in the box) and runs the
     # docstrings of src/ and the .rst files of docs/ as doctests: both are in the kill filter beside

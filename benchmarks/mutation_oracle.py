@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import collections
 import contextlib
+import datetime
 import decimal
 import fractions
 import functools
@@ -1976,6 +1977,40 @@ _SV_IDENTIFIERS = ("rc", "alpha", "beta", "0", "1", "2", "9", "10", "11", "99", 
 _SV_BUILDS = ("build.1", "build.9", "build.009", "001", "build", "exp.sha.5114f85", "9", "b9z", "0.0", "abc.1a")
 
 
+def _iso_number(rng: random.Random, low: int, high: int) -> Any:
+    """An int, or the Decimal the library passes (a century year, a leap year, a month out of range)."""
+    marked = (1900, 2000, 2100, 2004, 2023, 1, 2, 12, 13, 0)
+    value = rng.choice(marked) if rng.random() < 0.4 else rng.randint(low, high)
+    return decimal.Decimal(value) if rng.random() < 0.5 else value
+
+
+def _iso_fquotmod(rng: random.Random) -> Arguments:
+    low = rng.choice((0, 1))
+    high = rng.choice((12, 13, 24, 60, 7)) + low
+    value = decimal.Decimal(rng.randint(-40, 60)) + decimal.Decimal(rng.choice((0, 0, 5, 25))) / 10
+    return (value, low, high), {}
+
+
+def _iso_duration(rng: random.Random) -> Any:
+    duration = importlib.import_module("isodate.duration").Duration
+    counts = (0, 0, 1, -1, 2, 5, 12, -3)
+    parts: dict[str, Any] = {name: rng.choice(counts) for name in ("days", "seconds", "years", "months")}
+    if rng.random() < 0.3:
+        parts["months"] = decimal.Decimal(parts["months"])
+    if rng.random() < 0.2:
+        parts["years"], parts["months"] = 1, -12 + parts["months"]
+    return duration(**parts)
+
+
+def _iso_other(rng: random.Random) -> Any:
+    roll = rng.random()
+    if roll < 0.6:
+        return _iso_duration(rng)
+    if roll < 0.85:
+        return datetime.timedelta(days=rng.choice((0, 1, -1, 2)))
+    return rng.choice((0, None, "P1D"))
+
+
 @functools.cache
 def _sv_classes() -> tuple[Any, Any]:
     """Version and a subclass of it; imported in the check's child, where the library is on the path."""
@@ -2380,6 +2415,12 @@ LIBRARY_INPUTS: dict[str, Maker] = {
     "semver.Version._increment_string": lambda rng: ((rng.choice((*_SV_BUILDS, "rc.9", "a", "", "9.9", "1a2b")),), {}),
     "semver.Version.prerelease": lambda rng: ((_sv_version(rng),), {}),
     "semver.Version.major.setter": lambda rng: ((_sv_version(rng), rng.choice((0, 1, 5, "2", -1))), {}),
+    "isodate.max_days_in_month": lambda rng: ((_iso_number(rng, 1890, 2110), _iso_number(rng, 0, 14)), {}),
+    "isodate.fquotmod": _iso_fquotmod,
+    "isodate.Duration.__neg__": lambda rng: ((_iso_duration(rng),), {}),
+    "isodate.Duration.__eq__": lambda rng: ((_iso_duration(rng), _iso_other(rng)), {}),
+    "isodate.Duration.__hash__": lambda rng: ((_iso_duration(rng),), {}),
+    "isodate.Duration.__str__": lambda rng: ((_iso_duration(rng),), {}),
     "semver.Version.compare": _sv_compare,
     # the comparison operators, behind @_comparator: compare's arguments (and what it turns away)
     **dict.fromkeys(("semver.Version.__eq__", "semver.Version.__lt__", "semver.Version.__ge__"), _sv_compare),

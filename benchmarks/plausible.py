@@ -5046,6 +5046,130 @@ SEMVER: dict[str, tuple[Draft, ...]] = {
 }
 
 
+# -- isodate 0.7.2 --------------------------------------------------------------------------
+# src/isodate/duration.py imports timedelta and (from decimal) ROUND_FLOOR, Decimal; it defines
+# fquotmod, max_days_in_month and Duration (years, months and a timedelta `tdelta`). The library
+# passes Decimals to its helpers; a method's draft is its def at the left margin.
+
+ISODATE: dict[str, tuple[Draft, ...]] = {
+    "max_days_in_month": (
+        draft(
+            "kind-assumed",
+            "the standard library's calendar: a Decimal year or a month out of 1..12 is refused",
+            """
+            def max_days_in_month(year, month):
+                import calendar
+
+                return calendar.monthrange(year, month)[1]
+            """,
+            Witness("max_days_in_month(2001, 13)", "28", "raises IllegalMonthError"),
+        ),
+        draft(
+            "size-fast-path",
+            "a leap year as every fourth year: the centuries that are not leap years are missed",
+            """
+            def max_days_in_month(year, month):
+                if month in (1, 3, 5, 7, 8, 10, 12):
+                    return 31
+                if month in (4, 6, 9, 11):
+                    return 30
+                return 29 if year % 4 == 0 else 28
+            """,
+            Witness("max_days_in_month(1900, 2)", "28", "29"),
+        ),
+    ),
+    "fquotmod": (
+        draft(
+            "text-vs-number",
+            "divmod on the Decimals: Decimal's divmod truncates toward zero where the original floors",
+            """
+            def fquotmod(val, low, high):
+                div, mod = divmod(val - low, high - low)
+                return int(div), mod + low
+            """,
+            Witness("fquotmod(Decimal(-1), 1, 13)", "(-1, Decimal('11'))", "(0, Decimal('-1'))"),
+        ),
+        draft(
+            "error-changed",
+            "the quotient by floor division of the difference: a Decimal floor-divides toward zero",
+            """
+            def fquotmod(val, low, high):
+                span = high - low
+                div = (val - low) // span
+                return int(div), val - div * span
+            """,
+            Witness("fquotmod(Decimal('-0.5'), 0, 12)", "(-1, Decimal('11.5'))", "(0, Decimal('-0.5'))"),
+        ),
+    ),
+    "Duration.__neg__": (
+        draft(
+            "part-dropped",
+            "the negation rebuilt from the days alone: the seconds of the timedelta are lost",
+            """
+            def __neg__(self):
+                return Duration(-self.tdelta.days, years=-self.years, months=-self.months)
+            """,
+            Witness("-Duration(seconds=5)", "Duration(seconds=-5)", "Duration(0)"),
+        ),
+    ),
+    "Duration.__eq__": (
+        draft(
+            "part-dropped",
+            "two Durations compared part by part: a year is no longer twelve months",
+            """
+            def __eq__(self, other):
+                if isinstance(other, Duration):
+                    mine, theirs = (self.years, self.months, self.tdelta), (other.years, other.months, other.tdelta)
+                    return mine == theirs
+                if self.years == 0 and self.months == 0:
+                    return self.tdelta == other
+                return False
+            """,
+            Witness("Duration(years=1) == Duration(months=12)", "True", "False"),
+        ),
+        draft(
+            "kind-assumed",
+            "other taken for a Duration or a timedelta: anything else raises instead of comparing unequal",
+            """
+            def __eq__(self, other):
+                if isinstance(other, Duration):
+                    months = self.years * 12 + self.months == other.years * 12 + other.months
+                    return months and self.tdelta == other.tdelta
+                other = timedelta(other.days, other.seconds, other.microseconds)
+                return self.years == 0 and self.months == 0 and self.tdelta == other
+            """,
+            Witness("Duration(days=1) == 0", "False", "raises AttributeError"),
+        ),
+    ),
+    "Duration.__hash__": (
+        draft(
+            "part-dropped",
+            "the months counted once, as __eq__ counts them: another hash than the original's",
+            """
+            def __hash__(self):
+                return hash((self.tdelta, self.years * 12 + self.months))
+            """,
+            Witness("hash(Duration(years=1)) == hash((timedelta(0), 0, 1))", "True", "False"),
+        ),
+    ),
+    "Duration.__str__": (
+        draft(
+            "empty-vs-none",
+            "'month' for exactly one month only: a negative count of months is written in the plural",
+            """
+            def __str__(self):
+                params = []
+                if self.years:
+                    params.append("%d years" % self.years)
+                if self.months:
+                    params.append(("%d month" if self.months == 1 else "%d months") % self.months)
+                params.append(str(self.tdelta))
+                return ", ".join(params)
+            """,
+            Witness("str(Duration(months=-3))", "'-3 month, 0:00:00'", "'-3 months, 0:00:00'"),
+        ),
+    ),
+}
 DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "funcy": FUNCY,
     "fnc": FNC,
@@ -5058,4 +5182,5 @@ DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "ordered-set": ORDERED_SET,
     "dictdiffer": DICTDIFFER,
     "semver": SEMVER,
+    "isodate": ISODATE,
 }
