@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import collections.abc
 import enum
 import inspect
+import operator
 import random
 import typing
 from collections.abc import Callable, Iterable, Sequence
@@ -49,6 +51,8 @@ def from_hint(annotation: Any, context: Context) -> Element | None:
         return Element(st.sampled_from(arguments))
     if origin is typing.Union or type(annotation).__name__ == "UnionType":
         return _union(arguments, context)
+    if origin is collections.abc.Callable or annotation is collections.abc.Callable:
+        return _callables(arguments)
     collection = _collection_hint(origin, arguments, context)
     if collection is not None:
         return collection
@@ -67,6 +71,25 @@ def _scalar_hint(annotation: Any, context: Context) -> Element | None:
     if annotation is bytes:
         return binary((), context)
     return None
+
+
+# Callables every version's process gets by name (hypothesis's own are closures no pickle carries
+# there), by how many arguments they take; none whose result holds an address (`id`, `repr`).
+_CALLABLES: dict[int, tuple[Callable[..., Any], ...]] = {
+    0: (list, dict, tuple, int, str),
+    1: (len, bool, abs, int, float, str, sorted, list, tuple, set, type, str.upper, str.strip),
+    2: (operator.add, operator.mul, operator.eq, operator.lt, operator.getitem, max, min),
+}
+
+
+def _callables(arguments: Sequence[Any]) -> Element:
+    """Callables of the hint's arity (any arity for `Callable[..., R]` or a bare `Callable`)."""
+    taken = arguments[0] if arguments else ...
+    if isinstance(taken, list) and len(taken) in _CALLABLES:
+        pool = _CALLABLES[len(taken)]
+    else:
+        pool = tuple(dict.fromkeys(function for group in _CALLABLES.values() for function in group))
+    return Element(st.sampled_from(pool), lambda rng, size: rng.choice(pool))
 
 
 def _union(options: Iterable[Any], context: Context) -> Element | None:

@@ -6,11 +6,12 @@ import collections.abc
 import inspect
 import itertools  # noqa: F401 - a doctest below uses it
 import os
+import pickle
 import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -96,6 +97,21 @@ def test_untyped_function_widens_captured_values() -> None:
     assert {n for n in numbers if n != 2} and min(numbers) < 0
     assert min(numbers) < -1 and max(numbers) > 3  # a margin beyond the observed value and its neighbours
     assert all(type(n) is int for n in numbers)
+
+
+def test_a_callable_hint_draws_callables_every_process_gets_by_name() -> None:
+    def apply(convert: Callable[[str], Any], combine: Callable[..., Any], text: str) -> Any:
+        return convert(text), combine
+
+    calls = draws(inputs.plan_inputs(apply).small, 100)
+    converters = {call.args[0] for call in calls}
+    assert len(converters) > 3 and all(pickle.loads(pickle.dumps(f)) is f for f in converters)
+    for convert in converters:  # each takes the one argument, whatever it makes of it
+        try:
+            convert("3")
+        except TypeError as error:
+            assert "argument" not in str(error), (convert, error)
+    assert len({call.args[1] for call in calls}) > 3
 
 
 def test_decimals_and_fractions_seen_are_widened_in_their_kind() -> None:
