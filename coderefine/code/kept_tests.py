@@ -40,6 +40,7 @@ from coderefine.code.result_cache import imports_in, module_files
 from coderefine.code.testfiles import is_test_file
 from coderefine.sandbox import contract
 from coderefine.sandbox.project_copy import left_out
+from coderefine.syntax_trees import syntax_tree
 
 CALLS_PER_FUNCTION = 100  # captured calls a function's checks start from, at most
 MODULE = "<module>"  # a file's code outside its functions, as sandbox/project_tests.py names it
@@ -123,7 +124,7 @@ def unit_hashes(path: Path) -> dict[str, str] | None:
     and under MODULE the hash of the rest; None when the file cannot be read or parsed (nor walked:
     `ast.dump` recurses, and a project may hold a file nested too deep for it)."""
     try:
-        return _unit_hashes(ast.parse(read_regular(path)))
+        return _unit_hashes(syntax_tree(read_regular(path)))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 

@@ -16,6 +16,8 @@ import ast
 
 import libcst as cst
 
+from coderefine.syntax_trees import syntax_tree
+
 MAX_DEPTH = 200  # levels of syntax (nested nodes of CPython's tree)
 
 
@@ -27,7 +29,7 @@ def parse(text: str | bytes) -> tuple[cst.Module, ast.Module]:
     """Both trees of `text`. SyntaxError (TooDeep for source nested too deep) where CPython or libcst
     refuses it: CPython decides where libcst's grammar is looser (`{**x for x in y}`)."""
     try:
-        tree = ast.parse(text)
+        tree = syntax_tree(text)
     except (RecursionError, MemoryError):  # CPython's own guard: its parser gives up, it does not crash
         raise TooDeep(f"nested too deep for Python's parser (coderefine works on {MAX_DEPTH} levels)") from None
     except ValueError as error:  # a null byte

@@ -26,6 +26,7 @@ from coderefine.engine import Facts, Iteration, Prompt, RefineResult, Usage
 from coderefine.errors import UsageError
 from coderefine.llm.chat import Message
 from coderefine.settings import Settings
+from coderefine.syntax_trees import syntax_tree
 from coderefine.version import package_version
 
 RESULTS_FORMAT = 1
@@ -136,7 +137,7 @@ def _imported_closure(imports: Sequence[Import], path: Path, project: Path) -> d
 def imports_in(data: bytes) -> list[Import]:
     """The import statements of a module's source, anywhere in it; none where it does not parse."""
     try:
-        tree = ast.parse(data)
+        tree = syntax_tree(data)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     found: list[Import] = []

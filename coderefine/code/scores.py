@@ -25,6 +25,8 @@ from radon.complexity import cc_visit
 from radon.metrics import h_visit, mi_visit
 from radon.raw import analyze
 
+from coderefine.syntax_trees import one_at_a_time, syntax_tree
+
 WEIGHTS = {
     "complexity": 0.25,
     "maintainability": 0.20,
@@ -173,19 +175,22 @@ def _clamp(value: float) -> float:
     return max(0.0, min(100.0, value))
 
 
+def _radon(source: str) -> tuple[list[Any], Any, Any, float]:
+    """radon's measures: its blocks' complexity, Halstead's totals, the raw counts, maintainability."""
+    return cc_visit(source), h_visit(source).total, analyze(source), mi_visit(source, multi=True)
+
+
 def measure(source: str) -> Measures:
     """The measures of one function's source (at the left margin)."""
-    blocks = cc_visit(source)
+    blocks, halstead, raw, maintainability = one_at_a_time(lambda: _radon(source))
     complexity = max((block.complexity for block in blocks), default=1)
-    halstead = h_visit(source).total
-    raw = analyze(source)
     comment_lines = raw.comments + raw.multi + _one_line_docstrings(source)
     sloc = max(raw.sloc, 1)
     names = bound_names(source)
     unclear = tuple(sorted(name for name, in_loop in names.items() if not clear_name(name, in_loop=in_loop)))
     parts = {
         "complexity": _clamp(100.0 * (21 - complexity) / 20),
-        "maintainability": _clamp(float(mi_visit(source, multi=True))),
+        "maintainability": _clamp(float(maintainability)),
         "halstead": 100.0 * 10.0 / (10.0 + halstead.difficulty),
         "size": _clamp(100.0 * (50 - raw.lloc) / 40),
         "names": 100.0 * (len(names) - len(unclear)) / len(names) if names else 100.0,
@@ -213,7 +218,7 @@ def bound_names(source: str) -> dict[str, bool]:
     left out: they are its interface, which a readability draft keeps. The function is the last
     one at the top of `source`; those before it are its helpers, whose names and parameters
     the draft chose, so they count."""
-    tree = ast.parse(source)
+    tree = syntax_tree(source)
     functions = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
     if not functions:
         return {}
@@ -272,7 +277,7 @@ def clear_name(name: str, *, in_loop: bool = False) -> bool:
 def _one_line_docstrings(source: str) -> int:
     """Docstrings on one line: radon's `multi` counts only the longer ones."""
     count = 0
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(syntax_tree(source)):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Module)):
             first = node.body[0] if node.body else None
             if (

@@ -33,6 +33,7 @@ from coderefine.code.target import (
     unchecked_decorator,
 )
 from coderefine.errors import UsageError
+from coderefine.syntax_trees import syntax_tree
 
 _FILE_MODULES = {
     "subprocess",
@@ -225,7 +226,7 @@ def top_level_names(source: str | bytes) -> frozenset[str]:
     """The names a module's top level binds: functions, classes, assignments, imports (any depth of
     `if`/`try` blocks, where they still bind module names)."""
     try:
-        tree = ast.parse(source)
+        tree = syntax_tree(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return frozenset()
     return _bound_at_top(tree)

@@ -35,6 +35,7 @@ from coderefine.engine.task import MalformedAnswer
 from coderefine.errors import CoderefineError, EnvironmentProblem, UsageError
 from coderefine.redact import scrub, scrub_all
 from coderefine.review.reports import function_summary
+from coderefine.syntax_trees import syntax_tree
 from coderefine.version import package_version
 
 INSTRUCTIONS = (
@@ -76,7 +77,7 @@ class Workspace:
             raise ToolProblem(f"new_code cannot be checked: {problem}") from None
         # An agent names what it rewrote: a function of another name is its mistake, not one to mend.
         try:
-            body = ast.parse(new_code).body
+            body = syntax_tree(new_code).body
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             raise ToolProblem(
                 "new_code cannot be checked: it is not Python on its own (give the whole function)"

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from coderefine.syntax_trees import syntax_tree
+
 TEST_GROUPS = ("test", "tests", "testing")
 TEST_FILES = (
     "requirements-test*.txt",
@@ -370,7 +372,7 @@ def _setup_cfg(text: str | None) -> list[_Source]:
 def _setup_py(text: str | None) -> list[_Source]:
     """setup()'s literal install_requires, tests_require and test extras: read, never run."""
     try:
-        tree = ast.parse(text) if text is not None else None
+        tree = syntax_tree(text) if text is not None else None
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         tree = None
     if tree is None:

@@ -8,11 +8,13 @@ from declaring victory while a measurable problem remains.
 from __future__ import annotations
 
 import ast
+import functools
 import operator
 import re
 from collections.abc import Callable, Mapping
 
 from coderefine.engine import Facts
+from coderefine.syntax_trees import one_at_a_time
 
 Evaluator = Callable[[str, str], Facts]
 
@@ -125,7 +127,7 @@ def arithmetic_check(_problem: str, output: str) -> Facts:
         left, claimed = match.group(1), match.group(2)
         expression = left.replace(",", "").replace("\u00d7", "*").replace("x", "*").replace("\u00f7", "/")
         try:
-            value = _evaluate(ast.parse(expression, mode="eval").body)
+            value = _evaluate(one_at_a_time(functools.partial(ast.parse, expression, mode="eval")).body)
             stated = float(claimed.replace(",", ""))
         except (SyntaxError, ValueError, ZeroDivisionError, KeyError):
             continue

@@ -25,6 +25,7 @@ from coderefine.code.guard.signature import doctest_difference, doctests, signat
 from coderefine.code.guard.state import mutable_defaults, state_findings
 from coderefine.code.source import SourceFile, top_level_names
 from coderefine.code.target import Target
+from coderefine.syntax_trees import syntax_tree
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ class Guard:
     @cached_property
     def _module_tree(self) -> ast.Module | None:
         try:
-            return ast.parse(self.module_imports)
+            return syntax_tree(self.module_imports)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None
 
@@ -285,7 +286,7 @@ def _parse(
     """The draft's tree, its function and its helpers; only import lines may stand beside them.
     `taken`: the names the original's module binds, which no helper may take."""
     try:
-        tree = ast.parse(source)
+        tree = syntax_tree(source)
     except (SyntaxError, ValueError) as error:
         return Refusal("parses", f"it does not parse: {error}", getattr(error, "lineno", None))
     function: Function | None = None
