@@ -24,6 +24,16 @@ class Call:
         yield self.args
         yield self.kwargs
 
+    def arguments(self) -> list[tuple[int | str, Any]]:
+        """Each argument by its position or its keyword."""
+        return [*enumerate(self.args), *self.kwargs.items()]
+
+    def replaced(self, where: int | str, value: Any) -> Call:
+        """The call with the argument at a position or keyword `where` replaced by `value`."""
+        if isinstance(where, int):
+            return Call((*self.args[:where], value, *self.args[where + 1 :]), self.kwargs)
+        return Call(self.args, {**self.kwargs, where: value})
+
 
 def _literal_call(node: ast.Call, evaluate: Callable[[ast.expr], Any] = ast.literal_eval) -> Call:
     """The literal arguments of a call expression; ValueError when one is not a literal."""

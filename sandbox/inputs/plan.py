@@ -404,7 +404,7 @@ MAX_PLANT_DEPTH = 4
 
 
 def _planted(call: Call, names: Sequence[str], free: frozenset[str], how: str | None, top: bool) -> Call:
-    where = next((key for key, value in _arguments(call) if type(value) in _PLAIN and value == value), None)
+    where = next((key for key, value in call.arguments() if type(value) in _PLAIN and value == value), None)
     if where is None or how is None:
         return call
     needle = call.args[where] if isinstance(where, int) else call.kwargs[where]
@@ -413,27 +413,16 @@ def _planted(call: Call, names: Sequence[str], free: frozenset[str], how: str | 
         # An int's only twins of another type that compare equal and read otherwise as text are the
         # bools: the needle becomes 1, and True is planted (`"1" in str(True)` is false).
         needle = 1
-        call = _replaced(call, where, needle)
+        call = call.replaced(where, needle)
     plant = _twin(needle) if how.startswith("twin") else needle
     as_key = how.endswith("key")
     place = _scatter if how == "scatter" else _plant
-    for key, value in _arguments(call):
+    for key, value in call.arguments():
         name = (names[key] if key < len(names) else None) if isinstance(key, int) else key
         grown = place(value, _Plant(plant, as_key, name in free, top), 0)
         if grown is not None:
-            return _replaced(call, key, grown)
+            return call.replaced(key, grown)
     return drawn  # nowhere to plant it: the call as it was drawn
-
-
-def _arguments(call: Call) -> list[tuple[int | str, Any]]:
-    """Each argument by its position or its keyword."""
-    return [*enumerate(call.args), *call.kwargs.items()]
-
-
-def _replaced(call: Call, where: int | str, value: Any) -> Call:
-    if isinstance(where, int):
-        return Call((*call.args[:where], value, *call.args[where + 1 :]), call.kwargs)
-    return Call(call.args, {**call.kwargs, where: value})
 
 
 def _twin(value: Any) -> Any:

@@ -15,7 +15,6 @@ import inspect
 import types
 import typing
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import hypothesis.strategies as st
 from hypothesis.strategies import SearchStrategy
@@ -62,7 +61,7 @@ def rendering(calls: SearchStrategy[Call], names: Sequence[str], texts: frozense
 def _rendered(call: Call, names: Sequence[str], texts: frozenset[str], how: str | None) -> Call:
     if how is None:
         return call
-    arguments: list[tuple[int | str, Any]] = [*enumerate(call.args), *call.kwargs.items()]
+    arguments = call.arguments()
 
     def name_of(where: int | str) -> str | None:
         return (names[where] if where < len(names) else None) if isinstance(where, int) else where
@@ -76,7 +75,4 @@ def _rendered(call: Call, names: Sequence[str], texts: frozenset[str], how: str 
         text = str(source)
     except Exception:
         return call  # a __str__ that raises: nothing to render
-    made = _NEAR[how](text)
-    if isinstance(target, int):
-        return Call((*call.args[:target], made, *call.args[target + 1 :]), call.kwargs)
-    return Call(call.args, {**call.kwargs, target: made})
+    return call.replaced(target, _NEAR[how](text))
