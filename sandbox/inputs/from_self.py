@@ -2,11 +2,16 @@
 items (repeats and all, longer than it), a string of its string items run together, a set or tuple
 of them. A container's method is written about its own items (`issuperset(other)`, `index(key)`):
 drawn apart, the two rarely meet, and a draft wrong only where they do (a length check dropped, a
-string's letters taken for its substrings) would pass."""
+string's letters taken for its substrings) would pass.
+
+A time zone's methods are written about datetimes in that zone (`utcoffset(dt)` where
+`dt.tzinfo is self`, as `datetime` calls it; `fromutc(dt)` refuses any other): drawn apart, a
+datetime is naive."""
 
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import inspect
 import random
 import typing
@@ -20,6 +25,7 @@ from .examples import Call
 from .kinds import protocol_of
 
 KINDS = ("one of self's items", "a list of self's items", "a string of self's items", "a set of self's items")
+ZONED = "a datetime in self's zone"
 MAX_ITEMS = 64  # items of the instance read to draw from
 
 
@@ -46,14 +52,23 @@ def kinds_for(hint: Any) -> tuple[str, ...]:
     return ()
 
 
+def _zoned_kinds(hint: Any, owner: type | None) -> tuple[str, ...]:
+    if owner is None or not issubclass(owner, datetime.tzinfo):
+        return ()
+    options = typing.get_args(hint) if typing.get_origin(hint) is typing.Union else (hint,)
+    return (ZONED,) if datetime.datetime in options else ()
+
+
 def resolved(call: Call) -> Call:
-    """The call with each placeholder replaced by its value, made from `call.args[0]`'s items."""
+    """The call with each placeholder replaced by its value, made from `call.args[0]` (its items,
+    or the instance itself as a datetime's zone)."""
+    instance = call.args[0] if call.args else None
     try:
-        items = list(_first_items(call.args[0])) if call.args else []
+        items = list(_first_items(instance)) if call.args and hasattr(instance, "__iter__") else []
     except Exception:  # an instance that cannot be iterated: its items are none
         items = []
-    args = tuple(_value(arg, items) for arg in call.args)
-    kwargs = {name: _value(value, items) for name, value in call.kwargs.items()}
+    args = tuple(_value(arg, items, instance) for arg in call.args)
+    kwargs = {name: _value(value, items, instance) for name, value in call.kwargs.items()}
     return Call(args, kwargs)
 
 
@@ -66,10 +81,23 @@ def _first_items(instance: Any) -> list[Any]:
     return found
 
 
-def _value(value: Any, items: list[Any]) -> Any:
+def _zoned(chance: random.Random, zone: Any) -> datetime.datetime:
+    """A datetime in `zone`, in either fold (the repeated hour at the end of summer time), mostly
+    between 1900 and 2100 (where zones' rules change), sometimes at the ends of the calendar."""
+    if chance.random() < 0.1:
+        moment = chance.choice((datetime.datetime.min, datetime.datetime.max, datetime.datetime(1970, 1, 1)))
+    else:
+        start = datetime.datetime(1900, 1, 1)
+        moment = start + datetime.timedelta(minutes=chance.randrange(200 * 366 * 24 * 60))
+    return moment.replace(tzinfo=zone, fold=chance.randint(0, 1))
+
+
+def _value(value: Any, items: list[Any], instance: Any) -> Any:
     if not isinstance(value, FromSelf):
         return value
     chance = random.Random(value.seed)
+    if value.kind == ZONED:
+        return _zoned(chance, instance)
     picked = [chance.choice(items) for _ in range(chance.randint(0, 2 * len(items) + 2))] if items else []
     if chance.random() < 0.5:  # every item at least once, among repeats: where `all(...)` holds
         picked = chance.sample(items, len(items)) + picked
@@ -90,14 +118,17 @@ def explorations(
     parameters: Sequence[inspect.Parameter],
     hints: Sequence[Any],
     make: Callable[[int, SearchStrategy[Any]], SearchStrategy[Call]],
+    owner: type | None,
 ) -> list[tuple[str, str, SearchStrategy[Call]]]:
     """(parameter, kind, calls) for each parameter after self and each kind it may take from the
-    instance; `make(index, strategy)` makes the calls with that parameter's values from `strategy`."""
+    instance of `owner`; `make(index, strategy)` makes the calls with that parameter's values from
+    `strategy`."""
+    iterable = owner is not None and hasattr(owner, "__iter__")
     plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     found = []
     for index, (parameter, hint) in enumerate(zip(parameters, hints)):
         if index == 0 or parameter.kind not in plain:
             continue
-        for kind in kinds_for(hint):
+        for kind in (*(kinds_for(hint) if iterable else ()), *_zoned_kinds(hint, owner)):
             found.append((parameter.name, kind, make(index, placeholders(kind)).map(resolved)))
     return found

@@ -21,6 +21,7 @@ from . import objects
 from .drawing import Context, Element, combine, sample
 from .examples import Call
 from .hints import buildable, from_hint, is_abc, validated
+from .inherited import inherited_hints
 from .shapes import items_of, shape
 
 
@@ -364,8 +365,11 @@ def kin_of(knowns: Sequence[Parameter], context: Context) -> Element | None:
     return shape(seen, context) if seen else None
 
 
-def type_hints(function: Callable[..., Any], stub: Mapping[str, Any]) -> tuple[dict[str, Any], set[str]]:
-    """Each parameter's hint: the function's own, else the stub's; and the names the stub gave."""
+def type_hints(
+    function: Callable[..., Any], stub: Mapping[str, Any], owner: type | None = None
+) -> tuple[dict[str, Any], set[str]]:
+    """Each parameter's hint: the function's own, else the stub's, else the method's it overrides
+    in a base of `owner` (inherited.py); and the names the stub gave."""
     try:
         hints = dict(typing.get_type_hints(function))
     except Exception:  # unresolvable hints: the ones that are already objects
@@ -374,6 +378,8 @@ def type_hints(function: Callable[..., Any], stub: Mapping[str, Any]) -> tuple[d
     hints.pop("return", None)
     from_stub = {name for name in stub if name != "return" and name not in hints}
     hints.update({name: stub[name] for name in from_stub})
+    inherited = inherited_hints(function, owner, getattr(function, "__name__", ""))
+    hints.update({name: hint for name, hint in inherited.items() if name not in hints})
     return hints, from_stub
 
 

@@ -500,14 +500,15 @@ _COLLECTIONS = (str, bytes, list, tuple, set, frozenset, dict)
 
 
 def _from_instance(
+    owner: type,
     parameters: Sequence[inspect.Parameter],
     knowns: Sequence[Parameter],
     first: SearchStrategy[Any],
     everyday: Sequence[SearchStrategy[Any] | None],
     large: Sequence[SearchStrategy[Any] | None],
 ) -> tuple[Explored, ...]:
-    """A container's method with its other parameters made from the instance's own items
-    (inputs/from_self.py), everyday and large."""
+    """A container's method with its other parameters made from the instance's own items, a time
+    zone's with datetimes in that zone (inputs/from_self.py), everyday and large."""
 
     def make(
         values: Sequence[SearchStrategy[Any] | None],
@@ -519,8 +520,8 @@ def _from_instance(
         return calls
 
     hints = [known.hint for known in knowns]
-    usual = from_self.explorations(parameters, hints, make(everyday))
-    sized = from_self.explorations(parameters, hints, make(large))
+    usual = from_self.explorations(parameters, hints, make(everyday), owner)
+    sized = from_self.explorations(parameters, hints, make(large), owner)
     return tuple(
         Explored(name, kind, calls, (large_calls,), None)
         for (name, kind, calls), (_, _, large_calls) in zip(usual, sized)
@@ -614,7 +615,7 @@ def plan_inputs(
     found = doctest_calls(function) if doctests is None else doctests
     groups = {"captured": captured, "examples": examples, "doctest": found}
     observed = observe(signature, groups, skip_first, owner)
-    hints, from_stub = type_hints(function, stub_hints or {})
+    hints, from_stub = type_hints(function, stub_hints or {}, owner if skip_first == "instance" else None)
     parameters = list(signature.parameters.values())
     positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
     first_name = parameters[0].name if skip_first and parameters and parameters[0].kind in positional else None
@@ -705,8 +706,7 @@ def plan_inputs(
     if skip_first == "instance" and first is not None and owner is not None:
         if _class_matters(texts, owner):
             explored += (_subclassed(parameters, first, everyday, large),)
-        if hasattr(owner, "__iter__"):
-            explored += _from_instance(parameters, knowns, first, everyday, large)
+        explored += _from_instance(owner, parameters, knowns, first, everyday, large)
     readers = frozenset(k.parameter.name for k in knowns if takes_text(k, k.parameter.name == first_name))
     ordered = [p.name for p in parameters if p.kind in positional]
     return InputPlan(

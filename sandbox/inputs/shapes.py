@@ -1,6 +1,7 @@
 """Values shaped like those seen (captured, examples, doctests): the same kinds, widened; numbers
 around the observed range, text over the observed characters, collections of other lengths whose
-items are shaped like the observed items. Other objects are only sampled."""
+items are shaped like the observed items, points in time around the observed ones (temporal.py).
+Other objects are only sampled."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from . import temporal
 from .drawing import (
     SMALL,
     Context,
@@ -50,6 +52,7 @@ _KINDS: dict[type, str] = {
     dict: "dict",
     decimal.Decimal: "decimal",
     fractions.Fraction: "fraction",
+    **temporal.KINDS,
 }
 
 
@@ -100,6 +103,8 @@ def _shape_of(kind: str, values: list[Any], context: Context) -> Element:
         return _exact_shape(values, context)
     if kind == "str":
         return _text_shape(values, context)
+    if kind in temporal.KINDS.values():
+        return temporal.shape(kind, values, context)
     if kind == "bytes":
         seen = sample(values).strategy
         made = binary(sorted({0, 32, 65, 255} | set(items_of(values))), context)

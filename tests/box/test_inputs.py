@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import collections.abc
+import datetime
 import inspect
 import itertools  # noqa: F401 - a doctest below uses it
 import os
 import pickle
+import random
 import subprocess
 import sys
 import textwrap
@@ -1010,3 +1012,49 @@ def test_floats_include_nan_infinities_signed_zeros_and_the_literals_edges() -> 
     texts = {repr(value) for value in drawn}
     assert {"nan", "inf", "-inf", "0.0", "-0.0"} <= texts  # where `t < 0 ... elif t >= 25 ... else` meets nan
     assert {24.5, 25.0, 25.5} <= set(drawn)  # a literal with a half on either side
+
+
+class _Shape:
+    def scaled(self, factor: float, /, names: list[str], *, exact: bool = False) -> None: ...
+
+    @staticmethod
+    def made(size: int) -> None: ...
+
+
+class _Square(_Shape):
+    def scaled(self, by, labels, *, exact=True):  # type: ignore[no-untyped-def]
+        return None
+
+    @staticmethod
+    def made(size):  # type: ignore[no-untyped-def]
+        return None
+
+
+class _Zone(datetime.tzinfo):
+    def utcoffset(self, moment):  # type: ignore[no-untyped-def]
+        return None
+
+
+def test_a_method_takes_the_hints_of_the_one_it_overrides_by_position() -> None:
+    inherited = load("inputs.inherited")
+    hints = inherited.inherited_hints(_Square.scaled, _Square, "scaled")
+    assert hints == {"by": float, "labels": list[str], "exact": bool}
+    assert inherited.inherited_hints(_Square.made, _Square, "made") == {}  # no self to line up
+    assert inherited.inherited_hints(_Zone.utcoffset, _Zone, "utcoffset") == {"moment": datetime.datetime | None}
+    own, _ = parameters.type_hints(_Zone.utcoffset, {}, _Zone)
+    assert own == {"moment": datetime.datetime | None}
+
+
+def test_points_in_time_seen_are_widened_in_their_kind_and_zone() -> None:
+    temporal, drawing = load("inputs.temporal"), load("inputs.drawing")
+    context = drawing.Context(drawing.numbers_for(None, []), ())
+    zone = datetime.timezone(datetime.timedelta(hours=3))
+    seen = [datetime.datetime(2020, 7, 1, 12, 30, tzinfo=zone)]
+    fresh = temporal.shape("datetime", seen, context).fresh
+    chance = random.Random(0)
+    drawn = [fresh(chance, 10) for _ in range(200)]
+    assert len(set(drawn)) > 150 and all(value.tzinfo is zone for value in drawn)
+    assert {value.fold for value in drawn} == {0, 1} and len({value.month for value in drawn}) == 12
+    early = temporal.shape("date", [datetime.date(1, 1, 2)], context).fresh
+    days = [early(chance, 10) for _ in range(50)]
+    assert datetime.date(1, 1, 2) in days and all(type(day) is datetime.date for day in days)  # none before 1-1-1

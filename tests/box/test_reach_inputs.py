@@ -23,6 +23,7 @@ plan = load("inputs.plan")
 finite = load("inputs.finite")
 
 MODULE = """\
+import datetime
 import enum
 import itertools
 
@@ -65,13 +66,35 @@ def length(span):
     if span.end < span.start:
         return 0
     return span.end - span.start
+
+
+class Zone(datetime.tzinfo):
+    def utcoffset(self, dt):
+        return datetime.timedelta(hours=1) + self.dst(dt)
+
+    def dst(self, dt):
+        if dt is None or not self._summer(dt):
+            return datetime.timedelta(0)
+        return datetime.timedelta(hours=1)
+
+    def tzname(self, dt):
+        return "ZST" if dt is not None and self._summer(dt) else "ZT"
+
+    def _summer(self, dt):
+        return 4 <= dt.month <= 10 and not (dt.month == 10 and dt.fold)
 """
 TESTS = """\
-from reach import Span, length
+import datetime
+
+from reach import Span, Zone, length
 
 
 def test_length():
     assert length(Span(2, 7)) == 5
+
+
+def test_zone():
+    assert datetime.datetime(2020, 7, 1, tzinfo=Zone()).utcoffset() == datetime.timedelta(hours=2)
 """
 
 
@@ -165,6 +188,21 @@ def test_a_parameter_of_a_project_class_gets_instances_built_like_the_tests(chec
     assert check("length", "def length(span):\n    return max(0, span.end - span.start)\n").verified
     negative = check("length", "def length(span):\n    return span.end - span.start\n")
     assert not negative.correct and "Span" in (negative.found.counterexample or ""), negative.found
+
+
+@pytest.mark.docker
+def test_a_time_zones_methods_get_datetimes_in_their_zone_and_around_those_seen(check: Checker) -> None:
+    # `dt` is untyped and never passed by the tests: tzinfo's protocol says a datetime or None, and
+    # datetime passes one in the zone.
+    name = check("Zone.tzname")
+    assert name.verified and name.checked >= 50 and name.found.sources.get("explored"), name.found
+    # The helper's one datetime from the tests, widened: other instants, in either fold.
+    summer = check("Zone._summer")
+    assert summer.verified and summer.checked >= 50, summer.found
+    folded = "def _summer(self, dt):\n    return dt.month in range(4, 11) and not (dt.month == 10 and dt.fold)\n"
+    assert check("Zone._summer", folded).verified
+    unfolded = check("Zone._summer", "def _summer(self, dt):\n    return 4 <= dt.month <= 10\n")
+    assert not unfolded.correct and "fold=1" in (unfolded.found.counterexample or ""), unfolded.found
 
 
 class Color(enum.Enum):
