@@ -7,7 +7,10 @@ import collections.abc
 import enum
 import inspect
 import operator
+import os
+import pathlib
 import random
+import stat
 import typing
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
@@ -70,7 +73,39 @@ def _scalar_hint(annotation: Any, context: Context) -> Element | None:
         return plain_text(context)
     if annotation is bytes:
         return binary((), context)
+    if isinstance(annotation, type) and issubclass(annotation, pathlib.PurePath):
+        return _paths(annotation)
+    if annotation is os.stat_result:
+        return _stat_results()
     return None
+
+
+# Parts of paths: a name, a file's, a hidden one's, the special ones, one with a space.
+_PATH_PARTS = ("src", "a", "b.py", "data.txt", ".git", "..", ".", "with space", "x.tar.gz", "é")
+
+
+def _paths(kind: type[pathlib.PurePath]) -> Element:
+    """Paths of a few parts, relative or absolute (hypothesis draws `Path()`, the same every time)."""
+
+    def made(rng: random.Random, size: int) -> pathlib.PurePath:
+        parts = [rng.choice(_PATH_PARTS) for _ in range(rng.randint(0, 4))]
+        return kind("/" if rng.random() < 0.3 else "", *parts)
+
+    parts = st.lists(st.sampled_from(_PATH_PARTS), max_size=4)
+    return Element(st.builds(lambda root, names: kind(root, *names), st.sampled_from(("", "/")), parts), made)
+
+
+_FILE_TYPES = (stat.S_IFREG, stat.S_IFDIR, stat.S_IFLNK, stat.S_IFIFO, stat.S_IFSOCK, stat.S_IFCHR, stat.S_IFBLK)
+
+
+def _stat_results() -> Element:
+    """What `os.stat` answers: a file type with permission bits, sizes, owners and times."""
+    mode = st.builds(operator.or_, st.sampled_from(_FILE_TYPES), st.sampled_from((0o644, 0o755, 0o600, 0o777, 0)))
+    count = st.integers(min_value=0, max_value=2**40)
+    moment = st.integers(min_value=0, max_value=2**32)
+    fields = st.tuples(mode, count, count, st.integers(0, 8), st.integers(0, 2000), st.integers(0, 2000), count)
+    times = st.tuples(moment, moment, moment)
+    return Element(st.builds(lambda head, when: os.stat_result(head + when), fields, times))
 
 
 # Callables every version's process gets by name (hypothesis's own are closures no pickle carries

@@ -97,6 +97,7 @@ class Parameter:
     iterated: bool = False  # the original only iterates it, once: an iterator is as good as a list to it
     stubbed: bool = False  # its hint is a stub's
     fixtures: SearchStrategy[Any] | None = None  # the values of its class the tests' fixtures made (fixture_pool.py)
+    operand: bool = False  # the other operand of an operator of self's class (`__eq__(self, other)`)
 
     @property
     def optional(self) -> bool:
@@ -348,6 +349,8 @@ def value_strategies(
         kind = known.parameter.kind
         if index == 0 and first is not None:
             made.append(first)
+        elif known.operand and first is not None:
+            made.append(_operand(_value_strategy(known, context, None), first))
         elif kind is known.parameter.VAR_POSITIONAL:
             made.append(_extra_positional(known, context))
         elif kind is known.parameter.VAR_KEYWORD:
@@ -355,6 +358,21 @@ def value_strategies(
         else:
             made.append(_value_strategy(known, context, kin))
     return made
+
+
+# Operators of a class compare or combine its instances, and answer NotImplemented to the others.
+_ARITHMETIC = "add sub mul matmul truediv floordiv mod pow and or xor lshift rshift".split()  # noqa: SIM905
+OPERATORS = frozenset(
+    {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__divmod__", "__rdivmod__"}
+    | {f"__{prefix}{name}__" for name in _ARITHMETIC for prefix in ("", "r", "i")}
+)
+_FOREIGN = (None, 0, "", 1.5)  # another kind's values: NotImplemented, or an error, for each version
+
+
+def _operand(usual: SearchStrategy[Any] | None, first: SearchStrategy[Any]) -> SearchStrategy[Any]:
+    """An operator's untyped other operand: an instance of self's class as self is drawn, what
+    else is known of it, and another kind's values."""
+    return st.one_of(first, *([usual] if usual is not None else []), st.sampled_from(_FOREIGN))
 
 
 def kin_of(knowns: Sequence[Parameter], context: Context) -> Element | None:

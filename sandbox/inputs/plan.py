@@ -47,6 +47,7 @@ from .fixture_pool import Pool
 from .kinds import explored_kinds, explored_protocol
 from .literals import int_literals, raw_ints, string_literals
 from .parameters import (
+    OPERATORS,
     Parameter,
     first_strategy,
     iterated_parameters,
@@ -621,6 +622,7 @@ def plan_inputs(
     first_name = parameters[0].name if skip_first and parameters and parameters[0].kind in positional else None
     iterated = iterated_parameters(function)
     pool = fixtures or Pool()
+    operator = skip_first == "instance" and name in OPERATORS and len(parameters) == 2
     knowns = [
         Parameter(
             parameter,
@@ -636,8 +638,9 @@ def plan_inputs(
                     owner if parameter.name == first_name and skip_first == "instance" else None,
                 )
             ),
+            operator and index == 1 and hints.get(parameter.name) in (None, object, Any),
         )
-        for parameter in parameters
+        for index, parameter in enumerate(parameters)
     ]
     literals, words = raw_ints(texts), tuple(string_literals(*texts))
     sizes = _sizes(observed.lengths, literals, size or DEFAULT_SIZE)

@@ -7,8 +7,10 @@ import datetime
 import inspect
 import itertools  # noqa: F401 - a doctest below uses it
 import os
+import os
 import pickle
 import random
+import stat
 import subprocess
 import sys
 import textwrap
@@ -1058,3 +1060,32 @@ def test_points_in_time_seen_are_widened_in_their_kind_and_zone() -> None:
     early = temporal.shape("date", [datetime.date(1, 1, 2)], context).fresh
     days = [early(chance, 10) for _ in range(50)]
     assert datetime.date(1, 1, 2) in days and all(type(day) is datetime.date for day in days)  # none before 1-1-1
+
+
+class _Money:
+    def __init__(self, cents: int) -> None:
+        self.cents = cents
+
+    def __eq__(self, other):  # type: ignore[no-untyped-def]
+        return isinstance(other, _Money) and other.cents == self.cents
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def test_an_operators_untyped_operand_is_an_instance_of_its_class_or_another_kind() -> None:
+    plan = inputs.plan_inputs(_Money.__eq__, skip_first="instance", owner=_Money)
+    assert plan.missing is None
+    others = [call.args[1] for call in draws(plan.small, 200)]
+    money = [other for other in others if isinstance(other, _Money)]
+    assert len({other.cents for other in money}) > 10 and None in others and "" in others
+
+
+def test_paths_and_stat_results_are_drawn_from_their_hints() -> None:
+    def entry(path: Path, status: os.stat_result) -> Any:
+        return path, status
+
+    calls = draws(inputs.plan_inputs(entry).small, 200)
+    paths = {call.args[0] for call in calls}
+    assert len(paths) > 20 and any(path.is_absolute() for path in paths) and Path(".") in paths
+    kinds = {stat.S_IFMT(call.args[1].st_mode) for call in calls}
+    assert {stat.S_IFDIR, stat.S_IFREG, stat.S_IFLNK} <= kinds
