@@ -7,7 +7,6 @@ import datetime
 import inspect
 import itertools  # noqa: F401 - a doctest below uses it
 import os
-import os
 import pickle
 import random
 import stat
