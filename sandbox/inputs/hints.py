@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from .drawing import Context, Element, binary, combine, floats, ints, plain_text, sized, sized_dict, special_floats
+from .inherited import constructor_hints, constructor_signature
 
 
 def is_abc(origin: Any, *names: str) -> bool:
@@ -183,10 +184,10 @@ def buildable(cls: type) -> bool:
     if issubclass(cls, enum.Enum):
         return True
     try:
-        signature = inspect.signature(cls)
+        signature = constructor_signature(cls)
     except (TypeError, ValueError):
         return True  # a builtin: hypothesis knows it or says so when validated
-    hints: dict[str, Any] = {}
+    hints: dict[str, Any] = constructor_hints(cls)
     for source in (cls, getattr(cls, "__init__", None), getattr(cls, "__new__", None)):
         try:
             hints.update(typing.get_type_hints(source))

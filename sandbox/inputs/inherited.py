@@ -69,3 +69,45 @@ def _matched(own: list[inspect.Parameter], found: list[tuple[inspect.Parameter, 
 
 def _positional(parameters: list[inspect.Parameter]) -> list[inspect.Parameter]:
     return [parameter for parameter in parameters if parameter.kind in _POSITIONAL]
+
+
+def forwarded(function: Callable[..., Any], owner: type | None, name: str) -> Callable[..., Any] | None:
+    """The base's method that `function` hands its calls to, where all it takes after its first
+    parameter is `*args, **kwargs` (a shim that warns, logs or counts, then calls `super()`): it is
+    called as that one is, and its inputs are planned by that one's signature."""
+    if owner is None:
+        return None
+    try:
+        rest = list(inspect.signature(function).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return None
+    variadic = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    if not rest or any(parameter.kind not in variadic for parameter in rest):
+        return None
+    for base in owner.__mro__[1:]:
+        defined = base.__dict__.get(name)
+        inner = getattr(defined, "__func__", defined)  # a class or static method's function
+        if inspect.isfunction(inner):
+            return forwarded(inner, base, name) or inner
+    return None
+
+
+def constructor_signature(cls: type) -> inspect.Signature:
+    """How `cls(...)` is called: its own signature, or, where its `__init__` only hands its
+    arguments to a base's, that one's (self aside). Raises as `inspect.signature` does."""
+    init = getattr(cls, "__init__", None)
+    base = forwarded(init, cls, "__init__") if inspect.isfunction(init) else None
+    if base is None:
+        return inspect.signature(cls)
+    signature = inspect.signature(base)
+    return signature.replace(parameters=list(signature.parameters.values())[1:])
+
+
+def constructor_hints(cls: type) -> dict[str, Any]:
+    """The hints of what `constructor_signature` describes; {} where they cannot be resolved."""
+    init = getattr(cls, "__init__", None)
+    base = forwarded(init, cls, "__init__") if inspect.isfunction(init) else None
+    try:
+        return dict(typing.get_type_hints(base or init))
+    except Exception:  # unresolvable hints: none of them
+        return {}

@@ -18,7 +18,6 @@ import enum
 import functools
 import inspect
 import sys
-import typing
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,6 +27,7 @@ from hypothesis.strategies import SearchStrategy
 from . import factories
 from .drawing import Context, combine, ints, plain_text
 from .hints import from_hint
+from .inherited import constructor_hints, constructor_signature
 from .shapes import shape
 
 MAX_CLASSES = 4  # classes of the instances seen for one parameter that are built anew
@@ -63,10 +63,10 @@ def _constructed(cls: type, context: Context, seen: Sequence[Any], guess: bool) 
     if issubclass(cls, BaseException) and not inspect.isfunction(getattr(cls, "__init__", None)):
         return _exceptions(cls, context, seen)
     try:
-        parameters = list(inspect.signature(cls).parameters.values())
+        parameters = list(constructor_signature(cls).parameters.values())
     except (TypeError, ValueError):
         return None
-    hints = _hints(cls)
+    hints = constructor_hints(cls)
     required: dict[str, SearchStrategy[Any]] = {}
     optional: dict[str, SearchStrategy[Any]] = {}
     unknown: list[inspect.Parameter] = []  # untyped, and no instance seen to shape them like
@@ -115,13 +115,6 @@ def of_seen(values: Sequence[Any], context: Context) -> list[SearchStrategy[Any]
         if built is not None:
             made.append(built)
     return made
-
-
-def _hints(cls: type) -> dict[str, Any]:
-    try:
-        return dict(typing.get_type_hints(getattr(cls, "__init__", None)))
-    except Exception:  # unresolvable hints: none of them
-        return {}
 
 
 def _argument(name: str, hint: Any, seen: Sequence[Any], context: Context) -> SearchStrategy[Any] | None:

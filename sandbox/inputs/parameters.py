@@ -21,7 +21,7 @@ from . import objects
 from .drawing import Context, Element, combine, sample
 from .examples import Call
 from .hints import buildable, from_hint, is_abc, validated
-from .inherited import inherited_hints
+from .inherited import constructor_hints, constructor_signature, inherited_hints
 from .shapes import items_of, shape
 
 
@@ -309,10 +309,10 @@ def _built(owner: type, context: Context) -> SearchStrategy[Any]:
     """`owner(...)` with its hinted arguments drawn as a parameter's are, in `context`: a method is
     timed and checked on an instance whose collections have the sizes its other arguments have
     (hypothesis's own `builds` would keep them at a handful of items whatever the size)."""
+    hints = constructor_hints(owner)
     try:
-        hints = typing.get_type_hints(getattr(owner, "__init__", None))
-        parameters = inspect.signature(owner).parameters.values()
-    except Exception:  # unresolvable hints, an unreadable signature: hypothesis's own inference
+        parameters = constructor_signature(owner).parameters.values()
+    except (TypeError, ValueError):  # an unreadable signature: hypothesis's own inference
         return _refusals_left_out(st.builds(owner))
     named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     arguments = {}

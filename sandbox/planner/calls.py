@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
 from .. import contract
-from ..inputs import examples, parameters, stubs
+from ..inputs import examples, inherited, parameters, stubs
 from ..inputs.fixture_pool import Pool
 from ..inputs.plan import STRAY_DRAWS, plan_inputs
 from ..inputs.variants import call_variants
@@ -185,10 +185,12 @@ class CallSource:
         target = self.job.target
         module_file = getattr(self.version.module, "__file__", None)
         stub = stubs.stub_hints(module_file, target.class_name, target.function_name) if module_file else {}
+        owner = self.version.owner if target.class_name else None
+        name = target.function_name.rsplit(".", 1)[-1]
         return plan_inputs(
-            self.version.original,
+            inherited.forwarded(self.version.original, owner, name) or self.version.original,
             skip_first=self.first,
-            owner=self.version.owner if target.class_name else None,
+            owner=owner,
             captured=[*self.captured, *self.doctests],
             doctests=self.doctests,
             examples=[examples.parse_example(text) for text in self.job.examples],

@@ -1088,3 +1088,30 @@ def test_paths_and_stat_results_are_drawn_from_their_hints() -> None:
     assert len(paths) > 20 and any(path.is_absolute() for path in paths) and Path(".") in paths
     kinds = {stat.S_IFMT(call.args[1].st_mode) for call in calls}
     assert {stat.S_IFDIR, stat.S_IFREG, stat.S_IFLNK} <= kinds
+
+
+class _Rule:
+    def __init__(self, pattern: str, include: bool = True) -> None:
+        self.pattern, self.include = pattern, include
+
+    def matches(self, text: str) -> bool:
+        return self.include and self.pattern in text
+
+
+class _OldRule(_Rule):
+    def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)  # where a deprecation warning would be
+
+    def matches(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return super().matches(*args, **kwargs)
+
+
+def test_a_shim_that_hands_its_arguments_to_its_base_is_planned_and_built_as_the_base() -> None:
+    inherited = load("inputs.inherited")
+    assert inherited.forwarded(_OldRule.matches, _OldRule, "matches") is _Rule.matches
+    assert inherited.forwarded(_Rule.matches, _Rule, "matches") is None  # not a shim
+    assert list(inherited.constructor_signature(_OldRule).parameters) == ["pattern", "include"]
+    planned = inherited.forwarded(_OldRule.matches, _OldRule, "matches")
+    calls = draws(inputs.plan_inputs(planned, skip_first="instance", owner=_OldRule).small, 100)
+    assert all(type(call.args[0]) is _OldRule and isinstance(call.args[1], str) for call in calls)
+    assert len({call.args[0].pattern for call in calls}) > 10
