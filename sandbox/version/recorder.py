@@ -89,7 +89,8 @@ def pickled(call: Any, refs: dict[int, str], watched: stubs.Stubs | None = None)
                 def reducer_override(self, obj: Any) -> Any:
                     if watched is not None and isinstance(obj, types.FunctionType):
                         obj = watched.real_function(obj)
-                    return super().reducer_override(obj)
+                    reduced = versions.reduction(obj)
+                    return super().reducer_override(obj) if reduced is NotImplemented else reduced
 
             RefCloudPickler(stream, protocol=pickle.HIGHEST_PROTOCOL).dump(call)
         except Exception:

@@ -14,6 +14,7 @@ import importlib
 import inspect
 import io
 import pickle
+import re
 import types
 from collections.abc import Iterator
 from typing import Any, Callable
@@ -261,18 +262,34 @@ class RefPickler(pickle.Pickler):
         return persistent_id(obj, self._refs)
 
     def reducer_override(self, obj: Any) -> Any:
-        """An instance that its class's own reduction could not make again is made anew: a tzinfo of
-        the project's (datetime's reduction calls `cls()` with no arguments, where `__init__` takes
-        some), and an exception of the project's (BaseException's calls `cls(*args)`, which an
-        `__init__` of other arguments refuses)."""
-        cls = type(obj)
-        reduction: Any = cls.__reduce__
-        if isinstance(obj, datetime.tzinfo) and cls.__module__ not in ("datetime", "zoneinfo"):
-            if reduction is datetime.tzinfo.__reduce__ and not hasattr(obj, "__getinitargs__"):
-                return made_anew, (cls, (), getattr(obj, "__dict__", None))
-        elif isinstance(obj, BaseException) and cls.__module__ != "builtins" and reduction is BaseException.__reduce__:
-            return made_anew, (cls, obj.args, getattr(obj, "__dict__", None))
-        return NotImplemented
+        return reduction(obj)
+
+
+def reduction(obj: Any) -> Any:
+    """How `obj` is pickled where its own reduction would not carry it, else NotImplemented.
+
+    An instance that its class's own reduction could not make again is made anew: a tzinfo of the
+    project's (datetime's reduction calls `cls()` with no arguments, where `__init__` takes some),
+    and an exception of the project's (BaseException's calls `cls(*args)`, which an `__init__` of
+    other arguments refuses). A regular expression's match, which has no reduction, is matched
+    again where that gives the same groups (parsers hand matches to their converters)."""
+    cls = type(obj)
+    reduce: Any = cls.__reduce__
+    if isinstance(obj, datetime.tzinfo) and cls.__module__ not in ("datetime", "zoneinfo"):
+        if reduce is datetime.tzinfo.__reduce__ and not hasattr(obj, "__getinitargs__"):
+            return made_anew, (cls, (), getattr(obj, "__dict__", None))
+    elif isinstance(obj, BaseException) and cls.__module__ != "builtins" and reduce is BaseException.__reduce__:
+        return made_anew, (cls, obj.args, getattr(obj, "__dict__", None))
+    elif isinstance(obj, re.Match):
+        for how in ("match", "fullmatch"):
+            again = getattr(obj.re, how)(obj.string, obj.start(), obj.endpos)
+            if again is not None and again.regs == obj.regs:
+                return matched_again, (obj.re, obj.string, how, obj.start(), obj.endpos)
+    return NotImplemented
+
+
+def matched_again(pattern: re.Pattern[Any], string: Any, how: str, start: int, end: int) -> Any:
+    return getattr(pattern, how)(string, start, end)
 
 
 def made_anew(cls: type, args: tuple[Any, ...], state: dict[str, Any] | None) -> Any:
@@ -320,6 +337,10 @@ def dumps_with_refs(value: Any, refs: dict[int, str]) -> bytes:
         class RefCloudPickler(cloudpickle.Pickler):  # type: ignore[misc]
             def persistent_id(self, obj: Any) -> Any:
                 return persistent_id(obj, refs)
+
+            def reducer_override(self, obj: Any) -> Any:
+                reduced = reduction(obj)
+                return super().reducer_override(obj) if reduced is NotImplemented else reduced
 
         stream = io.BytesIO()
         RefCloudPickler(stream, protocol=pickle.HIGHEST_PROTOCOL).dump(value)

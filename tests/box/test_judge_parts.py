@@ -6,6 +6,7 @@ import datetime
 import json
 import os
 import pickle
+import re
 import random
 import time
 from pathlib import Path
@@ -455,3 +456,14 @@ def test_what_its_own_reduction_cannot_make_again_is_carried_anew() -> None:
     assert type(back_zone) is FixedZone and vars(back_zone) == vars(zone)
     assert type(back_error) is CodeError and back_error.args == ("3: bad",) and back_error.code == 3
     assert utc is datetime.UTC and type(key) is KeyError and key.args == ("k",)
+
+
+def test_a_regular_expressions_match_is_carried_as_matched_again() -> None:
+    searched = re.compile(r"(\d+)-(?P<word>\w+)").search("at 12-ab now", 1)
+    whole = re.compile(r"a*").fullmatch("aaa")
+    assert searched is not None and whole is not None
+    back, back_whole, again = pickle.loads(versions.dumps_with_refs([searched, whole, searched], {}))
+    assert back.regs == searched.regs and back["word"] == "ab" and back.string == searched.string
+    assert back_whole.span() == (0, 3) and again is back
+    behind = re.compile(r"(?<=x)y").search("xy")  # what it looks back at lies before its start
+    assert behind is not None and pickle.loads(versions.dumps_with_refs(behind, {})).span() == (1, 2)
