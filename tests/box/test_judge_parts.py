@@ -6,8 +6,8 @@ import datetime
 import json
 import os
 import pickle
-import re
 import random
+import re
 import time
 from pathlib import Path
 
