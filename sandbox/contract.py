@@ -302,15 +302,19 @@ def _text(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def pack_calls(calls: list[str], benchmark: list[int], fixtures: list[str] | None = None) -> str:
-    """A function's captured calls (and its fixtures' values), as a CheckJob carries them (opaque to
-    the host's checks)."""
+def pack_calls(
+    calls: list[str], benchmark: list[int], fixtures: list[str] | None = None, constructions: list[str] | None = None
+) -> str:
+    """A function's captured calls (its fixtures' values, and a method's class's constructor calls),
+    as a CheckJob carries them (opaque to the host's checks)."""
     import base64
     import json
 
     packed: dict[str, Any] = {"calls": calls, "benchmark": benchmark}
     if fixtures:
         packed["fixtures"] = fixtures
+    if constructions:
+        packed["constructions"] = constructions
     return base64.b64encode(json.dumps(packed).encode()).decode("ascii")
 
 

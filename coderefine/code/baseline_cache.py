@@ -39,6 +39,7 @@ from coderefine.version import package_version
 
 BASELINE_FORMAT = 4  # 4: the fixtures' values
 DEFAULT_TEST_TIMEOUT = 60.0  # seconds a test of the project may take (the setting test_timeout)
+CONSTRUCTIONS_PER_CLASS = 32  # calls of a method's class's constructor its instances are built like, at most
 FIXTURES_PER_FUNCTION = 16  # values of the tests' fixtures a function's checks start from, at most
 ANSWER_MARGIN = 0.1  # of the time limit, left after the last test for the answer to come back (10 s at least)
 
@@ -65,17 +66,12 @@ class ProjectTests:
     def baseline_for(self, module: str, label: str) -> Baseline:
         """A function's calls and covering tests, merged over the test files (in name order)."""
         key = f"{module}:{label}"
-        calls: list[str] = []
-        benchmark: list[int] = []
+        calls, benchmark = self._calls(key, CALLS_PER_FUNCTION)
         passing: list[str] = []
         failing: list[str] = []
-        # Taken from the test files in turn: the sample reaches as many files' uses as it can.
-        rows = [self.files[name].calls.get(key, ()) for name in sorted(self.files)]
-        for row in (call for turn in itertools.zip_longest(*rows) for call in turn if call is not None):
-            text, benchmarked = row
-            if len(calls) < CALLS_PER_FUNCTION and text not in calls:
-                benchmark += [len(calls)] if benchmarked else []
-                calls.append(text)
+        owner, _, name = label.rpartition(".")
+        constructor = f"{module}:{owner}.__init__" if owner and name != "__init__" else None
+        constructions = self._calls(constructor, CONSTRUCTIONS_PER_CLASS)[0] if constructor else []
         fixtures: list[str] = []
         for text in (text for name in sorted(self.files) for text in self.files[name].fixtures.get(key, ())):
             if len(fixtures) < FIXTURES_PER_FUNCTION and text not in fixtures:
@@ -92,11 +88,23 @@ class ProjectTests:
         if failing:
             notes.append("tests that call it fail already (checked without them): " + ", ".join(failing[:3]))
         return Baseline(
-            captured=contract.pack_calls(calls, benchmark, fixtures),
+            captured=contract.pack_calls(calls, benchmark, fixtures, constructions),
             captured_count=len(calls),
             tests=tuple(passing),
             note="; ".join(notes) or None,
         )
+
+    def _calls(self, key: str, limit: int) -> tuple[list[str], list[int]]:
+        """Up to `limit` distinct calls of the function `key` and which of them a benchmark made,
+        taken from the test files in turn: the sample reaches as many files' uses as it can."""
+        calls: list[str] = []
+        benchmark: list[int] = []
+        rows = [self.files[name].calls.get(key, ()) for name in sorted(self.files)]
+        for text, benchmarked in (call for turn in itertools.zip_longest(*rows) for call in turn if call is not None):
+            if len(calls) < limit and text not in calls:
+                benchmark += [len(calls)] if benchmarked else []
+                calls.append(text)
+        return calls, benchmark
 
     @property
     def note(self) -> str | None:

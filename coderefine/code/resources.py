@@ -111,8 +111,11 @@ class Resources:
     def expect(self, functions: Iterable[str]) -> None:
         """Functions (`module:qualname`) the review works on: the project's tests record their calls.
         Told before the tests run, they are recorded in one run."""
+        named = list(functions)
+        # A method's instances are built like those its class's constructor was called for.
+        constructors = [f"{key.rpartition('.')[0]}.__init__" for key in named if "." in key.partition(":")[2]]
         with self._state:
-            self._functions.update(functions)
+            self._functions.update(named, constructors)
 
     def project_tests(self, project: Path, deadline: float | None = None) -> tuple[ProjectTests, bool]:
         """The project's tests (run once per review, see baseline_cache), and whether this call ran them;

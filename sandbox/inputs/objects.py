@@ -26,6 +26,7 @@ from hypothesis.strategies import SearchStrategy
 
 from . import factories
 from .drawing import Context, combine, ints, plain_text
+from .examples import Call
 from .hints import from_hint
 from .inherited import constructor_hints, constructor_signature
 from .shapes import shape
@@ -45,18 +46,24 @@ def project_class(cls: Any) -> bool:
     return inspect.isfunction(getattr(cls, "__init__", None)) or issubclass(cls, BaseException)
 
 
-def instances(cls: type, context: Context, seen: Sequence[Any] = (), guess: bool = False) -> SearchStrategy[Any] | None:
+def instances(
+    cls: type, context: Context, seen: Sequence[Any] = (), guess: bool = False, built: Sequence[Call] = ()
+) -> SearchStrategy[Any] | None:
     """Instances of `cls` built by its constructor and by its other factories (inputs/factories.py);
     None where none of them can be called with drawn arguments. `guess`: an instance is needed (self,
-    a required parameter), so an untyped constructor nothing else stands in for is called anyway."""
+    a required parameter), so an untyped constructor nothing else stands in for is called anyway.
+    `built`: the constructor's calls the tests made (self left out): its arguments are shaped like
+    theirs first."""
     made = factories.made(cls, context)
-    constructed = _constructed(cls, context, seen, guess=guess and not made)
+    constructed = _constructed(cls, context, seen, guess=guess and not made, built=built)
     if constructed is not None:
         made.insert(0, constructed)
     return st.one_of(*made) if made else None
 
 
-def _constructed(cls: type, context: Context, seen: Sequence[Any], guess: bool) -> SearchStrategy[Any] | None:
+def _constructed(
+    cls: type, context: Context, seen: Sequence[Any], guess: bool, built: Sequence[Call] = ()
+) -> SearchStrategy[Any] | None:
     """`cls(...)` with each argument drawn from the constructor's hint or shaped like the attribute
     of that name (or `_name`, `_na_me`) of the instances `seen`; None where a required argument has
     neither, unless `guess` and no instance is seen: then every untyped argument is guessed."""
@@ -67,6 +74,7 @@ def _constructed(cls: type, context: Context, seen: Sequence[Any], guess: bool) 
     except (TypeError, ValueError):
         return None
     hints = constructor_hints(cls)
+    passed = _passed(parameters, built)
     required: dict[str, SearchStrategy[Any]] = {}
     optional: dict[str, SearchStrategy[Any]] = {}
     unknown: list[inspect.Parameter] = []  # untyped, and no instance seen to shape them like
@@ -76,10 +84,10 @@ def _constructed(cls: type, context: Context, seen: Sequence[Any], guess: bool) 
             if parameter.kind is inspect.Parameter.POSITIONAL_ONLY and parameter.default is parameter.empty:
                 return None
             continue
-        strategy = _argument(parameter.name, hints.get(parameter.name), seen, context)
+        strategy = _argument(parameter.name, hints.get(parameter.name), seen, context, passed.get(parameter.name))
         if strategy is not None:
             (required if parameter.default is parameter.empty else optional)[parameter.name] = strategy
-        elif parameter.default is parameter.empty and (seen or not guess or parameter.name in hints):
+        elif parameter.default is parameter.empty and (seen or built or not guess or parameter.name in hints):
             return None
         elif parameter.name not in hints and (parameter.default is parameter.empty or parameter.default is None):
             unknown.append(parameter)
@@ -117,12 +125,34 @@ def of_seen(values: Sequence[Any], context: Context) -> list[SearchStrategy[Any]
     return made
 
 
-def _argument(name: str, hint: Any, seen: Sequence[Any], context: Context) -> SearchStrategy[Any] | None:
+def _passed(parameters: Sequence[inspect.Parameter], built: Sequence[Call]) -> dict[str, list[Any]]:
+    """The values each parameter of the constructor was passed in the calls `built`."""
+    signature = inspect.Signature(list(parameters))
+    passed: dict[str, list[Any]] = {}
+    for call in built:
+        try:
+            bound = signature.bind(*call.args, **call.kwargs)
+        except TypeError:  # a call of another signature (a subclass's): nothing to learn from it
+            continue
+        for name, value in bound.arguments.items():
+            passed.setdefault(name, []).append(value)
+    return passed
+
+
+def _argument(
+    name: str, hint: Any, seen: Sequence[Any], context: Context, passed: Sequence[Any] | None = None
+) -> SearchStrategy[Any] | None:
+    """The argument's values: from its hint, shaped like those the tests passed to the constructor,
+    else like the same-named attribute of the instances seen (which the constructor may have
+    turned into another kind: minutes kept as a timedelta)."""
     options = []
+    if passed:
+        options.append(shape(passed, context.deeper()).strategy)
     element = from_hint(hint, context) if hint is not None else None
     if element is not None:
         options.append(element.strategy)
     attributes = [value for value in (_attribute(instance, name) for instance in seen) if value is not _REFUSED]
+    attributes = [] if passed else attributes
     if attributes:
         options.append(shape(attributes, context.deeper()).strategy)
     return st.one_of(*options) if options else None

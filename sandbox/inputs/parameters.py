@@ -284,8 +284,10 @@ def first_strategy(
     captured: Sequence[Any],
     context: Context,
     fixtures: SearchStrategy[Any] | None = None,
+    built: Sequence[Call] = (),
 ) -> SearchStrategy[Any] | None:
-    """self: a captured instance, one the tests' fixtures made, or one built from its constructor;
+    """self: a captured instance, one the tests' fixtures made, or one built from its constructor
+    (its arguments shaped like those of its calls `built` by the tests, where there are some);
     cls: the class."""
     if skip_first == "class" and owner is not None:
         return st.just(owner)
@@ -293,13 +295,13 @@ def first_strategy(
     if skip_first == "instance" and fixtures is not None:
         options.append(fixtures)
     if skip_first == "instance" and owner is not None and buildable(owner):
-        built = validated(lambda: _built(owner, context))
-        if built is not None:
-            options.append(built)
+        hinted = validated(lambda: _built(owner, context))
+        if hinted is not None:
+            options.append(hinted)
     if skip_first == "instance" and owner is not None and objects.project_class(owner):
         # Arguments shaped like the captured instances' attributes where a hint names none
         # (`SupportsInt`); guessed only where neither the tests nor their fixtures gave one.
-        made = objects.instances(owner, context, captured, guess=fixtures is None)
+        made = objects.instances(owner, context, captured, guess=fixtures is None, built=built)
         if made is not None:
             options.append(made)
     return st.one_of(*options) if options else None

@@ -596,6 +596,7 @@ def plan_inputs(
     size: int | None = None,
     doctests: Sequence[Call] | None = None,
     fixtures: Pool | None = None,
+    constructions: Sequence[Call] = (),
 ) -> InputPlan:
     """Strategies of calls for `function` from all that is known of its parameters.
 
@@ -605,7 +606,8 @@ def plan_inputs(
     those calls when the caller has them already; evaluating them runs the user's code). `sources`:
     the source texts of the original and the new version (the function's own when none is given).
     `size`: the user's collection size for large inputs (DEFAULT_SIZE without one). `fixtures`: the
-    values the project's tests' fixtures made, for the parameters of their classes.
+    values the project's tests' fixtures made, for the parameters of their classes. `constructions`:
+    the calls of `owner`'s constructor the tests made (self left out), for building instances.
     """
     name = getattr(function, "__name__", "the function")
     try:
@@ -652,11 +654,17 @@ def plan_inputs(
 
     def in_context(context: Context) -> list[SearchStrategy[Any] | None]:
         first = (
-            first_strategy(skip_first, owner, knowns[0].captured, context, knowns[0].fixtures) if first_name else None
+            first_strategy(skip_first, owner, knowns[0].captured, context, knowns[0].fixtures, constructions)
+            if first_name
+            else None
         )
         return value_strategies(knowns, context, first)
 
-    first = first_strategy(skip_first, owner, knowns[0].captured, small, knowns[0].fixtures) if first_name else None
+    first = (
+        first_strategy(skip_first, owner, knowns[0].captured, small, knowns[0].fixtures, constructions)
+        if first_name
+        else None
+    )
     everyday = value_strategies(knowns, small, first)
     lacking = [known.parameter for known, strategy in zip(knowns, everyday) if strategy is None]
     pooled = frozenset(index for index, known in enumerate(knowns) if known.fixtures is not None)

@@ -59,19 +59,29 @@ class CallSource:
         self.captured: list[examples.Call] = []
         self.benchmark: list[int] = []
         self.fixtures = Pool()
+        self.constructions: list[examples.Call] = []  # the tests' calls of the owner's constructor, self aside
         self.missing: str | None = None
         self.kinds: dict[bytes, tuple[str, str]] = {}  # an explored input's (parameter, kind)
         if job.captured:
             data = json.loads(base64.b64decode(job.captured))
             self.add_captured(data.get("calls", []), data.get("benchmark", []))
             self.add_fixtures(data.get("fixtures", []))
+            self.constructions = [
+                examples.Call(call.args[1:], call.kwargs) for call in self.loaded(data.get("constructions", []))
+            ]
 
     def add_captured(self, calls: list[str], benchmark: list[int]) -> None:
+        self.captured.extend(self.loaded(calls))
+        self.benchmark = [i for i in benchmark if isinstance(i, int)]
+
+    def loaded(self, calls: list[str]) -> list[examples.Call]:
+        """The calls that unpickle here; the others are left out."""
+        found = []
         for text in calls:
             with contextlib.suppress(Exception):
                 args, kwargs = versions.loads_with_refs(base64.b64decode(text), self.version)
-                self.captured.append(examples.Call(tuple(args), dict(kwargs)))
-        self.benchmark = [i for i in benchmark if isinstance(i, int)]
+                found.append(examples.Call(tuple(args), dict(kwargs)))
+        return found
 
     def add_fixtures(self, values: list[str]) -> None:
         def load(data: bytes) -> Any:
@@ -198,6 +208,7 @@ class CallSource:
             sources=[parameters.source_of(self.version.original) or "", self.job.candidate or ""],
             size=self.job.size,
             fixtures=self.fixtures,
+            constructions=self.constructions,
         )
 
     def generated(self, enough: Callable[[], bool]) -> Iterator[tuple[Any, int]]:

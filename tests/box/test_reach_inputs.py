@@ -82,11 +82,20 @@ class Zone(datetime.tzinfo):
 
     def _summer(self, dt):
         return 4 <= dt.month <= 10 and not (dt.month == 10 and dt.fold)
+
+
+class Offset:
+    def __init__(self, minutes, name):
+        self._delta = datetime.timedelta(minutes=minutes)
+        self._label = name.upper()
+
+    def __repr__(self):
+        return f"<Offset {self._label} {self._delta}>"
 """
 TESTS = """\
 import datetime
 
-from reach import Span, Zone, length
+from reach import Offset, Span, Zone, length
 
 
 def test_length():
@@ -95,6 +104,11 @@ def test_length():
 
 def test_zone():
     assert datetime.datetime(2020, 7, 1, tzinfo=Zone()).utcoffset() == datetime.timedelta(hours=2)
+
+
+def test_offset():
+    assert repr(Offset(90, "cet")) == "<Offset CET 1:30:00>"
+    assert Offset(-30, "x")._label == "X"
 """
 
 
@@ -203,6 +217,16 @@ def test_a_time_zones_methods_get_datetimes_in_their_zone_and_around_those_seen(
     assert check("Zone._summer", folded).verified
     unfolded = check("Zone._summer", "def _summer(self, dt):\n    return 4 <= dt.month <= 10\n")
     assert not unfolded.correct and "fold=1" in (unfolded.found.counterexample or ""), unfolded.found
+
+
+@pytest.mark.docker
+def test_an_instance_is_built_with_arguments_like_those_the_tests_gave_its_constructor(check: Checker) -> None:
+    # Its attributes (a timedelta, capitals) are not what its constructor takes (minutes, a name).
+    shown = check("Offset.__repr__")
+    assert shown.verified and shown.checked >= 50, shown.found
+    unsigned = 'def __repr__(self):\n    return f"<Offset {self._label} {abs(self._delta)}>"\n'
+    wrong = check("Offset.__repr__", unsigned)  # wrong only west of Greenwich, as one test built
+    assert not wrong.correct and "-" in (wrong.found.counterexample or ""), wrong.found
 
 
 class Color(enum.Enum):
