@@ -59,7 +59,12 @@ Sources:
 - isodate: untyped helpers the library calls with Decimals (max_days_in_month, fquotmod: a floor
   divmod with bounds, which Decimal's own divmod would truncate) and its Duration's special
   methods (__neg__, __eq__ where a year is twelve months, __hash__, __str__).
-- library: the fourteen libraries in that order; all: the suite, untyped and the fourteen libraries.
+- parse: one untyped module; its converters (int_convert.__call__, percentage) called with the text a
+  field matched and the re.Match of the parser's own expression, a tzinfo of a fixed offset
+  (FixedTzOffset's __eq__, utcoffset, __repr__), the format-spec reader (extract_format, which
+  returns its locals()) and the parser's methods given a match (evaluate_result, _regex_replace)
+  or its named fields (_expand_named_fields).
+- library: the fifteen libraries in that order; all: the suite, untyped and the fifteen libraries.
 
 Nothing in the repository is changed: every run works on copies. Before funcy and fnc, `all` took
 about 20 minutes on 2 cores (the suite 4, untyped 5, toolz 7, boltons 4; each library's sdist is
@@ -391,6 +396,27 @@ DICTDIFFER_FUNCTIONS = (
 # bytes, a dict, a tuple or a list; match: an operator and a version), and comparison operators
 # (__eq__, __lt__, __ge__) behind its own decorator @_comparator (a type check that keeps the
 # method as __wrapped__). Version has no mutator, and no private (mangled) name.
+# parse (one module at the sdist's top, untyped): int_convert.__call__ (a sign, a base given or read
+# from a 0b/0o/0x prefix, every character outside the base's digits dropped), percentage, the
+# members of FixedTzOffset (a tzinfo: __eq__ with NotImplemented for other kinds, utcoffset whose dt
+# is a datetime or None, __repr__ with the subclass's name), extract_format (a format spec's parts,
+# returned as its locals()), and Parser's methods given a re.Match of its own compiled expression
+# (evaluate_result: the fields converted, spans, dotted and indexed names) or of its REGEX_SAFETY
+# (_regex_replace), and _expand_named_fields ('a[b][c]' names nested into dicts)
+PARSE_FUNCTIONS = tuple(
+    ("parse.py", name)
+    for name in (
+        "int_convert.__call__",
+        "percentage",
+        "FixedTzOffset.__eq__",
+        "FixedTzOffset.utcoffset",
+        "FixedTzOffset.__repr__",
+        "Parser.evaluate_result",
+        "Parser._regex_replace",
+        "extract_format",
+        "Parser._expand_named_fields",
+    )
+)
 SEMVER_FUNCTIONS = tuple(
     ("src/semver/version.py", f"Version.{name}")
     for name in (
@@ -619,6 +645,8 @@ LIBRARIES = {
         ),
         source_root="src",
     ),
+    # its tests (tests/, 97 of them) import the module from the sdist's root, where pytest's rootdir is
+    "parse": Library("parse", "1.20.2", ("tests",), "tests", PARSE_FUNCTIONS),
 }
 SOURCES = ("suite", "untyped", *LIBRARIES)
 SOURCE_GROUPS = {"library": tuple(LIBRARIES), "all": SOURCES}

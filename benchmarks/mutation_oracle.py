@@ -30,6 +30,7 @@ import multiprocessing
 import operator
 import os
 import random
+import re
 import resource
 import shutil
 import signal
@@ -440,19 +441,34 @@ def normalize(value: Any, depth: int = 0) -> Any:
         return (type(value).__name__, [normalize(item, depth + 1) for item in value])
     if isinstance(value, dict):
         return (type(value).__name__, {key: normalize(item, depth + 1) for key, item in value.items()})
+    if isinstance(value, re.Match):
+        # a match by what it matched: the same pattern run on the same text twice gives two equal ones
+        return ("Match", value.re.pattern, value.re.flags, value.string, value.pos, value.endpos, value.regs)
     state = _state(value)
     if isinstance(state, dict) and isinstance(value, (int, float, str, bytes)):
         # a scalar of a subclass with attributes (dpath's ListIndex: an int and its list's length):
         # its value too, as the scalar it is
         base: Any = next(kind for kind in (int, float, str, bytes) if isinstance(value, kind))
         return (type(value).__name__, base(value), {key: normalize(item, depth + 1) for key, item in state.items()})
-    if isinstance(state, dict) and not callable(value) and not isinstance(value, types.ModuleType):
-        # an instance (an OrderedSet, a method's self): its class and all it holds, even what its
-        # __eq__ leaves out (a map beside the list, an attribute a method cached)
+    if isinstance(state, dict) and not isinstance(value, _ROUTINES):
+        # an instance (an OrderedSet, a method's self, a callable one such as parse's int_convert):
+        # its class and all it holds, even what its __eq__ leaves out (a map beside the list, an
+        # attribute a method cached)
         return (type(value).__name__, {key: normalize(item, depth + 1) for key, item in state.items()})
     if isinstance(value, float) and value != value:
         return (type(value).__name__, "nan")  # two NaNs are the same result, though never equal
     return (type(value).__name__, value)
+
+
+# compared as themselves, never by the attributes they carry (two lambdas' empty __dict__s are equal)
+_ROUTINES = (
+    types.FunctionType,
+    types.MethodType,
+    types.BuiltinFunctionType,
+    types.ModuleType,
+    functools.partial,
+    type,
+)
 
 
 def _state(value: Any) -> dict[str, Any] | None:
@@ -2276,6 +2292,238 @@ def _dd_are_different(rng: random.Random) -> Arguments:
     return (first, second, tolerance), optional(rng, "absolute_tolerance", (None, 0, 0.01, 0.1, 1))
 
 
+# -- parse: its converters called as its parser calls them, with the text a field matched and the
+# re.Match of the parser's own expression (the text now and then outside what the field's pattern
+# lets through: a leading space before 0x, grouping marks, other scripts' digits); FixedTzOffsets
+# of whole, negative and fractional minutes, sometimes of a subclass, compared with zones and
+# values of other kinds; parsers of formats with fields of every kind (fixed, named, dotted,
+# indexed, repeated; numbers, dates and times, strftime codes, custom types, widths and
+# alignments), each parser built once per format, so that both calls see the same converters
+
+# the text each field type matches, as the library's tests write them; "" is a field with no type
+_PA_FIELDS: dict[str, tuple[str, ...]] = {
+    "": ("abc", "x y", "12", "-"),
+    "d": ("12", "-7", "+3", "0", "007", "0x1F", "-0b101", "0o17", " 0x1f", "1234567"),
+    "n": ("1,234", "12", "1.234.567", "999,999", "-5"),
+    "x": ("ff", "0x1A", "10", "0XAB"),
+    "o": ("17", "0o7", "0O12"),
+    "b": ("101", "0b11", "0B0"),
+    "%": ("50%", "12.5%", "0%", "100.25%", "29%", "7%", "33.3%", "35%", "57%"),
+    "f": ("3.14", ".5", "-2.25", "+0.1"),
+    "F": ("3.14", "0.10", "-.5"),
+    "e": ("1.5e3", "nan", "-inf", ".2E-2", "INF"),
+    "g": ("1", "1.5", "2e10", "inf", "-3.5E-2"),
+    "w": ("abc_1", "x"),
+    "l": ("Hello", "abc"),
+    "ti": (
+        "2024-01-31",
+        "2024-01-31T12:30:00",
+        "2024-01-31 12:30:00.5+01:00",
+        "2024-01-31T00:00Z",
+        "1997-07-16T19:20:30.45-0130",
+    ),
+    "tt": ("10:30", "10:30:15 PM", "12:00 AM +0100", "12:15:01.25 PM -03:30", "23:59"),
+    "te": ("Mon, 20 Jan 1972 10:21:36 +1000", "20 Jan 1972 10:21:36 -0130"),
+    "th": ("21/Nov/2011:10:21:36 +1000", "01/Jan/2000:00:00:00 -0000"),
+    "tc": ("Sun Sep 16 01:03:52 1973", "Mon Jan  2 10:21:36 2012"),
+    "tg": ("20/1/1972 10:21:36 AM +1:00", "1/2/2003", "31/12/1999 12:00 PM", "3-Feb-2010 10:21"),
+    "ta": ("1/20/1972 10:21:36 PM +10:30", "12/31/1999", "Feb-3-2010 12:30 AM"),
+    "%Y-%m-%d": ("2023-05-06", "1999-12-31"),
+    "%H:%M": ("10:30", "23:59"),
+    "yn": ("yes", "no", "YES"),
+    "pair": ("1-2", "10-20"),
+}
+_PA_NAMES = ("a", "name", "x_1", "my-field", "a.b", "a.b.c", "c.d", "a[b]", "a[c]", "d[0][k]")
+_PA_ODD_INTS = ("0x", "-0", "+0b1", "0X1F", " 12", " 0x1f", "1_000", "1 000", "-", "12a", "0b102", "00x5")
+_PA_ODD_INTS += ("\u0663", "zz", "Z9", "", "+")
+
+
+@functools.cache
+def _pa_module() -> Any:
+    return importlib.import_module("parse")
+
+
+@functools.cache
+def _pa_extra_types() -> dict[str, Any]:
+    """Two custom types as the library's tests write them, one with groups of its own."""
+    parse = _pa_module()
+
+    @parse.with_pattern(r"yes|no")
+    def yesno(text: str) -> bool:
+        return text.lower() == "yes"
+
+    @parse.with_pattern(r"(\d+)-(\d+)", regex_group_count=2)
+    def pair(text: str) -> tuple[int, int]:
+        first, second = text.split("-")
+        return int(first), int(second)
+
+    return {"yn": yesno, "pair": pair}
+
+
+@functools.cache
+def _pa_parser(format_: str, case_sensitive: bool = False) -> Any:
+    parser = _pa_module().Parser(format_, extra_types=_pa_extra_types(), case_sensitive=case_sensitive)
+    # compiled now (each is compiled on its first use): both calls see the same state
+    assert parser._match_re is not None and parser._search_re is not None
+    return parser
+
+
+@functools.cache
+def _pa_local_offset() -> Any:
+    return type("LocalOffset", (_pa_module().FixedTzOffset,), {})
+
+
+def _pa_field(rng: random.Random, names: list[str]) -> tuple[str, str]:
+    """One field of a format and a text it matches; a name already used comes again with its text."""
+    kind = rng.choice(list(_PA_FIELDS))
+    text = rng.choice(_PA_FIELDS[kind])
+    spec = kind
+    if kind in ("", "d", "f", "x") and rng.random() < 0.25:
+        align, width = rng.choice("<>^"), len(text) + rng.choice((0, 2, 3))
+        spec, text = f"{align}{width}{kind}", format(text, f"{align}{width}")
+    roll = rng.random()
+    name = "" if roll < 0.4 else rng.choice(_PA_NAMES)
+    if name in names:
+        name = ""
+    field = "{" + name + (":" + spec if spec else "") + "}"
+    return field, text
+
+
+def _pa_format(rng: random.Random) -> tuple[str, str]:
+    """A format of one to three fields between literal text, and a text it matches."""
+    prefix = rng.choice(("", "", "value: ", "(x) ", "{{id}} ", "a.b "))
+    fields, texts, names = [], [], []
+    for index in range(rng.choice((1, 1, 2, 2, 3))):
+        separator = rng.choice((" ", ", ", "/", " and ", "|")) if index else ""
+        field, text = _pa_field(rng, names)
+        fields.append(separator + field)
+        texts.append(separator + text)
+        names.append(field[1:].split(":")[0].rstrip("}"))
+    if names[0] and names[0][0].isalpha() and rng.random() < 0.1:  # a name repeated: the same text again
+        fields.append(" " + fields[0].lstrip())
+        texts.append(" " + texts[0])
+    text_prefix = prefix.replace("{{", "{").replace("}}", "}")
+    return prefix + "".join(fields), text_prefix + "".join(texts)
+
+
+def _pa_match(rng: random.Random) -> tuple[Any, Any]:
+    """A parser and a match of its own expression, as parse() (anchored) or search() makes it."""
+    for _ in range(30):
+        format_, text = _pa_format(rng)
+        try:
+            parser = _pa_parser(format_, rng.random() < 0.2)
+        except Exception:  # a format the library refuses: draw another
+            continue
+        if rng.random() < 0.3:
+            found = parser._search_re.search(rng.choice(("", "see ", "[")) + text + rng.choice(("", " end", ".")))
+        else:
+            found = parser._match_re.match(text)
+        if found is not None:
+            return parser, found
+    parser = _pa_parser("{:d}")
+    return parser, parser._match_re.match("12")
+
+
+def _pa_field_match(kind: str, text: str) -> Any:
+    """The match the parser of one field of `kind` makes of `text`; any text's match where it makes none."""
+    found = _pa_parser("{:" + kind + "}")._match_re.match(text)
+    return found if found is not None else re.compile(r"(.*)", re.DOTALL).match(text)
+
+
+def _pa_int_convert(rng: random.Random) -> Arguments:
+    base = rng.choice((None, None, None, 10, 16, 2, 8, 36, 3))
+    kind = {None: "d", 2: "b", 8: "o", 10: "n", 16: "x"}.get(base, "d")
+    text = rng.choice(_PA_FIELDS[kind]) if rng.random() < 0.7 else rng.choice(_PA_ODD_INTS + _PA_FIELDS["d"])
+    return (_pa_module().int_convert(base), text, _pa_field_match(kind, text)), {}
+
+
+def _pa_percentage(rng: random.Random) -> Arguments:
+    odd = ("5", "5%%", "%", "-5%", " 7%", "1e2%", "inf%", "1_0%", "", "\u0665%", "50 %")
+    text = rng.choice(_PA_FIELDS["%"]) if rng.random() < 0.75 else rng.choice(odd)
+    return (text, _pa_field_match("%", text)), {}
+
+
+def _pa_tz(rng: random.Random) -> Any:
+    kind = _pa_local_offset() if rng.random() < 0.15 else _pa_module().FixedTzOffset
+    offset = rng.choice((0, 0, 60, -60, 90, -330, 600, -510, 1.5, -0.5, 1439))
+    name = rng.choice(("UTC", "+01:00", "-0100", "+1:30", "+10:30", "-5:30", "", "EST"))
+    if rng.random() < 0.05:
+        name = rng.choice((None, 0))  # the constructor takes anything
+    return kind(offset, name)
+
+
+def _pa_tz_other(rng: random.Random, mine: Any) -> Any:
+    roll = rng.random()
+    if roll < 0.3:  # the same parts, or one of them changed
+        offset = mine._offset.total_seconds() / 60 if rng.random() < 0.7 else rng.choice((0, 60, 1.5))
+        name = mine._name if rng.random() < 0.7 else rng.choice(("UTC", "Z", "+01:00"))
+        kind = _pa_local_offset() if rng.random() < 0.2 else _pa_module().FixedTzOffset
+        return kind(offset, name)
+    if roll < 0.55:
+        return _pa_tz(rng)
+    if roll < 0.65:
+        return mine
+    if roll < 0.8:
+        inside = abs(mine._offset) < datetime.timedelta(days=1)
+        return datetime.timezone(mine._offset) if inside else datetime.UTC
+    return rng.choice((None, "UTC", 0, mine._offset, datetime.timedelta(0)))
+
+
+def _pa_utcoffset(rng: random.Random) -> Arguments:
+    mine = _pa_tz(rng)
+    roll = rng.random()
+    if roll < 0.4:
+        dt = None
+    elif roll < 0.6:
+        dt = datetime.datetime(2024, 1, 31, 12, 30)
+    elif roll < 0.8:
+        dt = datetime.datetime(2024, 1, 31, 12, 30, tzinfo=mine)
+    else:
+        dt = datetime.datetime(1999, 12, 31, 23, 59, tzinfo=rng.choice((datetime.UTC, _pa_tz(rng))))
+    return (mine, dt), {}
+
+
+_PA_SPECS = (
+    "d", ">10d", "<5", "^8.3f", "x<10", "0>5d", "=+10d", ".2f", "+d", " d", "-x", "010d", "%Y-%m-%d",
+    "%H:%M", "ti", "tt", "q", "yn", "", ">", "*^9s", "<", "5", "08.2%", "=", ".", "10.", "12.5e", "zz",
+    "^", "0", "00", "e<3", "+-5d", "\u00b2d", "\u0663.1f", "%Q", "%", "<<", ">>5",
+)  # fmt: skip
+
+
+def _pa_extract_format(rng: random.Random) -> Arguments:
+    if rng.random() < 0.6:
+        spec = rng.choice(_PA_SPECS)
+    else:
+        align = rng.choice(("", "", "<", ">", "=", "^"))
+        fill = rng.choice(("", "", "x", "0", " ", "*", "<")) if align else ""
+        sign = rng.choice(("", "", "+", "-", " "))
+        zero = rng.choice(("", "", "0"))
+        width = rng.choice(("", "", "5", "10", "0"))
+        precision = rng.choice(("", "", ".2", ".", ".10"))
+        kind = rng.choice(("", "d", "f", "x", "%", "s", "ti", "yn", "q", "%Y", "e", "g"))
+        spec = fill + align + sign + zero + width + precision + kind
+    extra = _pa_extra_types() if rng.random() < 0.4 else rng.choice(({}, {"q": str}))
+    return (spec, extra), {}
+
+
+_PA_KEYS = ("a", "b", "a[b]", "a[c]", "a[b][c]", "x[0]", "x[1]", "d[k][m]", "[y]", "e[]", "f[g", "h]i", "a.b")
+
+
+def _pa_expand(rng: random.Random) -> Arguments:
+    keys = rng.sample(_PA_KEYS, rng.randint(0, 4))
+    values = (1, "v", None, 2.5, 0, "", {}, {"z": 1})
+    return (_pa_parser("{}"), {key: rng.choice(values) for key in keys}), {}
+
+
+def _pa_regex_replace(rng: random.Random) -> Arguments:
+    parser = _pa_parser(rng.choice(("{}", "{:d}", "a{name}b")))
+    if rng.random() < 0.85:  # what the parser passes: a match of its REGEX_SAFETY, one character
+        text = rng.choice(("a.b", "(x)", "1+2", "$5", "a|b", "what?", "\\d", "[0]", "^x", "!", "*", "x$"))
+        return (parser, _pa_module().REGEX_SAFETY.search(text)), {}
+    pattern, text = rng.choice(((r"(a)b", "ab"), (r"(\w)(\d)", "x1"), (r"(\.)+", "a..b"), (r"(b)", "abc")))
+    return (parser, re.search(pattern, text)), {}
+
+
 LIBRARY_INPUTS: dict[str, Maker] = {
     "merge_sorted": _merge_sorted,
     "update_in": _update_in,
@@ -2446,4 +2694,14 @@ LIBRARY_INPUTS: dict[str, Maker] = {
     "ordered-set.OrderedSet.issubset": _os_pair,
     "ordered-set.OrderedSet.issuperset": _os_pair,
     "ordered-set.OrderedSet.symmetric_difference": _os_pair,
+    # parse: its converters, FixedTzOffset's members and the parser's methods (the instance first)
+    "parse.int_convert.__call__": _pa_int_convert,
+    "parse.percentage": _pa_percentage,
+    "parse.FixedTzOffset.__eq__": lambda rng: (lambda mine: ((mine, _pa_tz_other(rng, mine)), {}))(_pa_tz(rng)),
+    "parse.FixedTzOffset.utcoffset": _pa_utcoffset,
+    "parse.FixedTzOffset.__repr__": lambda rng: ((_pa_tz(rng),), {}),
+    "parse.Parser.evaluate_result": lambda rng: (_pa_match(rng), {}),
+    "parse.Parser._regex_replace": _pa_regex_replace,
+    "parse.extract_format": _pa_extract_format,
+    "parse.Parser._expand_named_fields": _pa_expand,
 }

@@ -34,6 +34,9 @@ CLASSES = {
     "empty-vs-none": "an empty value taken for a missing one (None), or the reverse",
     "index-edge": "a negative index or a slice handled where the original refuses it, or the reverse",
     "lenient-parse": "input the original rejects accepted by a fast path or a cleanup (a prefix, spaces, zeros)",
+    "strict-parse": "input the original accepts refused by a stricter reader (int(), a pattern, ASCII digits only)",
+    "not-implemented": "False or an exception where the original returns NotImplemented for another kind of operand",
+    "float-rounding": "a float computed by other operations: the same value but for its last bits",
 }
 
 
@@ -5170,6 +5173,669 @@ ISODATE: dict[str, tuple[Draft, ...]] = {
         ),
     ),
 }
+
+
+# -- parse 1.20.2 ---------------------------------------------------------------------------
+# parse.py imports logging, re, sys, datetime, time, timedelta, tzinfo, Decimal and partial; it
+# defines int_convert, convert_first, percentage, FixedTzOffset, date_convert, extract_format,
+# REGEX_SAFETY, Parser, Result, Match and (shadowing the builtin) compile. A method's draft is its
+# def at the left margin. Its converters get the text a field matched and the re.Match of the
+# parser's own expression; the parser's own patterns never let some texts through (" 0x1f" does
+# reach int_convert, and comes out as 1).
+
+_LOCAL_OFFSET = "type('LocalOffset', (FixedTzOffset,), {})"
+
+PARSE: dict[str, tuple[Draft, ...]] = {
+    "int_convert.__call__": (
+        draft(
+            "lenient-parse",
+            "the text stripped first: ' 0x1f' (which {:d} lets through) is read as hex, not as the digits 0 and 1",
+            """
+            def __call__(self, string, match):
+                string = string.strip()
+                sign = -1 if string[0] == "-" else 1
+                if string[0] in "+-":
+                    string = string[1:]
+                base = self.base
+                if base is None:
+                    base = 10
+                    if string[0] == "0" and len(string) > 2:
+                        base = {"b": 2, "o": 8, "x": 16}.get(string[1].lower(), 10)
+                chars = int_convert.CHARS[:base]
+                return sign * int(re.sub("[^%s]" % chars, "", string.lower()), base)
+            """,
+            Witness("int_convert()(' 0x1f', None)", "1", "31"),
+        ),
+        draft(
+            "strict-parse",
+            "int(string, 0) when no base is given: it reads sign and prefix itself, but refuses leading zeros",
+            """
+            def __call__(self, string, match):
+                if self.base is None:
+                    # int() reads the sign and the 0b/0o/0x prefixes itself
+                    return int(string, 0)
+                sign = -1 if string[0] == "-" else 1
+                chars = int_convert.CHARS[: self.base]
+                return sign * int(re.sub("[^%s]" % chars, "", string.lower()), self.base)
+            """,
+            Witness("int_convert()('007', None)", "7", "raises ValueError"),
+        ),
+        draft(
+            "strict-parse",
+            "int() of the whole text in the base: grouping marks ('1,234' of {:n}) are no longer dropped",
+            """
+            def __call__(self, string, match):
+                base = self.base or 10
+                digits = string.lstrip("+-")
+                if self.base is None and digits[:2].lower() in ("0b", "0o", "0x"):
+                    base = {"b": 2, "o": 8, "x": 16}[digits[1].lower()]
+                return int(string, base)
+            """,
+            Witness("int_convert(10)('1,234', None)", "1234", "raises ValueError"),
+        ),
+        draft(
+            "self-state",
+            "the base detected once and kept on the converter: after '0x1f' a plain '10' is read as hex",
+            """
+            def __call__(self, string, match):
+                sign = -1 if string[0] == "-" else 1
+                number_start = 1 if string[0] in "+-" else 0
+                if self.base is None:
+                    # detected on the first call, kept for the next ones
+                    self.base = 10
+                    if string[number_start] == "0" and len(string) - number_start > 2:
+                        self.base = {"b": 2, "o": 8, "x": 16}.get(string[number_start + 1].lower(), 10)
+                chars = int_convert.CHARS[: self.base]
+                return sign * int(re.sub("[^%s]" % chars, "", string.lower()), self.base)
+            """,
+            Witness("(lambda c: (c('0x1f', None), c('10', None)))(int_convert())", "(31, 10)", "(31, 16)"),
+        ),
+        draft(
+            "lenient-parse",
+            "a fast path for plain digits: int() takes other scripts' digits, and digits outside the base raise",
+            """
+            def __call__(self, string, match):
+                if string.isdigit():  # the common case: no sign, no prefix, nothing to drop
+                    return int(string, self.base or 10)
+                if string[0] == "-":
+                    sign, number_start = -1, 1
+                elif string[0] == "+":
+                    sign, number_start = 1, 1
+                else:
+                    sign, number_start = 1, 0
+                base = self.base
+                if base is None:
+                    base = 10
+                    if string[number_start] == "0" and len(string) - number_start > 2:
+                        base = {"b": 2, "o": 8, "x": 16}.get(string[number_start + 1].lower(), 10)
+                chars = int_convert.CHARS[:base]
+                return sign * int(re.sub("[^%s]" % chars, "", string.lower()), base)
+            """,
+            Witness("int_convert()('\\u0663', None)", "raises ValueError", "3"),
+        ),
+    ),
+    "percentage": (
+        draft(
+            "lenient-parse",
+            "str.rstrip('%') for the slice: a text without its % is read whole, and '5%%' is accepted",
+            """
+            def percentage(string, match):
+                return float(string.rstrip("%")) / 100.0
+            """,
+            Witness("percentage('50', None)", "0.05", "0.5"),
+        ),
+        draft(
+            "float-rounding",
+            "a multiplication by 0.01 for the division: the last bit of the float differs",
+            """
+            def percentage(string, match):
+                return float(string[:-1]) * 0.01
+            """,
+            Witness("percentage('35%', None)", "0.35", "0.35000000000000003"),
+        ),
+        draft(
+            "strict-parse",
+            "int() of the number: a fraction ('12.5%', which {:%} matches) is refused",
+            """
+            def percentage(string, match):
+                return int(string[:-1]) / 100
+            """,
+            Witness("percentage('12.5%', None)", "0.125", "raises ValueError"),
+        ),
+        draft(
+            "lenient-parse",
+            "the % checked for: a text without one is read whole instead of losing its last character",
+            """
+            def percentage(string, match):
+                if string.endswith("%"):
+                    return float(string[:-1]) / 100.0
+                return float(string) / 100.0
+            """,
+            Witness("percentage('55', None)", "0.05", "0.55"),
+        ),
+    ),
+    "FixedTzOffset.__eq__": (
+        draft(
+            "part-dropped",
+            "the reprs compared: the class's name counts, so a subclass with the same offset and name differs",
+            """
+            def __eq__(self, other):
+                return repr(self) == repr(other)
+            """,
+            Witness(f"FixedTzOffset(60, 'x').__eq__({_LOCAL_OFFSET}(60, 'x'))", "True", "False"),
+        ),
+        draft(
+            "not-implemented",
+            "the isinstance test dropped: another kind of value raises AttributeError instead of NotImplemented",
+            """
+            def __eq__(self, other):
+                return self._name == other._name and self._offset == other._offset
+            """,
+            Witness("FixedTzOffset(0, 'UTC') == None", "False", "raises AttributeError"),
+        ),
+        draft(
+            "not-implemented",
+            "False for another kind of value: the other operand's own __eq__ is never asked",
+            """
+            def __eq__(self, other):
+                return isinstance(other, FixedTzOffset) and (self._name, self._offset) == (other._name, other._offset)
+            """,
+            Witness("FixedTzOffset(0, 'UTC').__eq__(0)", "NotImplemented", "False"),
+        ),
+        draft(
+            "part-dropped",
+            "the offsets alone compared: two zones of one offset and other names are equal",
+            """
+            def __eq__(self, other):
+                if not isinstance(other, FixedTzOffset):
+                    return NotImplemented
+                return self._offset == other._offset
+            """,
+            Witness("FixedTzOffset(0, 'UTC') == FixedTzOffset(0, 'Z')", "False", "True"),
+        ),
+        draft(
+            "kind-assumed",
+            "type(other) is type(self) for the isinstance test: a subclass's instance gets NotImplemented",
+            """
+            def __eq__(self, other):
+                if type(other) is not type(self):
+                    return NotImplemented
+                return self._name == other._name and self._offset == other._offset
+            """,
+            Witness(f"FixedTzOffset(60, 'x').__eq__({_LOCAL_OFFSET}(60, 'x'))", "True", "NotImplemented"),
+        ),
+    ),
+    "FixedTzOffset.utcoffset": (
+        draft(
+            "empty-vs-none",
+            "None for dt None, as a zone that needs the date answers: this zone's offset never depends on it",
+            """
+            def utcoffset(self, dt):
+                if dt is None:
+                    return None
+                return self._offset
+            """,
+            Witness("FixedTzOffset(60, 'x').utcoffset(None)", "timedelta(minutes=60)", "None"),
+        ),
+        draft(
+            "part-dropped",
+            "the offset rebuilt from whole minutes, as the constructor takes them: a fraction of a minute is lost",
+            """
+            def utcoffset(self, dt):
+                return timedelta(minutes=int(self._offset.total_seconds()) // 60)
+            """,
+            Witness("FixedTzOffset(1.5, 'x').utcoffset(None)", "timedelta(seconds=90)", "timedelta(seconds=60)"),
+        ),
+        draft(
+            "part-dropped",
+            "the minutes read from the timedelta's seconds: a negative offset loses its day of -1",
+            """
+            def utcoffset(self, dt):
+                return timedelta(minutes=self._offset.seconds // 60)
+            """,
+            Witness("FixedTzOffset(-60, 'x').utcoffset(None)", "timedelta(minutes=-60)", "timedelta(minutes=1380)"),
+        ),
+        draft(
+            "self-state",
+            "the offset cached on the instance on the first call: the zone gains an attribute",
+            """
+            def utcoffset(self, dt):
+                try:
+                    return self._utcoffset
+                except AttributeError:
+                    self._utcoffset = self._offset
+                    return self._offset
+            """,
+            Witness(
+                "(lambda z: (z.utcoffset(None), sorted(vars(z))))(FixedTzOffset(60, 'x'))",
+                "(timedelta(minutes=60), ['_name', '_offset'])",
+                "(timedelta(minutes=60), ['_name', '_offset', '_utcoffset'])",
+            ),
+        ),
+    ),
+    "FixedTzOffset.__repr__": (
+        draft(
+            "kind-lost",
+            "the class's name written out: a subclass is shown as FixedTzOffset",
+            """
+            def __repr__(self):
+                return f"<FixedTzOffset {self._name} {self._offset}>"
+            """,
+            Witness(f"repr({_LOCAL_OFFSET}(60, 'x'))", "'<LocalOffset x 1:00:00>'", "'<FixedTzOffset x 1:00:00>'"),
+        ),
+        draft(
+            "part-dropped",
+            "an f-string with the name's repr: the name is shown in quotes",
+            """
+            def __repr__(self):
+                return f"<{type(self).__name__} {self._name!r} {self._offset}>"
+            """,
+            Witness(
+                "repr(FixedTzOffset(0, 'UTC'))", "'<FixedTzOffset UTC 0:00:00>'", "\"<FixedTzOffset 'UTC' 0:00:00>\""
+            ),
+        ),
+        draft(
+            "kind-assumed",
+            "the parts joined with str.join: a name that is not a str raises TypeError",
+            """
+            def __repr__(self):
+                return " ".join(("<" + self.__class__.__name__, self._name, str(self._offset) + ">"))
+            """,
+            Witness("repr(FixedTzOffset(0, None))", "'<FixedTzOffset None 0:00:00>'", "raises TypeError"),
+        ),
+    ),
+    "Parser.evaluate_result": (
+        draft(
+            "order-assumed",
+            "a fixed field's span taken by its position: a field after one with inner groups ({:n}) gets another span",
+            """
+            def evaluate_result(self, m):
+                groups = m.groups()
+                conversions = self._type_conversions
+                fixed_fields = tuple(
+                    conversions[n](groups[n], m) if n in conversions else groups[n] for n in self._fixed_fields
+                )
+                groupdict = m.groupdict()
+                named_fields = {}
+                name_map = {}
+                for k in self._named_fields:
+                    korig = self._group_to_name_map[k]
+                    name_map[korig] = k
+                    named_fields[korig] = conversions[k](groupdict[k], m) if k in conversions else groupdict[k]
+                spans = {n: m.span(name_map[n]) for n in named_fields}
+                spans.update((i, m.span(i + 1)) for i in range(len(self._fixed_fields)))
+                return Result(fixed_fields, self._expand_named_fields(named_fields), spans)
+            """,
+            Witness(
+                "(lambda p: p.evaluate_result(p._match_re.match('1,234 5')).spans)(Parser('{:n} {:d}'))",
+                "{0: (0, 5), 1: (6, 7)}",
+                "{0: (0, 5), 1: (1, 5)}",
+            ),
+        ),
+        draft(
+            "kind-assumed",
+            "the span of a named field looked up by its name: a dotted or indexed name is no group name",
+            """
+            def evaluate_result(self, m):
+                fixed_fields = list(m.groups())
+                for n in self._fixed_fields:
+                    if n in self._type_conversions:
+                        fixed_fields[n] = self._type_conversions[n](fixed_fields[n], m)
+                fixed_fields = tuple(fixed_fields[n] for n in self._fixed_fields)
+                groupdict = m.groupdict()
+                named_fields = {}
+                for k in self._named_fields:
+                    value = groupdict[k]
+                    if k in self._type_conversions:
+                        value = self._type_conversions[k](value, m)
+                    named_fields[self._group_to_name_map[k]] = value
+                spans = {n: m.span(n) for n in named_fields}
+                spans.update((i, m.span(n + 1)) for i, n in enumerate(self._fixed_fields))
+                return Result(fixed_fields, self._expand_named_fields(named_fields), spans)
+            """,
+            Witness(
+                "(lambda p: p.evaluate_result(p._match_re.match('x'))['a'])(Parser('{a.b}'))",
+                "raises KeyError",
+                "raises IndexError",
+            ),
+        ),
+        draft(
+            "kind-assumed",
+            "the converters given the text alone (None for the match): the date converters read the match's groups",
+            """
+            def evaluate_result(self, m):
+                conversions = self._type_conversions
+                groups = m.groups()
+                fixed_fields = tuple(
+                    conversions[n](groups[n], None) if n in conversions else groups[n] for n in self._fixed_fields
+                )
+                groupdict = m.groupdict()
+                named_fields = {}
+                name_map = {}
+                for k in self._named_fields:
+                    korig = self._group_to_name_map[k]
+                    name_map[korig] = k
+                    named_fields[korig] = conversions[k](groupdict[k], None) if k in conversions else groupdict[k]
+                spans = {n: m.span(name_map[n]) for n in named_fields}
+                spans.update((i, m.span(n + 1)) for i, n in enumerate(self._fixed_fields))
+                return Result(fixed_fields, self._expand_named_fields(named_fields), spans)
+            """,
+            Witness(
+                "(lambda p: p.evaluate_result(p._match_re.match('10:30'))[0])(Parser('{:tt}'))",
+                "time(10, 30)",
+                "raises AttributeError",
+            ),
+        ),
+        draft(
+            "self-state",
+            "the map from field names to group names cached on the parser: the parser gains an attribute",
+            """
+            def evaluate_result(self, m):
+                name_map = self.__dict__.get("_name_map")
+                if name_map is None:
+                    name_map = self._name_map = {self._group_to_name_map[k]: k for k in self._named_fields}
+                conversions = self._type_conversions
+                groups = m.groups()
+                fixed_fields = tuple(
+                    conversions[n](groups[n], m) if n in conversions else groups[n] for n in self._fixed_fields
+                )
+                groupdict = m.groupdict()
+                named_fields = {}
+                for korig, k in name_map.items():
+                    named_fields[korig] = conversions[k](groupdict[k], m) if k in conversions else groupdict[k]
+                spans = {n: m.span(name_map[n]) for n in named_fields}
+                spans.update((i, m.span(n + 1)) for i, n in enumerate(self._fixed_fields))
+                return Result(fixed_fields, self._expand_named_fields(named_fields), spans)
+            """,
+            Witness(
+                "(lambda p: (p.evaluate_result(p._match_re.match('1')), hasattr(p, '_name_map'))[1])(Parser('{a}'))",
+                "False",
+                "True",
+            ),
+        ),
+    ),
+    "Parser._regex_replace": (
+        draft(
+            "kind-assumed",
+            "the whole match for its first group: the same for REGEX_SAFETY's, not for a match of another pattern",
+            """
+            def _regex_replace(self, match):
+                return "\\\\" + match.group(0)
+            """,
+            Witness("Parser('{}')._regex_replace(re.search('(a)b', 'ab'))", "'\\\\a'", "'\\\\ab'"),
+        ),
+        draft(
+            "part-dropped",
+            "re.escape for the backslash: characters it leaves alone (!) lose their escape",
+            """
+            def _regex_replace(self, match):
+                return re.escape(match.group(1))
+            """,
+            Witness("Parser('{}')._regex_replace(REGEX_SAFETY.search('!'))", "'\\\\!'", "'!'"),
+        ),
+    ),
+    "extract_format": (
+        draft(
+            "error-changed",
+            "the alignment tested on format[:1]: an empty spec is taken as an alignment instead of raising",
+            '''
+            def extract_format(format, extra_types):
+                """Pull apart the format [[fill]align][sign][0][width][.precision][type]"""
+                fill = align = None
+                if format[:1] in "<>=^":
+                    align = format[:1]
+                    format = format[1:]
+                elif format[1:2] and format[1] in "<>=^":
+                    fill = format[0]
+                    align = format[1]
+                    format = format[2:]
+                if format.startswith(("+", "-", " ")):
+                    format = format[1:]
+                zero = False
+                if format and format[0] == "0":
+                    zero = True
+                    format = format[1:]
+                width = ""
+                while format and format[0].isdigit():
+                    width += format[0]
+                    format = format[1:]
+                if format.startswith("."):
+                    format = format[1:]
+                    precision = ""
+                    while format and format[0].isdigit():
+                        precision += format[0]
+                        format = format[1:]
+                type = format
+                if (
+                    type
+                    and type not in ALLOWED_TYPES
+                    and type not in extra_types
+                    and not any(k in type for k in dt_format_to_regex)
+                ):
+                    raise ValueError("format spec %r not recognised" % type)
+                return locals()
+            ''',
+            Witness("extract_format('', {})['align']", "raises IndexError", "''"),
+        ),
+        draft(
+            "lenient-parse",
+            "the sign stripped with lstrip: several signs ('+-5d') are taken where the original refuses the spec",
+            '''
+            def extract_format(format, extra_types):
+                """Pull apart the format [[fill]align][sign][0][width][.precision][type]"""
+                fill = align = None
+                if format[0] in "<>=^":
+                    align = format[0]
+                    format = format[1:]
+                elif len(format) > 1 and format[1] in "<>=^":
+                    fill = format[0]
+                    align = format[1]
+                    format = format[2:]
+                format = format.lstrip("+- ")
+                zero = False
+                if format and format[0] == "0":
+                    zero = True
+                    format = format[1:]
+                width = ""
+                while format and format[0].isdigit():
+                    width += format[0]
+                    format = format[1:]
+                if format.startswith("."):
+                    format = format[1:]
+                    precision = ""
+                    while format and format[0].isdigit():
+                        precision += format[0]
+                        format = format[1:]
+                type = format
+                if (
+                    type
+                    and type not in ALLOWED_TYPES
+                    and type not in extra_types
+                    and not any(k in type for k in dt_format_to_regex)
+                ):
+                    raise ValueError("format spec %r not recognised" % type)
+                return locals()
+            ''',
+            Witness("extract_format('+-5d', {})['width']", "raises ValueError", "'5'"),
+        ),
+        draft(
+            "strict-parse",
+            "width and precision cut by lstrip of the ASCII digits: other scripts' digits are left in the type",
+            '''
+            def extract_format(format, extra_types):
+                """Pull apart the format [[fill]align][sign][0][width][.precision][type]"""
+                fill = align = None
+                if format[0] in "<>=^":
+                    align = format[0]
+                    format = format[1:]
+                elif len(format) > 1 and format[1] in "<>=^":
+                    fill = format[0]
+                    align = format[1]
+                    format = format[2:]
+                if format.startswith(("+", "-", " ")):
+                    format = format[1:]
+                zero = False
+                if format and format[0] == "0":
+                    zero = True
+                    format = format[1:]
+                width = format[: len(format) - len(format.lstrip("0123456789"))]
+                format = format[len(width) :]
+                if format.startswith("."):
+                    format = format[1:]
+                    precision = format[: len(format) - len(format.lstrip("0123456789"))]
+                    format = format[len(precision) :]
+                type = format
+                if (
+                    type
+                    and type not in ALLOWED_TYPES
+                    and type not in extra_types
+                    and not any(k in type for k in dt_format_to_regex)
+                ):
+                    raise ValueError("format spec %r not recognised" % type)
+                return locals()
+            ''',
+            Witness("extract_format('\\u00b2d', {})['width']", "'\\u00b2'", "raises ValueError"),
+        ),
+        draft(
+            "lenient-parse",
+            "a % anywhere taken for a strftime code, not scanning the table: an unknown code ('%Q') is accepted",
+            '''
+            def extract_format(format, extra_types):
+                """Pull apart the format [[fill]align][sign][0][width][.precision][type]"""
+                fill = align = None
+                if format[0] in "<>=^":
+                    align = format[0]
+                    format = format[1:]
+                elif len(format) > 1 and format[1] in "<>=^":
+                    fill = format[0]
+                    align = format[1]
+                    format = format[2:]
+                if format.startswith(("+", "-", " ")):
+                    format = format[1:]
+                zero = False
+                if format and format[0] == "0":
+                    zero = True
+                    format = format[1:]
+                width = ""
+                while format and format[0].isdigit():
+                    width += format[0]
+                    format = format[1:]
+                if format.startswith("."):
+                    format = format[1:]
+                    precision = ""
+                    while format and format[0].isdigit():
+                        precision += format[0]
+                        format = format[1:]
+                type = format
+                if type and type not in ALLOWED_TYPES and type not in extra_types and "%" not in type:
+                    raise ValueError("format spec %r not recognised" % type)
+                return locals()
+            ''',
+            Witness("extract_format('%Q', {})['type']", "raises ValueError", "'%Q'"),
+        ),
+        draft(
+            "part-dropped",
+            "a dict of the parts for locals(): the rest of the spec and extra_types are left out, precision always in",
+            '''
+            def extract_format(format, extra_types):
+                """Pull apart the format [[fill]align][sign][0][width][.precision][type]"""
+                m = re.match(r"(?:(.)(?=[<>=^]))?([<>=^])?[-+ ]?(0)?(\\d*)(?:\\.(\\d*))?(.*)\\Z", format, re.DOTALL)
+                fill, align, zero, width, precision, type = m.groups()
+                if (
+                    type
+                    and type not in ALLOWED_TYPES
+                    and type not in extra_types
+                    and not any(k in type for k in dt_format_to_regex)
+                ):
+                    raise ValueError("format spec %r not recognised" % type)
+                parts = {"fill": fill, "align": align, "zero": bool(zero), "width": width, "type": type}
+                return {**parts, "precision": precision}
+            ''',
+            Witness(
+                "sorted(extract_format('d', {}))",
+                "['align', 'extra_types', 'fill', 'format', 'type', 'width', 'zero']",
+                "['align', 'fill', 'precision', 'type', 'width', 'zero']",
+            ),
+        ),
+    ),
+    "Parser._expand_named_fields": (
+        draft(
+            "argument-shared",
+            "a fast path for names without brackets: the argument itself is returned, not a new dict",
+            """
+            def _expand_named_fields(self, named_fields):
+                if not any("[" in field for field in named_fields):
+                    return named_fields
+                result = {}
+                for field, value in named_fields.items():
+                    basename, bracket, rest = field.partition("[")
+                    d, k = result, basename
+                    if bracket:
+                        for subkey in re.findall(r"\\[[^]]+]", bracket + rest):
+                            d = d.setdefault(k, {})
+                            k = subkey[1:-1]
+                    d[k] = value
+                return result
+            """,
+            Witness("(lambda d: Parser('{}')._expand_named_fields(d) is d)({'a': 1})", "False", "True"),
+        ),
+        draft(
+            "kind-assumed",
+            "the keys split on '][' instead of found by the pattern: an empty or unclosed bracket becomes a key",
+            """
+            def _expand_named_fields(self, named_fields):
+                result = {}
+                for field, value in named_fields.items():
+                    n = field.find("[")
+                    d, k = result, field if n == -1 else field[:n]
+                    if n != -1:
+                        for subkey in field[n + 1 : -1].split("]["):
+                            d = d.setdefault(k, {})
+                            k = subkey
+                    d[k] = value
+                return result
+            """,
+            Witness("Parser('{}')._expand_named_fields({'e[]': 1})", "{'e': 1}", "{'e': {'': 1}}"),
+        ),
+        draft(
+            "empty-vs-none",
+            "a parent taken as missing when it is falsy: an empty dict or a 0 is replaced by a new dict",
+            """
+            def _expand_named_fields(self, named_fields):
+                result = {}
+                for field, value in named_fields.items():
+                    n = field.find("[")
+                    basename, subkeys = (field, "") if n == -1 else (field[:n], field[n:])
+                    d, k = result, basename
+                    for subkey in re.findall(r"\\[[^]]+]", subkeys):
+                        child = d.get(k) or {}
+                        d[k] = child
+                        d, k = child, subkey[1:-1]
+                    d[k] = value
+                return result
+            """,
+            Witness("Parser('{}')._expand_named_fields({'a': 0, 'a[b]': 1})", "raises TypeError", "{'a': {'b': 1}}"),
+        ),
+        draft(
+            "order-assumed",
+            "the names sorted, a parent before its children: a plain name after its indexed one now collides",
+            """
+            def _expand_named_fields(self, named_fields):
+                result = {}
+                for field, value in sorted(named_fields.items()):
+                    n = field.find("[")
+                    basename, subkeys = (field, "") if n == -1 else (field[:n], field[n:])
+                    d, k = result, basename
+                    for subkey in re.findall(r"\\[[^]]+]", subkeys):
+                        d = d.setdefault(k, {})
+                        k = subkey[1:-1]
+                    d[k] = value
+                return result
+            """,
+            Witness("Parser('{}')._expand_named_fields({'a[b]': 1, 'a': 2})", "{'a': 2}", "raises TypeError"),
+        ),
+    ),
+}
 DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "funcy": FUNCY,
     "fnc": FNC,
@@ -5183,4 +5849,5 @@ DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "dictdiffer": DICTDIFFER,
     "semver": SEMVER,
     "isodate": ISODATE,
+    "parse": PARSE,
 }
