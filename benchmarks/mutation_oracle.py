@@ -2334,8 +2334,8 @@ _PA_FIELDS: dict[str, tuple[str, ...]] = {
     "pair": ("1-2", "10-20"),
 }
 _PA_NAMES = ("a", "name", "x_1", "my-field", "a.b", "a.b.c", "c.d", "a[b]", "a[c]", "d[0][k]")
-_PA_ODD_INTS = ("0x", "-0", "+0b1", "0X1F", " 12", " 0x1f", "1_000", "1 000", "-", "12a", "0b102", "00x5")
-_PA_ODD_INTS += ("\u0663", "zz", "Z9", "", "+")
+_PA_ODD_INTS: tuple[str, ...] = ("0x", "-0", "+0b1", "0X1F", " 12", " 0x1f", "1_000", "1 000", "-", "12a", "0b102")
+_PA_ODD_INTS += ("00x5", "\u0663", "zz", "Z9", "", "+")
 
 
 @functools.cache
@@ -2348,11 +2348,11 @@ def _pa_extra_types() -> dict[str, Any]:
     """Two custom types as the library's tests write them, one with groups of its own."""
     parse = _pa_module()
 
-    @parse.with_pattern(r"yes|no")
+    @parse.with_pattern(r"yes|no")  # type: ignore[untyped-decorator]
     def yesno(text: str) -> bool:
         return text.lower() == "yes"
 
-    @parse.with_pattern(r"(\d+)-(\d+)", regex_group_count=2)
+    @parse.with_pattern(r"(\d+)-(\d+)", regex_group_count=2)  # type: ignore[untyped-decorator]
     def pair(text: str) -> tuple[int, int]:
         first, second = text.split("-")
         return int(first), int(second)
@@ -2392,7 +2392,9 @@ def _pa_field(rng: random.Random, names: list[str]) -> tuple[str, str]:
 def _pa_format(rng: random.Random) -> tuple[str, str]:
     """A format of one to three fields between literal text, and a text it matches."""
     prefix = rng.choice(("", "", "value: ", "(x) ", "{{id}} ", "a.b "))
-    fields, texts, names = [], [], []
+    fields: list[str] = []
+    texts: list[str] = []
+    names: list[str] = []
     for index in range(rng.choice((1, 1, 2, 2, 3))):
         separator = rng.choice((" ", ", ", "/", " and ", "|")) if index else ""
         field, text = _pa_field(rng, names)
@@ -2446,7 +2448,7 @@ def _pa_percentage(rng: random.Random) -> Arguments:
 def _pa_tz(rng: random.Random) -> Any:
     kind = _pa_local_offset() if rng.random() < 0.15 else _pa_module().FixedTzOffset
     offset = rng.choice((0, 0, 60, -60, 90, -330, 600, -510, 1.5, -0.5, 1439))
-    name = rng.choice(("UTC", "+01:00", "-0100", "+1:30", "+10:30", "-5:30", "", "EST"))
+    name: Any = rng.choice(("UTC", "+01:00", "-0100", "+1:30", "+10:30", "-5:30", "", "EST"))
     if rng.random() < 0.05:
         name = rng.choice((None, 0))  # the constructor takes anything
     return kind(offset, name)
@@ -2511,7 +2513,7 @@ _PA_KEYS = ("a", "b", "a[b]", "a[c]", "a[b][c]", "x[0]", "x[1]", "d[k][m]", "[y]
 
 def _pa_expand(rng: random.Random) -> Arguments:
     keys = rng.sample(_PA_KEYS, rng.randint(0, 4))
-    values = (1, "v", None, 2.5, 0, "", {}, {"z": 1})
+    values: tuple[Any, ...] = (1, "v", None, 2.5, 0, "", {}, {"z": 1})
     return (_pa_parser("{}"), {key: rng.choice(values) for key in keys}), {}
 
 

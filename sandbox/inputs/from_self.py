@@ -10,6 +10,8 @@ datetime is naive."""
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import dataclasses
 import datetime
 import inspect
@@ -26,6 +28,9 @@ from .kinds import protocol_of
 
 KINDS = ("one of self's items", "a list of self's items", "a string of self's items", "a set of self's items")
 ZONED = "a datetime in self's zone"
+# An operator's other operand made from self: equal to it, or unlike it in one attribute alone (a
+# zone of the same offset and another name), where two instances drawn apart rarely meet.
+TWINS = ("a copy of self", "self with one attribute of another")
 MAX_ITEMS = 64  # items of the instance read to draw from
 
 
@@ -35,10 +40,14 @@ class FromSelf:
 
     kind: str
     seed: int
+    donor: Any = dataclasses.field(default=None, compare=False)  # another instance, for TWINS[1]
 
 
-def placeholders(kind: str) -> SearchStrategy[FromSelf]:
-    return st.integers(min_value=0, max_value=2**32 - 1).map(lambda seed: FromSelf(kind, seed))
+def placeholders(kind: str, donors: SearchStrategy[Any] | None = None) -> SearchStrategy[FromSelf]:
+    seeds = st.integers(min_value=0, max_value=2**32 - 1)
+    if donors is not None:
+        return st.builds(lambda seed, donor: FromSelf(kind, seed, donor), seeds, donors)
+    return seeds.map(lambda seed: FromSelf(kind, seed))
 
 
 def kinds_for(hint: Any) -> tuple[str, ...]:
@@ -98,6 +107,8 @@ def _value(value: Any, items: list[Any], instance: Any) -> Any:
     chance = random.Random(value.seed)
     if value.kind == ZONED:
         return _zoned(chance, instance)
+    if value.kind in TWINS:
+        return _twin(value, chance, instance)
     picked = [chance.choice(items) for _ in range(chance.randint(0, 2 * len(items) + 2))] if items else []
     if chance.random() < 0.5:  # every item at least once, among repeats: where `all(...)` holds
         picked = chance.sample(items, len(items)) + picked
@@ -114,15 +125,39 @@ def _value(value: Any, items: list[Any], instance: Any) -> Any:
     return picked
 
 
+def _twin(value: FromSelf, chance: random.Random, instance: Any) -> Any:
+    """A deep copy of the instance; for TWINS[1], with one of its attributes the donor's."""
+    try:
+        made = copy.deepcopy(instance)
+    except Exception:  # an instance that does not copy: itself, the other twin an operator meets
+        return instance
+    names = sorted(name for name in _attributes(made) if hasattr(value.donor, name))
+    if value.kind == TWINS[1] and names:
+        name = chance.choice(names)
+        with contextlib.suppress(Exception):  # a read-only attribute: the copy as it is
+            setattr(made, name, copy.deepcopy(getattr(value.donor, name)))
+    return made
+
+
+def _attributes(instance: Any) -> list[str]:
+    names = list(getattr(instance, "__dict__", {}))
+    for cls in type(instance).__mro__:
+        slots = vars(cls).get("__slots__", ())
+        names.extend(name for name in ([slots] if isinstance(slots, str) else slots) if hasattr(instance, name))
+    return [name for name in dict.fromkeys(names) if name not in ("__dict__", "__weakref__")]
+
+
 def explorations(
     parameters: Sequence[inspect.Parameter],
     hints: Sequence[Any],
     make: Callable[[int, SearchStrategy[Any]], SearchStrategy[Call]],
     owner: type | None,
+    operands: tuple[int, SearchStrategy[Any]] | None = None,
 ) -> list[tuple[str, str, SearchStrategy[Call]]]:
     """(parameter, kind, calls) for each parameter after self and each kind it may take from the
     instance of `owner`; `make(index, strategy)` makes the calls with that parameter's values from
-    `strategy`."""
+    `strategy`. `operands`: an operator's other operand's index, and how self is drawn (its twins'
+    donors)."""
     iterable = owner is not None and hasattr(owner, "__iter__")
     plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     found = []
@@ -131,4 +166,7 @@ def explorations(
             continue
         for kind in (*(kinds_for(hint) if iterable else ()), *_zoned_kinds(hint, owner)):
             found.append((parameter.name, kind, make(index, placeholders(kind)).map(resolved)))
+        if operands is not None and index == operands[0]:
+            for kind in TWINS:
+                found.append((parameter.name, kind, make(index, placeholders(kind, operands[1])).map(resolved)))
     return found

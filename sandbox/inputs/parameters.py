@@ -17,6 +17,7 @@ from hypothesis.errors import HypothesisException
 from hypothesis.strategies import SearchStrategy
 
 from .. import source_text
+from ..values.rebuilt import Rebuilt
 from . import objects
 from .drawing import Context, Element, combine, sample
 from .examples import Call
@@ -372,9 +373,11 @@ _FOREIGN = (None, 0, "", 1.5)  # another kind's values: NotImplemented, or an er
 
 
 def _operand(usual: SearchStrategy[Any] | None, first: SearchStrategy[Any]) -> SearchStrategy[Any]:
-    """An operator's untyped other operand: an instance of self's class as self is drawn, what
-    else is known of it, and another kind's values."""
-    return st.one_of(first, *([usual] if usual is not None else []), st.sampled_from(_FOREIGN))
+    """An operator's untyped other operand: an instance of self's class as self is drawn (or of a
+    subclass: `type(other) is type(self)` is not `isinstance`), what else is known of it, and
+    another kind's values. Its twins of self are explored (inputs/from_self.py)."""
+    subclassed = first.map(lambda instance: Rebuilt("subclass", instance))
+    return st.one_of(first, subclassed, *([usual] if usual is not None else []), st.sampled_from(_FOREIGN))
 
 
 def kin_of(knowns: Sequence[Parameter], context: Context) -> Element | None:

@@ -521,8 +521,10 @@ def _from_instance(
         return calls
 
     hints = [known.hint for known in knowns]
-    usual = from_self.explorations(parameters, hints, make(everyday), owner)
-    sized = from_self.explorations(parameters, hints, make(large), owner)
+    operand = next((index for index, known in enumerate(knowns) if known.operand), None)
+    operands = (operand, first) if operand is not None else None
+    usual = from_self.explorations(parameters, hints, make(everyday), owner, operands)
+    sized = from_self.explorations(parameters, hints, make(large), owner, operands)
     return tuple(
         Explored(name, kind, calls, (large_calls,), None)
         for (name, kind, calls), (_, _, large_calls) in zip(usual, sized)

@@ -9,13 +9,17 @@ import contextlib
 import decimal
 import fractions
 import math
+import random
+import re
+import string
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
 
-from . import temporal
+from . import matches, temporal
 from .drawing import (
     SMALL,
     Context,
@@ -53,6 +57,7 @@ _KINDS: dict[type, str] = {
     decimal.Decimal: "decimal",
     fractions.Fraction: "fraction",
     **temporal.KINDS,
+    re.Match: "match",
 }
 
 
@@ -105,6 +110,8 @@ def _shape_of(kind: str, values: list[Any], context: Context) -> Element:
         return _text_shape(values, context)
     if kind in temporal.KINDS.values():
         return temporal.shape(kind, values, context)
+    if kind == "match":
+        return matches.shape(values)
     if kind == "bytes":
         seen = sample(values).strategy
         made = binary(sorted({0, 32, 65, 255} | set(items_of(values))), context)
@@ -160,7 +167,44 @@ def _text_shape(values: list[str], context: Context) -> Element:
     # mapping (past a `len(d) > 32`) could never be made of them.
     longest = max(3, min(SMALL, max(len(value) for value in values)))
     seen = st.sampled_from(sorted(set(values)))
-    return Element(st.one_of(seen, made.strategy), words_fresh(alphabet, longest))
+    return Element(st.one_of(seen, made.strategy, text_variants(values)), words_fresh(alphabet, longest))
+
+
+# Characters a draft's assumption breaks on: digits that `isdigit()` takes and `int()` or a test for
+# "0".."9" may not, a titlecase digraph, a letter whose capital is two letters, a dotted capital.
+ODD_DIGITS = "\u00b2\u0663\uff15"
+ODD_LETTERS = "\u00df\u01c5\u00e9\u0130"
+
+
+def text_variants(values: list[str]) -> SearchStrategy[str]:
+    """Each seen text with its characters replaced class by class (a digit by a digit, now and then
+    the letters each by a letter of its case, now and then an odd one), the rest kept, and a run of digits a digit
+    longer or shorter: "35%" gives "72%" and "8%", "2020-03-01" gives "1987-11-29"; random text
+    over the same characters would rarely parse."""
+    texts = sorted({value for value in values if len(value) <= 1000})
+    if not texts:
+        return st.nothing()
+
+    def varied(text: str, seed: int) -> str:
+        chance = random.Random(seed)
+        odd, letters = chance.random() < 0.2, chance.random() < 0.3  # letters often mean something: "3.1f"
+        runs = re.split(r"(\d+)", text)
+        for index in range(1, len(runs), 2):  # the digit runs: a digit more or fewer now and then
+            length = max(1, len(runs[index]) + chance.choice((-1, 0, 0, 1)))
+            runs[index] = (runs[index] * 2)[:length]
+        return "".join(_like(char, chance, odd, letters) for char in "".join(runs))
+
+    return st.builds(varied, st.sampled_from(texts), st.integers(min_value=0, max_value=2**32 - 1))
+
+
+def _like(char: str, chance: random.Random, odd: bool, letters: bool) -> str:
+    if "0" <= char <= "9":
+        return chance.choice(ODD_DIGITS) if odd and chance.random() < 0.3 else chance.choice(string.digits)
+    if letters and char.isascii() and char.isalpha():
+        if odd and chance.random() < 0.3:
+            return chance.choice(ODD_LETTERS)
+        return chance.choice(string.ascii_lowercase if char.islower() else string.ascii_uppercase)
+    return char
 
 
 def _collection_shape(kind: str, values: list[Any], context: Context) -> Element:

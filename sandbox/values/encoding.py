@@ -72,6 +72,15 @@ _BY_REPR = (
 _NOT_PLAIN = object()
 
 
+def _own_zone(value: object) -> bool:
+    """A time zone of the project's with state of its own: compared by its attributes, as other
+    objects are (its repr may leave out what a method cached on it)."""
+    cls = type(value)
+    if not isinstance(value, datetime.tzinfo) or cls.__module__ in ("datetime", "zoneinfo"):
+        return False
+    return bool(getattr(value, "__dict__", None)) or any("__slots__" in vars(base) for base in cls.__mro__[:-2])
+
+
 def encode(
     value: object,
     *,
@@ -243,7 +252,7 @@ class _Encoder:
             return node
         if isinstance(value, BaseException):
             return {"t": "exception", "type": type_name(type(value)), "args": self.value(value.args, depth + 1)}
-        if isinstance(value, _BY_REPR):
+        if isinstance(value, _BY_REPR) and not _own_zone(value):
             return {"t": "repr", "type": type_name(type(value)), "repr": safe_repr(value)}
         return self.instance(value, depth)
 

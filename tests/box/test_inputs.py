@@ -9,6 +9,7 @@ import itertools  # noqa: F401 - a doctest below uses it
 import os
 import pickle
 import random
+import re
 import stat
 import subprocess
 import sys
@@ -1115,3 +1116,39 @@ def test_a_shim_that_hands_its_arguments_to_its_base_is_planned_and_built_as_the
     calls = draws(inputs.plan_inputs(planned, skip_first="instance", owner=_OldRule).small, 100)
     assert all(type(call.args[0]) is _OldRule and isinstance(call.args[1], str) for call in calls)
     assert len({call.args[0].pattern for call in calls}) > 10
+
+
+def test_text_seen_is_varied_class_by_class_with_odd_digits_and_letters_now_and_then() -> None:
+    def percentage(text):  # type: ignore[no-untyped-def]
+        return float(text[:-1]) / 100
+
+    calls = draws(inputs.plan_inputs(percentage, captured=[Call(("35%",), {})]).small, 300)
+    texts = {call.args[0] for call in calls}
+    # Other numbers in the same frame: where random text over "3", "5", "%" would rarely parse.
+    framed = {text for text in texts if re.fullmatch(r"\d{1,3}%", text)}
+    assert len(framed) > 20 and any(len(text) == 2 for text in framed)
+    shapes = load("inputs.shapes")
+    varied = draws(shapes.text_variants(["35%"]), 200)
+    assert any(re.fullmatch(r"\w+%", text) and not text[:-1].isascii() for text in varied)  # "٣5%"
+
+
+def test_a_regular_expressions_matches_seen_are_widened_to_other_texts_and_patterns() -> None:
+    def escaped(match):  # type: ignore[no-untyped-def]
+        return "\\" + match.group(1)
+
+    special = re.compile(r"([?\\.[\]()*+^$!|])")
+    seen = [Call((special.search("a.b"),), {}), Call((special.search("f(x)"),), {})]
+    found = [call.args[0] for call in draws(inputs.plan_inputs(escaped, captured=seen).small, 200)]
+    assert all(isinstance(match, re.Match) for match in found)
+    assert len({match.group(0) for match in found if match.re is special}) > 5  # not only "." and "("
+    assert any(match.group(0) != match.group(1) for match in found if match.re is not special)
+
+
+def test_an_operators_other_operand_is_explored_as_a_twin_of_self_and_one_attribute_apart() -> None:
+    plan = inputs.plan_inputs(_Money.__eq__, skip_first="instance", owner=_Money)
+    twins = {explored.kind: explored for explored in plan.explored if explored.parameter == "other"}
+    assert {"a copy of self", "self with one attribute of another"} <= set(twins)
+    copies = draws(twins["a copy of self"].usual, 50)
+    assert all(call.args[1] is not call.args[0] and call.args[1].cents == call.args[0].cents for call in copies)
+    apart = draws(twins["self with one attribute of another"].usual, 100)
+    assert any(call.args[1].cents != call.args[0].cents for call in apart)
