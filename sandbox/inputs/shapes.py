@@ -6,6 +6,7 @@ Other objects are only sampled."""
 from __future__ import annotations
 
 import contextlib
+import copy
 import decimal
 import fractions
 import math
@@ -215,7 +216,7 @@ def _collection_shape(kind: str, values: list[Any], context: Context) -> Element
         items = _shape_or_default(items_of(value.values() for value in values), context.inner(), "value")
         if context.listed_values:
             items = combine([items, Element(sized(items, context.inner(), list))])
-        return Element(sized_dict(keys, items, context))
+        return Element(st.one_of(sized_dict(keys, items, context), _with_parents(values)))
     if kind == "tuple":
         lengths = {len(value) for value in values}
         if len(lengths) == 1 and 0 < min(lengths) <= 10:
@@ -225,6 +226,34 @@ def _collection_shape(kind: str, values: list[Any], context: Context) -> Element
     item = _shape_or_default(items_of(values), context.inner(), "item")
     build: Callable[[list[Any]], Any] = {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}[kind]
     return Element(sized(item, context, build, distinct=kind in ("set", "frozenset")))
+
+
+# What a key's parent may hold where a path's parts are joined in one key ("a.b", "a[b]", "a/b").
+_PARENT_VALUES: tuple[Any, ...] = (0, "", None, {}, [], False, 1, "x", {"k": 1})
+
+
+def _with_parents(values: list[dict[Any, Any]]) -> SearchStrategy[dict[Any, Any]]:
+    """A seen dict whose keys are paths, with a key's parent path put before it, holding a falsy
+    value, a plain one or a dict (`{"a": 0, "a[b]": 1}`): a draft that takes a falsy parent for a
+    missing one meets it here; drawn keys rarely make one key the prefix of another."""
+    pathed = [value for value in values if any(isinstance(key, str) and _PARENT.search(key) for key in value)]
+    if not pathed:
+        return st.nothing()
+
+    def parented(seen: dict[Any, Any], seed: int) -> dict[Any, Any]:
+        chance = random.Random(seed)
+        made: dict[Any, Any] = {}
+        for key, value in seen.items():
+            found = _PARENT.search(key) if isinstance(key, str) else None
+            if found is not None and found.start() > 0 and chance.random() < 0.7:
+                made.setdefault(key[: found.start()], copy.deepcopy(chance.choice(_PARENT_VALUES)))
+            made[key] = value
+        return made
+
+    return st.builds(parented, sample(pathed).strategy, st.integers(min_value=0, max_value=2**32 - 1))
+
+
+_PARENT = re.compile(r"[.\[/:]")
 
 
 def _shape_or_default(items: list[Any], context: Context, role: str) -> Element:

@@ -1152,3 +1152,14 @@ def test_an_operators_other_operand_is_explored_as_a_twin_of_self_and_one_attrib
     assert all(call.args[1] is not call.args[0] and call.args[1].cents == call.args[0].cents for call in copies)
     apart = draws(twins["self with one attribute of another"].usual, 100)
     assert any(call.args[1].cents != call.args[0].cents for call in apart)
+
+
+def test_a_dict_of_path_keys_seen_gets_a_keys_parent_before_it_falsy_or_not() -> None:
+    def expand(fields):  # type: ignore[no-untyped-def]
+        return dict(fields)
+
+    seen = [Call(({"a[b]": 1, "c": 2, "d.e": "x"},), {})]
+    drawn = [call.args[0] for call in draws(inputs.plan_inputs(expand, captured=seen).small, 300)]
+    parented = [fields for fields in drawn if "a" in fields and "a[b]" in fields]
+    assert parented and any(not fields["a"] for fields in parented)
+    assert all(list(fields).index("a") < list(fields).index("a[b]") for fields in parented)
