@@ -33,6 +33,7 @@ from .shapes import shape
 
 MAX_CLASSES = 4  # classes of the instances seen for one parameter that are built anew
 _REFUSED = object()  # what a constructor that raised built
+_STRAYS = (None, 0, "", 1.5)
 
 
 def project_class(cls: Any) -> bool:
@@ -147,7 +148,10 @@ def _argument(
     turned into another kind: minutes kept as a timedelta)."""
     options = []
     if passed:
-        options.append(shape(passed, context.deeper()).strategy)
+        like = shape(passed, context.deeper()).strategy
+        # Now and then, where no hint says what it takes, a value of another kind: a constructor
+        # that keeps any name lets a draft that assumes text fail only there.
+        options.extend([like, like, like] if hint is not None else [like, like, like, st.sampled_from(_STRAYS)])
     element = from_hint(hint, context) if hint is not None else None
     if element is not None:
         options.append(element.strategy)

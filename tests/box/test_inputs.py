@@ -1163,3 +1163,22 @@ def test_a_dict_of_path_keys_seen_gets_a_keys_parent_before_it_falsy_or_not() ->
     parented = [fields for fields in drawn if "a" in fields and "a[b]" in fields]
     assert parented and any(not fields["a"] for fields in parented)
     assert all(list(fields).index("a") < list(fields).index("a[b]") for fields in parented)
+
+
+class _Offset:
+    def __init__(self, minutes, name):  # type: ignore[no-untyped-def]
+        self._delta = datetime.timedelta(minutes=minutes)
+        self._label = name
+
+    def __repr__(self) -> str:
+        return f"<{self._label} {self._delta}>"
+
+
+def test_self_is_built_like_the_constructor_calls_seen_now_and_then_with_another_kind() -> None:
+    seen = [Call((90, "cet"), {}), Call((-30, "x"), {})]
+    plan = inputs.plan_inputs(_Offset.__repr__, skip_first="instance", owner=_Offset, constructions=seen)
+    made = [call.args[0] for call in draws(plan.small, 200)]
+    assert len({instance._delta for instance in made}) > 20 and any(i._delta.days < 0 for i in made)
+    labels = [instance._label for instance in made]
+    assert any(isinstance(label, str) and label not in ("cet", "x") for label in labels)
+    assert any(not isinstance(label, str) for label in labels)  # a name of another kind, now and then

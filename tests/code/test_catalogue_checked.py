@@ -17,6 +17,10 @@ from tests.conftest import MakeProject
 
 pytestmark = pytest.mark.docker
 
+# The rules' drafts are judged by the differential check; the symbolic search that a draft to be
+# offered also gets is tested on its own (tests/box/test_verify_holes.py). Two functions at a time.
+QUICK = {"symbolic_seconds": 0, "jobs": 2}
+
 # One function per speed rule, each right where the rule applies to it.
 RIGHT = """\
 def while_for(xs: list[int]) -> list[int]:
@@ -321,7 +325,7 @@ def rule_drafts(report: CodeReport, rule: str, target: str, *, alone: bool = Fal
 
 def test_each_speed_rule_writes_a_verified_draft_where_it_applies(make_project: MakeProject) -> None:
     project = make_project({"right.py": RIGHT})
-    report = optimize(project / "right.py", None, no_model=True, max_examples=60, analyzer_rules=())
+    report = optimize(project / "right.py", None, no_model=True, max_examples=60, analyzer_rules=(), **QUICK)
     assert report.results and all(r.refine is not None and r.refine.stop_reason == "no_model" for r in report.results)
     for target, rule in RIGHT_RULES.items():
         drafts = rule_drafts(report, rule, target)
@@ -331,7 +335,7 @@ def test_each_speed_rule_writes_a_verified_draft_where_it_applies(make_project: 
 
 def test_where_the_behaviour_differs_the_sandbox_refuses_the_rules_draft(make_project: MakeProject) -> None:
     project = make_project({"wrong.py": WRONG})
-    report = optimize(project / "wrong.py", None, no_model=True, max_examples=60, analyzer_rules=())
+    report = optimize(project / "wrong.py", None, no_model=True, max_examples=60, analyzer_rules=(), **QUICK)
     for target, rule in WRONG_RULES.items():
         # Alone: with another rule it may come right again (a `for` over a list that grows sees
         # its new items, as the `while` did).
@@ -382,7 +386,7 @@ def clamp(value: int, low: int, high: int) -> int:
 def test_the_readability_rules_write_verified_clearer_drafts(make_project: MakeProject) -> None:
     project = make_project({"clear.py": CLEARER})
     report = improve_readability(
-        project / "clear.py", None, no_model=True, max_examples=60, slowdown_tolerance=1.0, analyzer_rules=()
+        project / "clear.py", None, no_model=True, max_examples=60, slowdown_tolerance=1.0, analyzer_rules=(), **QUICK
     )
     (guarded,) = [it for it in rule_drafts(report, "guard-clause", "total_of") if "loop-to-sum" in it.rules]
     assert guarded.facts.metrics.get("correct") is True and guarded.accepted, guarded.facts.summary
