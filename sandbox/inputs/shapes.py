@@ -37,6 +37,7 @@ from .drawing import (
     words_fresh,
 )
 from .hints import tuples
+from .path_keys import path_parent, with_parents
 
 SAMPLE_LIMIT = 200  # observed items looked at per collection
 MAX_MARKS = 100  # observed numbers whose neighbours are drawn on purpose
@@ -234,26 +235,17 @@ _PARENT_VALUES: tuple[Any, ...] = (0, "", None, {}, [], False, 1, "x", {"k": 1})
 
 def _with_parents(values: list[dict[Any, Any]]) -> SearchStrategy[dict[Any, Any]]:
     """A seen dict whose keys are paths, with a key's parent path put before it, holding a falsy
-    value, a plain one or a dict (`{"a": 0, "a[b]": 1}`): a draft that takes a falsy parent for a
-    missing one meets it here; drawn keys rarely make one key the prefix of another."""
-    pathed = [value for value in values if any(isinstance(key, str) and _PARENT.search(key) for key in value)]
+    value, a plain one or a dict (inputs/variants.py makes each falsy one from every seen call):
+    drawn keys rarely make one key the prefix of another."""
+    pathed = [value for value in values if any(path_parent(key) for key in value)]
     if not pathed:
         return st.nothing()
 
     def parented(seen: dict[Any, Any], seed: int) -> dict[Any, Any]:
         chance = random.Random(seed)
-        made: dict[Any, Any] = {}
-        for key, value in seen.items():
-            found = _PARENT.search(key) if isinstance(key, str) else None
-            if found is not None and found.start() > 0 and chance.random() < 0.7:
-                made.setdefault(key[: found.start()], copy.deepcopy(chance.choice(_PARENT_VALUES)))
-            made[key] = value
-        return made
+        return with_parents(seen, lambda: copy.deepcopy(chance.choice(_PARENT_VALUES)), lambda: chance.random() < 0.7)
 
     return st.builds(parented, sample(pathed).strategy, st.integers(min_value=0, max_value=2**32 - 1))
-
-
-_PARENT = re.compile(r"[.\[/:]")
 
 
 def _shape_or_default(items: list[Any], context: Context, role: str) -> Element:

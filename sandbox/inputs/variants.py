@@ -10,6 +10,8 @@ as the explored kinds are (inputs/kinds.py), and judged the same way: where the 
 from __future__ import annotations
 
 import collections
+import copy
+import functools
 import inspect
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
@@ -17,6 +19,7 @@ from typing import Any
 from ..values.rebuilt import Rebuilt
 from .examples import Call
 from .kinds import hashable
+from .path_keys import path_parent, with_parents
 
 MAX_CALLS = 24  # calls seen whose variants are made
 MAX_GROWN = 4096  # items in a grown argument, at most
@@ -60,7 +63,9 @@ def _admitted(variants: list[tuple[str, Any]], protocol: str | None) -> list[tup
     if protocol == "any":
         return variants
     within = _WITHIN.get(protocol or "", set())
-    return [(kind, value) for kind, value in variants if kind in within or kind.endswith(", grown")]
+    # A dict with more keys is still a dict: grown, or with its path keys' parents.
+    same = (", grown", "its path keys' parents")
+    return [(kind, value) for kind, value in variants if kind in within or any(part in kind for part in same)]
 
 
 def _positional_names(signature: inspect.Signature) -> list[str]:
@@ -116,7 +121,14 @@ def _mapping_variants(mapping: dict[Any, Any]) -> list[tuple[str, Any]]:
     ]
     if data and all(type(value) is int for value in data.values()):
         made.append(("Counter", collections.Counter(data)))
+    if any(path_parent(key) for key in data):
+        for falsy in _FALSY:
+            parented = with_parents(data, functools.partial(copy.copy, falsy))
+            made.append((f"its path keys' parents as {falsy!r}", parented))
     return made
+
+
+_FALSY: tuple[Any, ...] = (0, None, "", {})
 
 
 # The containers inside an argument become their siblings too (the argument itself stays a dict or

@@ -1182,3 +1182,21 @@ def test_self_is_built_like_the_constructor_calls_seen_now_and_then_with_another
     labels = [instance._label for instance in made]
     assert any(isinstance(label, str) and label not in ("cet", "x") for label in labels)
     assert any(not isinstance(label, str) for label in labels)  # a name of another kind, now and then
+
+
+def test_a_seen_dict_of_path_keys_is_varied_with_each_falsy_parent() -> None:
+    variants = load("inputs.variants")
+
+    def expand(self, fields):  # type: ignore[no-untyped-def]
+        return fields
+
+    seen = Call((None, {"a[b]": 1, "c": 2}), {})
+    made = {
+        kind: call.args[1]
+        for _, kind, call in variants.call_variants(inspect.signature(expand), [seen], (5,), True, {})
+    }
+    assert made["its path keys' parents as {}"] == {"a": {}, "a[b]": 1, "c": 2}
+    assert list(made["its path keys' parents as 0"]) == ["a", "a[b]", "c"]
+    # A hinted mapping takes them too: they are dicts of more keys.
+    typed = variants.call_variants(inspect.signature(expand), [seen], (5,), True, {"fields": "mapping"})
+    assert "its path keys' parents as None" in {kind for _, kind, _ in typed}
