@@ -31,8 +31,10 @@ def inherited_hints(function: Callable[..., Any], owner: type | None, name: str)
     except (TypeError, ValueError):
         return {}
     for base in owner.__mro__[1:]:
-        if (base, name) in _PROTOCOLS:
-            by_position = _PROTOCOLS[base, name]
+        # By identity: a metaclass may make its classes unhashable.
+        protocol = (hints for (cls, method), hints in _PROTOCOLS.items() if cls is base and method == name)
+        by_position = next(protocol, None)
+        if by_position is not None:
             return {p.name: hint for p, hint in zip(_positional(own), by_position)}
         found = _base_hints(base.__dict__.get(name))
         if found:
