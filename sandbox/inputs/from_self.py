@@ -25,6 +25,7 @@ from hypothesis.strategies import SearchStrategy
 
 from .examples import Call
 from .kinds import protocol_of
+from .objects import attribute_names
 
 KINDS = ("one of self's items", "a list of self's items", "a string of self's items", "a set of self's items")
 ZONED = "a datetime in self's zone"
@@ -140,11 +141,9 @@ def _twin(value: FromSelf, chance: random.Random, instance: Any) -> Any:
 
 
 def _attributes(instance: Any) -> list[str]:
-    names = list(getattr(instance, "__dict__", {}))
-    for cls in type(instance).__mro__:
-        slots = vars(cls).get("__slots__", ())
-        names.extend(name for name in ([slots] if isinstance(slots, str) else slots) if hasattr(instance, name))
-    return [name for name in dict.fromkeys(names) if name not in ("__dict__", "__weakref__")]
+    """The instance's attributes that are set (a slot may be empty), once each."""
+    names = dict.fromkeys(attribute_names(instance))
+    return [name for name in names if name not in ("__dict__", "__weakref__") and hasattr(instance, name)]
 
 
 def explorations(

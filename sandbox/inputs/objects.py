@@ -175,19 +175,20 @@ def _spelled_apart(instance: Any, name: str) -> list[str]:
     """The instance's own attributes spelled as `name` with underscores put in or left out
     (`stdabbr` kept as `_std_abbr`)."""
     try:
-        names = [*getattr(instance, "__dict__", {}), *_slots(type(instance))]
+        names = attribute_names(instance)
     except Exception:  # an instance that hides its attributes: no other spelling
         return []
     bare = name.replace("_", "").lower()
     return [attribute for attribute in names if attribute.replace("_", "").lower() == bare]
 
 
-def _slots(cls: type) -> list[str]:
-    found: list[str] = []
-    for owner in cls.__mro__:
+def attribute_names(instance: Any) -> list[str]:
+    """The names of the instance's own attributes: its `__dict__`'s and its classes' slots."""
+    names: list[str] = list(getattr(instance, "__dict__", {}))
+    for owner in type(instance).__mro__:
         slots = vars(owner).get("__slots__", ())
-        found.extend([slots] if isinstance(slots, str) else slots)
-    return found
+        names.extend([slots] if isinstance(slots, str) else slots)
+    return names
 
 
 def _raised(cls: type, arguments: list[Any]) -> Any:
