@@ -56,11 +56,13 @@ def squares(xs: list[int]) -> list[int]:
         i += 1
     return result"""
 
+# Indexed, so that the fast version is well clear of the threshold even on short lists: a plain
+# loop over the items is only 1.3-1.7x slower than list.count on the lists drawn.
 SLOW_COUNT = """\
     def count_of(self, value: int) -> int:
         total = 0
-        for item in self.items:
-            if item == value:
+        for index in range(len(self.items)):
+            if self.items[index] == value:
                 total = total + 1
         return total"""
 
