@@ -13,6 +13,14 @@ from typing import Any
 
 CONTRACT_VERSION = 7
 MIN_DISTINCT_INPUTS = 50  # "verified" needs this many distinct checked inputs (or the project's tests covering all)
+# The users the container's runner (root there) runs a check's processes as: code under test (a draft, and
+# the original's second copy in a baseline), the judge, and the original a draft is checked against.
+DRAFT_UID, JUDGE_UID, ORIGINAL_UID = 10001, 10002, 10003
+# In a container, a folder only the judge's user reads or writes, which outlives the checks: the draws
+# it keeps for the next check of the same function (judge/draws.py). The host mounts it, a tmpfs of
+# DRAWS_MB MiB owned by JUDGE_UID, when it starts the container.
+DRAWS_FOLDER = "/draws"
+DRAWS_MB = 32
 
 
 class ContractError(ValueError):
@@ -219,6 +227,7 @@ class Verdict:
     unseen_conditions: tuple[tuple[str, str], ...] = ()  # baseline only: (the line's text, the outcome never seen)
     symbolic: str | None = None  # what the symbolic search found, in a sentence (none run: None)
     symbolic_s: float | None = None  # the seconds it took
+    kept_draws: int = 0  # of the inputs drawn, those an earlier check of the same plan drew (judge/draws.py)
     version: int = CONTRACT_VERSION
 
 
@@ -401,8 +410,13 @@ def _build(kind: Any, data: Any) -> Any:
 
 __all__ = [
     "CONTRACT_VERSION",
+    "DRAFT_UID",
+    "DRAWS_FOLDER",
+    "DRAWS_MB",
     "FAILED_BY",
+    "JUDGE_UID",
     "MIN_DISTINCT_INPUTS",
+    "ORIGINAL_UID",
     "Capture",
     "CaptureJob",
     "CheckJob",

@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from coderefine.sandbox import contract
 from coderefine.sandbox.base import (
     DEFAULT_LIMITS,
     OWNER_LABEL,
@@ -341,7 +342,13 @@ class DockerSandbox(Closing):
                 environment=self._env,
                 network_mode="none",
                 read_only=True,
-                tmpfs={"/scratch": f"rw,size={limits.scratch_mb}m,mode=1777", "/tmp": "rw,size=16m,mode=1777"},
+                tmpfs={
+                    "/scratch": f"rw,size={limits.scratch_mb}m,mode=1777",
+                    "/tmp": "rw,size=16m,mode=1777",
+                    # The judge's alone: the draws it keeps for a function's next check (judge/draws.py).
+                    contract.DRAWS_FOLDER: f"rw,size={contract.DRAWS_MB}m,mode=0700,uid={contract.JUDGE_UID},"
+                    f"gid={contract.JUDGE_UID}",
+                },
                 cap_drop=["ALL"],
                 cap_add=["SETUID", "SETGID", "KILL"],
                 security_opt=["no-new-privileges"],

@@ -105,3 +105,19 @@ def string_literals(*sources: str | None) -> list[str]:
             ):
                 words.add(node.value)
     return sorted(words)[:MAX_WORDS]
+
+
+def tells_its_class(sources: Iterable[str | None], class_name: str) -> bool:
+    """Whether either version may tell the instance's class from its own (`self.__class__`,
+    `type(self)`, `isinstance`, or the class by name, as a draft that builds "one of its own" does)."""
+    words = ("__class__", "type(", "isinstance(", f"{class_name}(")
+    return any(word in text for text in sources if text for word in words)
+
+
+def text_knowledge(sources: Iterable[str | None], class_name: str | None) -> str:
+    """All that an input plan reads of the versions' source texts, as one text: their integer and
+    string literals, and (for a method) whether either tells self's class. Two drafts alike in it,
+    checked with the same job, get the same plan (see judge/draws.py)."""
+    texts = list(sources)
+    tells = class_name is not None and tells_its_class(texts, class_name)
+    return repr((sorted(raw_ints(texts)), string_literals(*texts), tells))

@@ -45,7 +45,7 @@ from .drawing import SMALL, Context, numbers_for
 from .examples import Call, doctest_calls
 from .fixture_pool import Pool
 from .kinds import explored_kinds, explored_protocol
-from .literals import int_literals, raw_ints, string_literals
+from .literals import int_literals, raw_ints, string_literals, tells_its_class, text_knowledge
 from .parameters import (
     OPERATORS,
     Parameter,
@@ -91,6 +91,9 @@ class InputPlan:
     crossed: tuple[SearchStrategy[Call], ...] = ()
     # The parameters of a class the tests' fixtures made values of given those, the others everyday ones.
     fixtured: SearchStrategy[Call] | None = None
+    # All the plan read of the versions' texts (see text_knowledge): two drafts alike in it, with the
+    # same job, get the same strategies, and so (draws being seeded) the same calls.
+    knowledge: str = ""
 
 
 class _Omitted:
@@ -531,13 +534,6 @@ def _from_instance(
     )
 
 
-def _class_matters(texts: Sequence[str | None], owner: type) -> bool:
-    """Whether either version may tell the instance's class from its own (`self.__class__`,
-    `type(self)`, `isinstance`, or the class by name, as a draft that builds "one of its own" does)."""
-    words = ("__class__", "type(", "isinstance(", f"{owner.__name__}(")
-    return any(word in text for text in texts if text for word in words)
-
-
 def _subclassed(
     parameters: Sequence[inspect.Parameter],
     first: SearchStrategy[Any],
@@ -717,7 +713,7 @@ def plan_inputs(
     domains = _domains(knowns, first_name, skip_first, owner)
     exhaustive = _exhaustive(parameters, domains)
     if skip_first == "instance" and first is not None and owner is not None:
-        if _class_matters(texts, owner):
+        if tells_its_class(texts, owner.__name__):
             explored += (_subclassed(parameters, first, everyday, large),)
         explored += _from_instance(owner, parameters, knowns, first, everyday, large)
     readers = frozenset(k.parameter.name for k in knowns if takes_text(k, k.parameter.name == first_name))
@@ -740,6 +736,7 @@ def plan_inputs(
         exhaustive,
         () if exhaustive else _crossed(parameters, domains, everyday),
         fixtured,
+        text_knowledge(texts, owner.__name__ if skip_first == "instance" and owner is not None else None),
     )
 
 

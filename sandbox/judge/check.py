@@ -448,6 +448,7 @@ class Check:
             sources=self.sources,
             explored=self._explored(),
             coverage=coverage,
+            kept_draws=self.plan.kept,
             **baseline,
         )
         if self.job.is_baseline and coverage is not None and not coverage.complete:

@@ -140,6 +140,7 @@ def measure_both(
             seed=seed,
             precision=precision,
             threshold=spec.threshold,
+            early=True,
         )
         compare_last_rounds(*pair)  # after the most calls either process will have had
         return found

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any, Callable
 
 from .. import contract, wire
+from .draws import Draws
 from .errors import Mismatch, SetupError
 from .workers import Cpus, end_child, settle_in
 
@@ -51,6 +52,9 @@ class Planner:
         self.annotations: dict[str, str] = {}
         self._steps: list[tuple[int, int]] = []
         self._small: int | None = None
+        self._keep_draws = uid is not None  # in a container, where the judge has a user (and a folder) of its own
+        self._draws: Draws | None = None
+        self.kept = 0  # calls taken from the kept draws
 
     def ready(self) -> None:
         """The original's module imported in the planner's process; SetupError where it is not."""
@@ -79,7 +83,19 @@ class Planner:
             yield self._small, more
 
     def collect(self, handle: int, count: int) -> list[Call]:
-        return self._calls({"kind": "collect", "handle": handle, "count": count})
+        """`count` draws of the strategy `handle`: as kept from an earlier check of the same plan
+        (draws.py), else drawn by the planner now."""
+        kept = self._draws.get(handle, count) if self._draws is not None else None
+        if kept is not None:
+            with contextlib.suppress(SetupError):
+                calls = self._read_calls(kept)
+                self.kept += len(calls)
+                return calls
+        said = self._ask({"kind": "collect", "handle": handle, "count": count})
+        calls = self._read_calls(said)
+        if self._draws is not None:
+            self._draws.put(handle, count, said)
+        return calls
 
     def shrink(self, handle: int, count: int, check_one: CheckOne) -> None:
         """The planner draws again, one call at a time, and asks the judge about each; the judge
@@ -128,9 +144,14 @@ class Planner:
         annotations = said.get("annotations")
         if isinstance(annotations, dict):
             self.annotations = {str(k): str(v) for k, v in annotations.items() if isinstance(v, str)}
+        knowledge = said.get("knowledge")
+        if isinstance(knowledge, str) and self._keep_draws:
+            self._draws = Draws(contract.DRAWS_FOLDER, self.job, knowledge)
 
     def _calls(self, request: dict[str, Any]) -> list[Call]:
-        said = self._ask(request)
+        return self._read_calls(self._ask(request))
+
+    def _read_calls(self, said: dict[str, Any]) -> list[Call]:
         calls, kinds = said.get("calls"), said.get("kinds")
         if not isinstance(calls, list) or not isinstance(kinds, list):
             raise SetupError("the planner's process answered without calls")

@@ -86,6 +86,7 @@ class _Plan:
             "small": small,
             "missing": self.source.missing,
             "annotations": dict(plan.annotations),
+            "knowledge": plan.knowledge,
         }
 
     def _calls(self, calls: list[tuple[str, bytes, str]]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ import sys
 import time
 
 from .. import project_path
+from ..contract import DRAFT_UID, JUDGE_UID, ORIGINAL_UID
 from ..privileges import become, undumpable
 from .processes import (
     become_subreaper,
@@ -35,9 +36,6 @@ if TYPE_CHECKING:
     Request = dict[str, Any]  # a request, or a result: JSON objects
 
 RUNNER_VERSION = 3
-DRAFT_UID = 10001  # what runs code under test, where the runner may choose (it is root in the container)
-JUDGE_UID = 10002  # the judge of a check: another user, so code under test cannot signal or read it
-ORIGINAL_UID = 10003  # the original a draft is checked against: a draft cannot stop it while it is timed
 
 
 def main(argv: list[str]) -> int:

@@ -226,6 +226,31 @@ def test_a_wide_interval_or_few_workloads_buy_more_rounds() -> None:
     assert len(slower.ratios) == 20 and slower.interval()[1] < 1.05
 
 
+def test_an_interval_that_has_decided_stops_the_rounds_early_and_only_then() -> None:
+    def measured(original: float, candidate: float, jitter: float, seed: int = 0) -> timing.Measurement:
+        return timing.measure(
+            fake_runner(original, candidate, jitter, seed),
+            rounds=14,
+            max_rounds=60,
+            min_round=0.02,
+            deadline=float("inf"),
+            workloads=8,
+            seed=seed,
+            precision=1e-7,
+            early=True,
+        )
+
+    faster, slower = measured(0.002, 0.001, 0.02), measured(0.001, 0.0015, 0.02)
+    assert len(faster.ratios) == len(slower.ratios) == timing.EARLY_ROUNDS
+    assert faster.interval()[0] > 1.05 and slower.interval()[1] < 1.05
+    # At the threshold, the question stays open: every round is run (and more, the interval being wide).
+    close = [measured(0.00105, 0.001, 0.03, seed) for seed in range(5)]
+    assert all(len(found.ratios) >= 14 for found in close)
+    # An A/A pair under noise: stopping early claims nothing more often than the full count does.
+    same = [measured(0.001, 0.001, 0.15, seed) for seed in range(40)]
+    assert not any(found.interval()[0] > 1.05 and len(found.ratios) < 14 for found in same)
+
+
 def test_calibration_makes_rounds_about_as_long_as_asked() -> None:
     # 2 ms a loop: stepping by ten alone would give 100 loops, rounds of 0.2 s where 0.02 s is asked.
     loops = timing.calibrate(lambda n: 0.002 * n, 0.02, 1e-7)
