@@ -10,6 +10,7 @@ import random
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -227,7 +228,7 @@ def test_a_wide_interval_or_few_workloads_buy_more_rounds() -> None:
 
 
 def test_an_interval_that_has_decided_stops_the_rounds_early_and_only_then() -> None:
-    def measured(original: float, candidate: float, jitter: float, seed: int = 0) -> timing.Measurement:
+    def measured(original: float, candidate: float, jitter: float, seed: int = 0) -> Any:
         return timing.measure(
             fake_runner(original, candidate, jitter, seed),
             rounds=14,
@@ -241,13 +242,14 @@ def test_an_interval_that_has_decided_stops_the_rounds_early_and_only_then() -> 
         )
 
     faster, slower = measured(0.002, 0.001, 0.02), measured(0.001, 0.0015, 0.02)
-    assert len(faster.ratios) == len(slower.ratios) == timing.EARLY_ROUNDS
+    # Not faster may stop at the first look; a claim needs the stricter interval, which takes a round or two more.
+    assert len(slower.ratios) == timing.EARLY_ROUNDS < len(faster.ratios) < 14
     assert faster.interval()[0] > 1.05 and slower.interval()[1] < 1.05
     # At the threshold, the question stays open: every round is run (and more, the interval being wide).
     close = [measured(0.00105, 0.001, 0.03, seed) for seed in range(5)]
     assert all(len(found.ratios) >= 14 for found in close)
     # An A/A pair under noise: stopping early claims nothing more often than the full count does.
-    same = [measured(0.001, 0.001, 0.15, seed) for seed in range(40)]
+    same = [measured(0.001, 0.001, 0.15, seed) for seed in range(20)]
     assert not any(found.interval()[0] > 1.05 and len(found.ratios) < 14 for found in same)
 
 
