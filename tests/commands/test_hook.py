@@ -1,20 +1,23 @@
-"""The pre-commit hooks of `.pre-commit-hooks.yaml`, run end to end by the real `pre-commit try-repo`.
+"""The pre-commit hooks of `.pre-commit-hooks.yaml`, run end to end by the real `pre-commit`.
 
 Each test makes a git repository with a change staged (mostly: one function
 made slow, another left alone), points the hooks at a scripted model server
 (through the environment, which pre-commit passes to hooks), and runs
-`pre-commit try-repo <this checkout> <hook id>`: pre-commit clones the checkout
-(with its uncommitted changes), pip-installs it into a fresh virtualenv and
-runs the hook on the staged files. Drafts are verified in the Docker sandbox,
-or in the local one where Docker is missing.
+`pre-commit run` with a configuration naming this checkout as the hooks'
+repository, as `pre-commit try-repo` does: at a commit that holds its
+uncommitted changes, pip-installed into a virtualenv, the hook run on the
+staged files. Drafts are verified in the Docker sandbox, or in the local one
+where Docker is missing.
 
-`try-repo` keeps its clone and virtualenv in a temporary store of its own
-(PRE_COMMIT_HOME is not used for them), so every test pays for one install.
+`try-repo` itself keeps its clone and virtualenv in a temporary store of its
+own, one install per run; the store here is kept for the module, so the
+hooks' environment is installed once.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -73,10 +76,29 @@ class HookRun:
         return [line for line in self.output.splitlines() if line.startswith("coderefine:")]
 
 
+@dataclass(frozen=True)
+class Hooks:
+    """This checkout as pre-commit's repository of hooks, and the store its environment is kept in."""
+
+    url: str
+    rev: str
+    home: Path
+
+
 @pytest.fixture(scope="module")
-def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """pre-commit's own store, away from ~/.cache (try-repo installs the hooks in a temporary one)."""
-    return tmp_path_factory.mktemp("pre-commit-home")
+def hooks(tmp_path_factory: pytest.TempPathFactory) -> Hooks:
+    """The checkout at a commit holding its uncommitted changes (as try-repo makes one: the staged
+    and the changed tracked files), and a store of pre-commit's away from ~/.cache."""
+    folder = tmp_path_factory.mktemp("pre-commit-home")
+    head = git(CHECKOUT, "rev-parse", "HEAD").strip()
+    if not git(CHECKOUT, "status", "--porcelain", "--untracked-files=no").strip():
+        return Hooks(str(CHECKOUT), head, folder / "store")
+    shadow = folder / "shadow"
+    git(folder, "clone", "--quiet", str(CHECKOUT), str(shadow))
+    changes = subprocess.run(["git", "diff", "--binary", "HEAD"], cwd=CHECKOUT, capture_output=True, check=True)
+    subprocess.run(["git", "apply", "--index"], cwd=shadow, input=changes.stdout, capture_output=True, check=True)
+    git(shadow, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "--quiet", "-m", "changes")
+    return Hooks(str(shadow), git(shadow, "rev-parse", "HEAD").strip(), folder / "store")
 
 
 @pytest.fixture
@@ -108,8 +130,15 @@ def clean_environment() -> dict[str, str]:
     return {name: value for name, value in os.environ.items() if not name.startswith("GIT_")}
 
 
-def try_repo(repo: Path, hook_id: str | None, server: ScriptedLLM, home: Path, **extra: str) -> HookRun:
-    """`pre-commit try-repo` of this checkout in `repo`, on its staged files; no `hook_id`: every hook."""
+def try_repo(repo: Path, hook_id: str | None, server: ScriptedLLM, hooks: Hooks, **extra: str) -> HookRun:
+    """`pre-commit run` of this checkout's hooks in `repo`, on its staged files, as try-repo runs them
+    (its configuration outside the repository); no `hook_id`: every hook of the manifest."""
+    manifest = (CHECKOUT / ".pre-commit-hooks.yaml").read_text()
+    ids = [hook_id] if hook_id else re.findall(r"^- id: (\S+)$", manifest, re.M)
+    config = repo.parent / "hooks-config.yaml"
+    config.write_text(
+        f"repos:\n- repo: {hooks.url}\n  rev: {hooks.rev}\n  hooks:\n" + "".join(f"  - id: {i}\n" for i in ids)
+    )
     environment = clean_environment()
     environment.update(
         OPENAI_BASE_URL=server.url,
@@ -118,12 +147,11 @@ def try_repo(repo: Path, hook_id: str | None, server: ScriptedLLM, home: Path, *
         CODEREFINE_MAX_ITERATIONS="1",
         CODEREFINE_RETRIES="0",
         CODEREFINE_REWRITE_RULES="none",  # the scripted drafts are the ones these tests follow
-        PRE_COMMIT_HOME=str(home),
+        PRE_COMMIT_HOME=str(hooks.home),
     )
     environment.update(extra)  # "" removes a variable
     environment = {name: value for name, value in environment.items() if value != ""}
-    command = [sys.executable, "-m", "pre_commit", "try-repo", "--color", "never", str(CHECKOUT)]
-    command += [hook_id] if hook_id else []
+    command = [sys.executable, "-m", "pre_commit", "run", "--config", str(config), "--color", "never"]
     done = subprocess.run(command, cwd=repo, env=environment, capture_output=True, text=True, timeout=900)
     return HookRun(done.returncode, done.stdout + done.stderr)
 
@@ -149,11 +177,9 @@ def assert_only_dedupe_was_worked_on(server: ScriptedLLM, run: HookRun) -> None:
 
 
 @pytest.mark.docker
-def test_suggest_hook_prints_the_verified_speedup_and_writes_nothing(
-    scripted: Start, repo: Path, pre_commit_home: Path
-) -> None:
+def test_suggest_hook_prints_the_verified_speedup_and_writes_nothing(scripted: Start, repo: Path, hooks: Hooks) -> None:
     server = scripted(answer)
-    run = try_repo(repo, SUGGEST, server, pre_commit_home)
+    run = try_repo(repo, SUGGEST, server, hooks)
     assert run.code == 0, run.output
     assert passed(run, "coderefine (verified speedups)"), run.output
     summaries = [line for line in run.hook_lines if line.startswith("coderefine: slow.py::dedupe: ")]
@@ -167,12 +193,10 @@ def test_suggest_hook_prints_the_verified_speedup_and_writes_nothing(
 
 
 @pytest.mark.docker
-def test_fix_hook_writes_the_fast_version_and_fails_the_commit(
-    scripted: Start, repo: Path, pre_commit_home: Path
-) -> None:
+def test_fix_hook_writes_the_fast_version_and_fails_the_commit(scripted: Start, repo: Path, hooks: Hooks) -> None:
     before = call_in(repo)
     server = scripted(answer)
-    run = try_repo(repo, FIX, server, pre_commit_home)
+    run = try_repo(repo, FIX, server, hooks)
     assert run.code == 1, run.output
     assert "Failed" in run.output and "files were modified by this hook" in run.output
     assert any(line.startswith("coderefine: rewrote slow.py::dedupe:") for line in run.hook_lines), run.output
@@ -187,11 +211,11 @@ def test_fix_hook_writes_the_fast_version_and_fails_the_commit(
 
 @pytest.mark.docker
 def test_suggest_hook_with_no_model_suggests_a_rewrite_rule_and_asks_nothing(
-    scripted: Start, repo: Path, pre_commit_home: Path
+    scripted: Start, repo: Path, hooks: Hooks
 ) -> None:
     server = scripted(answer)
     unset = {"CODEREFINE_MODEL": "", "CODEREFINE_REWRITE_RULES": ""}
-    run = try_repo(repo, SUGGEST, server, pre_commit_home, CODEREFINE_NO_MODEL="1", **unset)
+    run = try_repo(repo, SUGGEST, server, hooks, CODEREFINE_NO_MODEL="1", **unset)
     assert run.code == 0, run.output
     assert not server.requests  # no LLM call at all
     summaries = [line for line in run.hook_lines if line.startswith("coderefine: slow.py::dedupe: ")]
@@ -201,11 +225,9 @@ def test_suggest_hook_with_no_model_suggests_a_rewrite_rule_and_asks_nothing(
 
 
 @pytest.mark.docker
-def test_suggest_hook_without_docker_says_the_local_sandbox_ran(
-    scripted: Start, repo: Path, pre_commit_home: Path
-) -> None:
+def test_suggest_hook_without_docker_says_the_local_sandbox_ran(scripted: Start, repo: Path, hooks: Hooks) -> None:
     server = scripted(answer)
-    run = try_repo(repo, SUGGEST, server, pre_commit_home, DOCKER_HOST="unix:///nonexistent.sock")
+    run = try_repo(repo, SUGGEST, server, hooks, DOCKER_HOST="unix:///nonexistent.sock")
     assert run.code == 0, run.output
     fallback = [line for line in run.hook_lines if "unix:///nonexistent.sock (DOCKER_HOST) does not answer" in line]
     assert len(fallback) == 1 and "; the local sandbox ran the checks instead" in fallback[0], run.output
@@ -214,14 +236,14 @@ def test_suggest_hook_without_docker_says_the_local_sandbox_ran(
 
 
 @pytest.mark.docker
-def test_a_change_outside_functions_asks_the_model_nothing(scripted: Start, repo: Path, pre_commit_home: Path) -> None:
+def test_a_change_outside_functions_asks_the_model_nothing(scripted: Start, repo: Path, hooks: Hooks) -> None:
     git(repo, "reset", "--quiet", "HEAD", "slow.py")
     commented = COMMITTED.replace('"""Helpers:', '# A comment.\n"""Helpers:', 1)
     (repo / "slow.py").write_text(commented)
     (repo / "notes.txt").write_text("def dedupe(items): not Python, not a function\n")
     git(repo, "add", "slow.py", "notes.txt")
     server = scripted(answer)
-    run = try_repo(repo, None, server, pre_commit_home)  # both hooks of the manifest, one install
+    run = try_repo(repo, None, server, hooks)  # both hooks of the manifest, one install
     assert run.code == 0, run.output
     for name in ("coderefine (verified speedups)", "coderefine (apply verified speedups)"):
         assert passed(run, name), run.output  # ran on slow.py (not skipped), and found no function touched
@@ -231,9 +253,9 @@ def test_a_change_outside_functions_asks_the_model_nothing(scripted: Start, repo
 
 
 @pytest.mark.docker
-def test_an_endpoint_that_cannot_be_reached_fails_the_hook(scripted: Start, repo: Path, pre_commit_home: Path) -> None:
+def test_an_endpoint_that_cannot_be_reached_fails_the_hook(scripted: Start, repo: Path, hooks: Hooks) -> None:
     server = scripted(answer)
-    run = try_repo(repo, SUGGEST, server, pre_commit_home, OPENAI_BASE_URL="http://127.0.0.1:9/v1")
+    run = try_repo(repo, SUGGEST, server, hooks, OPENAI_BASE_URL="http://127.0.0.1:9/v1")
     assert run.code == 1 and "- exit code: 3" in run.output, run.output  # pre-commit: "Failed"
     said = [line for line in run.hook_lines if "the check is incomplete: cannot reach the LLM endpoint at" in line]
     assert len(said) == 1 and "SKIP=coderefine" in said[0], run.output
@@ -292,7 +314,7 @@ def readme_config() -> str:
 
 
 @pytest.mark.docker
-def test_the_readmes_snippet_works_as_written(scripted: Start, repo: Path, pre_commit_home: Path) -> None:
+def test_the_readmes_snippet_works_as_written(scripted: Start, repo: Path, hooks: Hooks) -> None:
     (repo / ".pre-commit-config.yaml").write_text(readme_config())
     git(repo, "add", ".pre-commit-config.yaml")
     server = scripted(answer)
@@ -305,7 +327,7 @@ def test_the_readmes_snippet_works_as_written(scripted: Start, repo: Path, pre_c
         CODEREFINE_MODEL="scripted-model",
         CODEREFINE_MAX_ITERATIONS="1",
         CODEREFINE_REWRITE_RULES="none",
-        PRE_COMMIT_HOME=str(pre_commit_home),
+        PRE_COMMIT_HOME=str(hooks.home),
     )
     command = [sys.executable, "-m", "pre_commit", "run", "--color", "never", "--files", "slow.py"]
     done = subprocess.run(command, cwd=repo, env=environment, capture_output=True, text=True, timeout=900)
