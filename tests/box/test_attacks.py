@@ -27,7 +27,7 @@ from coderefine.code.source import SourceFile
 from coderefine.sandbox import contract
 from coderefine.sandbox.base import Limits
 from coderefine.sandbox.docker import DockerSandbox
-from tests.conftest import MakeProject
+from tests.conftest import MakeProject, build_project
 from tests.functions import FAST_TOTAL, fenced
 from tests.scripted_llm import ScriptedLLM, prompt_text
 
@@ -158,14 +158,25 @@ def total(items: list[int]) -> int:
 }
 
 
+FILES = {
+    "sums.py": MODULE,
+    ".env": f"API_KEY={SECRET}\n",
+    "tests/test_sums.py": "from sums import total\n\n\ndef test_total():\n    assert total([1, 2, 3]) == 6\n",
+}
+
+
 @pytest.fixture
 def project(make_project: MakeProject) -> Path:
-    files = {
-        "sums.py": MODULE,
-        ".env": f"API_KEY={SECRET}\n",
-        "tests/test_sums.py": "from sums import total\n\n\ndef test_total():\n    assert total([1, 2, 3]) == 6\n",
-    }
-    return make_project(files, mode=0o700)  # as a CI job's checkout often is: the sandbox works on a copy
+    return make_project(FILES, mode=0o700)  # as a CI job's checkout often is: the sandbox works on a copy
+
+
+@pytest.fixture(scope="module")
+def guarded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """One project and one cache for every attack the guard refuses: the project's tests run once
+    (the cache keeps what they showed); each attack's run asks a scripted model of its own, at an
+    address of its own, so no result of another run is taken from the cache."""
+    folder = tmp_path_factory.mktemp("guarded")
+    return build_project(folder / "proj", FILES, mode=0o700), folder / "cache"
 
 
 @pytest.fixture
@@ -505,8 +516,10 @@ RULES = {  # the rule each attack is refused by, named in the facts the model is
 
 @pytest.mark.parametrize("attack", sorted(GUARDED))
 def test_the_guard_refuses_and_the_next_correct_draft_wins(
-    scripted: Callable[..., ScriptedLLM], project: Path, attack: str
+    scripted: Callable[..., ScriptedLLM], guarded: tuple[Path, Path], attack: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    project, cache = guarded
+    monkeypatch.setenv("CODEREFINE_CACHE_DIR", str(cache))
     server = scripted([fenced(GUARDED[attack]), "Try again.", fenced(FAST_TOTAL), "NOTHING LEFT TO GAIN"])
     # No analyzer, no rewrite rules: their drafts (`result += item`, `sum(xs)`) would stand beside the scripted ones.
     report = optimize(

@@ -138,6 +138,8 @@ def ci(server: ScriptedLLM, root: Path, *extra: str) -> int:
         "plain",
         "--rewrite-rules",
         "none",  # the scripted drafts are the ones these tests follow; the rules have their own tests
+        "--symbolic-seconds",
+        "1",  # the search runs, briefly: its finds have tests of their own (test_verify_holes, test_optimize)
         *extra,
     ]
     return main(argv)
