@@ -223,11 +223,13 @@ class Check:
     def _wait_ready(self) -> None:
         first = self.original.answer(120.0)
         if not first.get("ready"):
+            if first.get("unreachable"):
+                raise SetupError(str(first["unreachable"]))
             problem = first.get("error") or first.get("crashed")
             raise SetupError(f"cannot import {self.job.target.module} in the sandbox: {problem}")
         second = self.candidate.answer(120.0)
         if not second.get("ready"):
-            problem = second.get("error") or second.get("crashed")
+            problem = second.get("unreachable") or second.get("error") or second.get("crashed")
             if self.job.is_baseline:
                 raise SetupError(f"the original does not load twice: {problem}")
             raise Mismatch(f"the new version fails to load: {problem}", None)

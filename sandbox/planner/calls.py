@@ -52,6 +52,8 @@ class CallSource:
         self.job = job
         try:
             self.version = versions.Version(job.target, None)
+        except LookupError as error:  # the module imported; the function is not where it can be checked
+            raise CannotPlan(str(error)) from None
         except BaseException as error:
             problem = f"{type(error).__name__}: {error}"
             raise CannotPlan(f"cannot import {job.target.module} in the sandbox: {problem}") from None
@@ -121,7 +123,7 @@ class CallSource:
     def doctests(self) -> list[examples.Call]:
         """The docstring's calls, evaluated once: their arguments may run the user's code."""
         try:
-            return list(examples.doctest_calls(self.version.original))
+            return list(examples.doctest_calls(self.version.original_code))
         except Exception:
             return []
 
@@ -129,7 +131,7 @@ class CallSource:
     def untyped(self) -> bool:
         """Whether a parameter (self and cls aside) has no hint of its own: strays may come."""
         try:
-            parameters = list(inspect.signature(self.version.original).parameters.values())
+            parameters = list(inspect.signature(self.version.original_code).parameters.values())
         except (TypeError, ValueError):
             return False
         skip = 1 if self.first else 0
@@ -149,7 +151,7 @@ class CallSource:
         """(source, payload, shown) for the variants of the calls seen (inputs/variants.py): checked
         as explored inputs, each named by its parameter and kind."""
         try:
-            signature = inspect.signature(self.version.original)
+            signature = inspect.signature(self.version.original_code)
         except (TypeError, ValueError):
             return []
         seen = [*[examples.parse_example(text) for text in self.job.examples], *self.doctests, *self.captured]
@@ -170,7 +172,7 @@ class CallSource:
         import ast
 
         try:
-            signature = inspect.signature(self.version.original)
+            signature = inspect.signature(self.version.original_code)
         except (TypeError, ValueError):
             return []
         made = []
@@ -198,14 +200,14 @@ class CallSource:
         owner = self.version.owner if target.class_name else None
         name = target.function_name.rsplit(".", 1)[-1]
         return plan_inputs(
-            inherited.forwarded(self.version.original, owner, name) or self.version.original,
+            inherited.forwarded(self.version.original_code, owner, name) or self.version.original_code,
             skip_first=self.first,
             owner=owner,
             captured=[*self.captured, *self.doctests],
             doctests=self.doctests,
             examples=[examples.parse_example(text) for text in self.job.examples],
             stub_hints=stub,
-            sources=[parameters.source_of(self.version.original) or "", self.job.candidate or ""],
+            sources=[parameters.source_of(self.version.original_code) or "", self.job.candidate or ""],
             size=self.job.size,
             fixtures=self.fixtures,
             constructions=self.constructions,
@@ -291,7 +293,7 @@ class CallSource:
         if not baseline:
             return self.job.candidate, name, 0
         code = self.version.original_code.__code__
-        return parameters.source_of(self.version.original), name, code.co_firstlineno - 1
+        return parameters.source_of(self.version.original_code), name, code.co_firstlineno - 1
 
 
 @dataclass(frozen=True)

@@ -165,6 +165,9 @@ def serve(
     """Load the version, then answer the judge's requests until it says stop or goes away."""
     try:
         version = Version(target, candidate)
+    except LookupError as error:  # the module imported; the function is not where it can be checked
+        wire.send_json(answers, {"ready": False, "unreachable": short(error)})
+        return
     except BaseException as error:
         wire.send_json(answers, {"ready": False, "error": f"{type(error).__name__}: {short(error)}"})
         return

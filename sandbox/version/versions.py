@@ -203,32 +203,60 @@ def function_of_code(owner: Any, name: str, code: Any) -> tuple[Callable[..., An
     raw = owner.__dict__.get(stored_name(owner, name)) if hasattr(owner, "__dict__") else None
     if isinstance(raw, property):
         for accessor, part in _ACCESSOR_PART.items():
-            function = unwrapped(part(raw))
+            function = unwrapped(part(raw), name)
             if getattr(function, "__code__", None) is code:
                 return function, "" if accessor == "getter" else "." + accessor
         return None, ""
-    function = unwrapped(static_function(owner, name))
+    function = unwrapped(static_function(owner, name), name)
     return (function, "") if getattr(function, "__code__", None) is code else (None, "")
 
 
-def unwrapped(function: Any) -> Any:
-    """The function a decorator wraps where it keeps it as `__wrapped__` (`functools.wraps`), to
-    any depth; an undecorated function is its own."""
+CLOSURE_DEPTH = 3  # wrappers within wrappers a decorator's closure is searched through
+
+
+def unwrapped(function: Any, name: str | None = None) -> Any:
+    """The function a decorator wraps: kept as `__wrapped__` (`functools.wraps`), to any depth; or,
+    where it is not kept so, the one function called `name` that the wrapper's closure holds (a
+    decorator written by hand: `def wrap(f): def wrapped(x): ... f(x) ...`). An undecorated
+    function is its own."""
     try:
-        return inspect.unwrap(function)
+        function = inspect.unwrap(function)
     except (ValueError, TypeError):
         return function  # a cycle of `__wrapped__`: no function of its own to find
+    code = getattr(function, "__code__", None)
+    if name is None or code is None or code.co_name == name:
+        return function
+    held = _held(function, name, CLOSURE_DEPTH)
+    return held[0] if len(held) == 1 else function
+
+
+def _held(function: Any, name: str, depth: int) -> list[Any]:
+    """The functions called `name` in `function`'s closure, and in the closures of the functions there."""
+    found: list[Any] = []
+    for cell in getattr(function, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:  # a cell not filled yet
+            continue
+        if not isinstance(value, types.FunctionType) or any(value is seen for seen in found):
+            continue
+        if value.__code__.co_name == name:
+            found.append(value)
+        elif depth > 1:
+            found += [more for more in _held(value, name, depth - 1) if not any(more is seen for seen in found)]
+    return found
 
 
 def own_function(function: Any, name: str, filename: str | None) -> Any:
     """The function whose code a (decorated) version runs: `name`'s own, from `filename` where given.
-    A decorator that does not keep the function it wraps hides its code from the check."""
-    inner = unwrapped(function)
+    A decorator that keeps the function it wraps nowhere (`__wrapped__`, its closure) hides its code
+    from the check."""
+    inner = unwrapped(function, name)
     code = getattr(inner, "__code__", None)
     if not isinstance(inner, types.FunctionType) or code is None or code.co_name != name:
         raise LookupError(
-            f"{name} is decorated by something that does not keep it as `__wrapped__` (functools.wraps), "
-            "so the check cannot reach its code"
+            f"{name} is decorated by something that keeps it neither as `__wrapped__` (functools.wraps) "
+            "nor in its closure, so the check cannot reach its code"
         )
     if filename is not None and code.co_filename != filename:
         raise LookupError(f"the new version's decorator replaces {name} with another function")

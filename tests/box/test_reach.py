@@ -3,8 +3,9 @@ sandbox): a special method, a property's getter and setter, a mutator (a method 
 `self`, a function that sorts its argument in place), a method that reads a private name, a
 method behind the project's own decorator, a classmethod and a staticmethod. For each, a right
 and faster draft is verified and measured faster, and a wrong one is refused; a function that
-returns None and changes nothing is refused as such, and one behind a decorator that does not
-keep it as `__wrapped__` cannot be checked, with that reason.
+returns None and changes nothing is refused as such; a function behind a decorator that keeps it
+only in its closure is checked, and one behind a decorator that keeps it nowhere cannot be
+checked, with that reason.
 """
 
 from __future__ import annotations
@@ -45,6 +46,13 @@ def _bare(function):
         return function(*args)
 
     return call
+
+
+def _replaced(function):
+    def stand_in(values):
+        return [value // 2 for value in values]
+
+    return stand_in
 
 
 class Tally:
@@ -120,6 +128,14 @@ def sort_scores(scores: list[int]) -> None:
 
 @_bare
 def halves(values: list[int]) -> list[int]:
+    out = []
+    for value in values:
+        out = out + [value // 2]
+    return out
+
+
+@_replaced
+def hidden(values: list[int]) -> list[int]:
     return [value // 2 for value in values]
 
 
@@ -165,6 +181,11 @@ DRAFTS = {
     "Tally.squares": (
         "@staticmethod\ndef squares(values):\n    return [value * value for value in values]\n",
         "@staticmethod\ndef squares(values):\n    return [value * abs(value) for value in values]\n",
+    ),
+    # Decorated by a wrapper of the project's that keeps it in its closure alone, not as `__wrapped__`.
+    "halves": (
+        "def halves(values):\n    return [value // 2 for value in values]\n",
+        "def halves(values):\n    return [value >> 1 for value in values[1:]]\n",
     ),
     # Wrong only in the change it makes: sorted the other way.
     "sort_scores": (
@@ -232,7 +253,7 @@ def test_a_function_that_returns_none_and_changes_nothing_is_refused_with_its_re
 def test_a_decorator_that_hides_the_function_leaves_it_uncheckable_with_its_reason(
     box: DockerSandbox, project: Path
 ) -> None:
-    target = SourceFile.read(project / "reach.py").target("halves")
+    target = SourceFile.read(project / "reach.py").target("hidden")
     assert target.eligible
-    with pytest.raises(UsageError, match="does not keep it as `__wrapped__`"):
+    with pytest.raises(UsageError, match=r"keeps it neither as `__wrapped__` .* nor in its closure"):
         verify(box, "reach", target, None, OPTIONS, timing=False)
