@@ -11,6 +11,8 @@ installed without it. The wheels are installed in a folder of their own (DEPENDE
 outside the sandbox's own site-packages, so that their `.pth` files never run in the runner or
 the judge, in an image named by the hash of the sandbox image and the requirements, so each set
 is built once (what was left out is kept in a label of the image, and said again each time).
+The project's own name and version go there too, as the metadata of an installed distribution
+(`own_metadata`): a package that reads its version with `importlib.metadata` imports.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from coderefine.errors import EnvironmentProblem
 from coderefine.sandbox import source_builds
+from coderefine.sandbox.own_metadata import own_metadata
 from coderefine.sandbox.requirements import Declared, declared
 from coderefine.sandbox.wheels import Fetched, Fetcher, Interpreter, interpreter
 
@@ -73,11 +76,13 @@ def project_image(
     found = declared(project, extra, exclude)
     for refused in found.refused:
         say(refused.text())
-    if not found.requirements:
+    own = own_metadata(project)
+    if not found.requirements and own is None:
         return base
     requirements = "\n".join(found.requirements) + "\n"
     base_id = client.images.get(base).id
-    digest = hashlib.sha256(f"{base_id}\n{requirements}".encode()).hexdigest()[:12]
+    metadata = own.text() if own is not None else ""
+    digest = hashlib.sha256(f"{base_id}\n{requirements}\n{metadata}".encode()).hexdigest()[:12]
     tag = f"{DEPS_REPOSITORY}:{digest}"
     try:
         for line in json.loads(client.images.get(tag).labels.get(_LEFT_OUT_LABEL) or "[]"):
@@ -97,6 +102,10 @@ def project_image(
             shutil.copy(wheel, context / "wheels" / wheel.name)
         pip = _PIP.format(target=DEPENDENCIES_IN_IMAGE)
         install = _INSTALL.format(pip=pip, marker=_NOT_INSTALLED) if fetched.wheels else ""
+        if own is not None:
+            (context / "own" / own.folder).mkdir(parents=True)
+            (context / "own" / own.folder / "METADATA").write_text(own.text(), encoding="utf-8")
+            install += f"COPY own {DEPENDENCIES_IN_IMAGE}/\n"
         (context / "Dockerfile").write_text(f"FROM {base}\n{install}", encoding="utf-8")
         labels = {"coderefine.sandbox": "deps", _LEFT_OUT_LABEL: json.dumps(left_out)}
         try:

@@ -128,7 +128,7 @@ def declared(project: Path, extra: Sequence[str] = (), exclude: Sequence[str] = 
     lines refused. `extra` (the operator's setting) is held to the same form; `exclude` (a
     setting: `Exclusions`) leaves requirements and groups out."""
     leave_out = Exclusions.of(exclude)
-    reader = _Reader(project.resolve())
+    reader = ProjectReader(project.resolve())
     pyproject = _toml(reader.read(project / "pyproject.toml"))
     table = pyproject.get("project", {})
     name = _normal(str(table.get("name", "")))
@@ -178,7 +178,7 @@ def _groups(optional: Any, groups: Any, names: Sequence[str], leave_out: Exclusi
     return found
 
 
-def _files(project: Path, patterns: Sequence[str], reader: _Reader, tier: str) -> list[_Source]:
+def _files(project: Path, patterns: Sequence[str], reader: ProjectReader, tier: str) -> list[_Source]:
     found: list[_Source] = []
     for pattern in patterns:
         for path in sorted(project.glob(pattern)):
@@ -189,7 +189,7 @@ def _files(project: Path, patterns: Sequence[str], reader: _Reader, tier: str) -
 _OWN = "<the project itself>"  # a line naming the project's own folder (`-e .`, `.[test]`)
 
 
-class _Reader:
+class ProjectReader:
     """Reads the project's requirement files inside it alone, and keeps what it refused."""
 
     def __init__(self, root: Path) -> None:
@@ -298,7 +298,7 @@ def _shown(path: Path, root: Path) -> str:
 
 
 def _own_extras_expanded(
-    lines: Iterable[str], name: str, optional: Any, reader: _Reader, source: str, leave_out: Exclusions
+    lines: Iterable[str], name: str, optional: Any, reader: ProjectReader, source: str, leave_out: Exclusions
 ) -> list[str]:
     """The lines but those naming the project itself (`mypkg[test]`, `-e .[test]`), whose extras' lines
     come instead (but those of an extra left out)."""

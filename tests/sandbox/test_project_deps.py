@@ -300,3 +300,18 @@ def test_requirements_that_conflict_keep_the_first_and_name_the_other(tmp_path: 
     assert [(item.requirement, item.reason) for item in fetched.left_out] == [
         ("six==1.15.0", "it conflicts with the others: The user requested six==1.16.0; The user requested six==1.15.0")
     ]
+
+
+def test_a_package_that_reads_its_own_version_imports(tmp_path: Path) -> None:
+    """`importlib.metadata.version` of the project itself (mounted, not installed) finds the version
+    the project declares: here dynamic in pyproject.toml, read from the sdist's PKG-INFO."""
+    project = readable_project(tmp_path)
+    (project / "pyproject.toml").write_text("[project]\nname = 'Own_Version'\ndynamic = ['version']\n")
+    (project / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: Own_Version\nVersion: 2.6.3\n")
+    (project / "own_version").mkdir()
+    (project / "own_version" / "__init__.py").write_text(
+        "import importlib.metadata\n__version__ = importlib.metadata.version('own-version')\n"
+    )
+    with DockerSandbox(project=project, limits=LIMITS) as box:
+        result = box.run("import own_version\nprint(own_version.__version__)")
+    assert result.ok and result.stdout == "2.6.3\n", result.stderr
