@@ -20,6 +20,7 @@ if typing.TYPE_CHECKING:
 
 SMALL = 20  # everyday collection and text lengths: 0..SMALL
 INNER = 4  # lengths of collections nested in large ones or nested twice: large inputs must stay affordable
+DEEP = 2  # and nested three times or more: a document of documents must not grow to hundreds of items
 DIRECT = 200  # up to this length hypothesis draws every item; beyond, a drawn pool is expanded
 POOL = 32
 # A patterned pass (Context.patterned) draws collections past a size as one value repeated, or with
@@ -103,7 +104,7 @@ class Context:
         return st.one_of(st.sampled_from(self.favoured), drawn) if self.favoured else drawn
 
     def inner(self) -> Context:
-        cap = INNER if self.sizes or self.depth >= 1 else self.cap
+        cap = DEEP if self.depth >= 2 else INNER if self.sizes or self.depth >= 1 else self.cap
         return replace(self, sizes=(), favoured=(), cap=cap, depth=self.depth + 1)
 
     def deeper(self) -> Context:

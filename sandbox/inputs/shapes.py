@@ -214,9 +214,13 @@ def _collection_shape(kind: str, values: list[Any], context: Context) -> Element
         return sample(values)
     if kind == "dict":
         keys = _shape_or_default(items_of(values), context.inner(), "key")
-        items = _shape_or_default(items_of(value.values() for value in values), context.inner(), "value")
+        seen_values = items_of(value.values() for value in values)
+        items = _shape_or_default(seen_values, context.inner(), "value")
         if context.listed_values:
-            items = combine([items, Element(sized(items, context.inner(), list))])
+            # A list's items are nested twice: shaped at that depth, or a document of documents
+            # grows to hundreds of items, each one costing a draw.
+            listed = _shape_or_default(seen_values, context.inner().inner(), "value")
+            items = combine([items, Element(sized(listed, context.inner(), list))])
         return Element(st.one_of(sized_dict(keys, items, context), _with_parents(values)))
     if kind == "tuple":
         lengths = {len(value) for value in values}

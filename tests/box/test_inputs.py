@@ -1124,9 +1124,10 @@ def test_text_seen_is_varied_class_by_class_with_odd_digits_and_letters_now_and_
 
     calls = draws(inputs.plan_inputs(percentage, captured=[Call(("35%",), {})]).small, 300)
     texts = {call.args[0] for call in calls}
-    # Other numbers in the same frame: where random text over "3", "5", "%" would rarely parse.
+    # Other numbers in the same frame: where random text over "3", "5", "%" would rarely parse. (About
+    # 20 of them: how many depends a little on the modules loaded before, whose constants hypothesis mixes in.)
     framed = {text for text in texts if re.fullmatch(r"\d{1,3}%", text)}
-    assert len(framed) > 20 and any(len(text) == 2 for text in framed)
+    assert len(framed) > 15 and any(len(text) == 2 for text in framed)
     shapes = load("inputs.shapes")
     varied = draws(shapes.text_variants(["35%"]), 200)
     assert any(re.fullmatch(r"\w+%", text) and not text[:-1].isascii() for text in varied)  # "٣5%"
