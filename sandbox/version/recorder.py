@@ -3,8 +3,11 @@
 the tests that ran each piece of its code.
 
 While the modules are imported and the tests collected, a trace function notes what runs (it is
-paid once). Before the first test it is turned off and every function of the project gets stub
-code (stubs.py): at its first call in a test the stub notes it and puts the real code back, and
+paid once, and bounded: a suite that computes while it is collected would pay it on every call).
+Before the first test, or after TRACED_CALLS calls, it is turned off and every function of the
+project gets stub code (stubs.py). Until the first test a stub's call counts for the import, as
+does every function made after the trace was cut (whether it ran is unseen). In a test, at a
+function's first call the stub notes it and puts the real code back, and
 the next test gives the stub back to those it ran. A function asked for keeps its stub while its
 calls are sampled, at a few points of each test (its 1st, 2nd, 4th... call: a loop's later calls
 differ more than its first ones) and at each call of a kind not seen yet (`call_shape`: the
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import base64
 import gc
+import inspect
 import os
 import pickle
 import sys
@@ -39,6 +43,7 @@ LAST_SAMPLE = max(SAMPLE_POINTS)
 SHAPE_LIMIT = 16  # kinds of call per function and test file pickled beside the sample points
 _CONTAINERS = (list, tuple, set, frozenset, dict)
 _SCALARS = (bool, int, float, complex, str, bytes)
+TRACED_CALLS = 200_000  # calls the import's trace function sees, at most: about a second of its cost
 FAILURE_LIMIT = 3  # calls per function and test file that cannot be kept (unpicklable, too big) before it stops
 RUN_FAILURE_LIMIT = 6  # such calls in the whole run, none kept, before it stops in every file
 CALL_BYTES_LIMIT = 64 << 10  # a call's arguments bigger than this are not kept (pickling stops there)
@@ -201,16 +206,25 @@ class Recorder:
         self._unkept: dict[str, int] = {}  # calls of a function that could not be kept (-1: one was)
         self.import_units: set[str] = set()  # what ran before the first test (or may run at any time)
         self._import_codes: dict[int, str | None] = {}
-        self._alive: list[Any] = []  # the codes behind `_import_codes`' ids
+        self._alive: list[Any] = []  # what ids are kept of (`_import_codes`, `_watched`): alive, never reused
         self._stubs: stubs.Stubs | None = None
         self._hits: list[stubs.Entry] = []  # functions given their real code back in this test
         self._watched: set[int] = set()  # ids of the functions given a stub (kept alive by it)
         self._files: set[str] = set()  # the project files whose modules were looked for functions
         self._module_count = 0
+        self._traced = 0  # calls seen by the trace function
+        self._cut = False  # the trace was turned off before the first test: stubs note the import's calls
         self._fixtures = FixtureValues(self.functions, self._in_project)
 
     def hook(self, frame: Any, event: str, arg: Any) -> None:
         """The trace function while the modules are imported: the units that run then."""
+        self._traced += 1
+        if self._traced > TRACED_CALLS:
+            try:
+                self._cut_trace()
+            except Exception:  # what the recorder cannot note must not fail the project's import
+                self._cut = True
+            return
         code = frame.f_code
         unit = self._import_codes.get(id(code), "")
         if unit == "":
@@ -220,11 +234,19 @@ class Recorder:
         if unit is not None:
             self.import_units.add(unit)
 
+    def _cut_trace(self) -> None:
+        """Stubs from now on: what runs until the first test counts for the import (see `_adopt`)."""
+        sys.settrace(None)
+        self._stubs = self._make_stubs()
+        self._adopt()
+        self._cut = True
+
     def begin(self, nodeid: str) -> None:
-        if self._stubs is None:
+        if self._serial == 0 and nodeid != self._last:
             sys.settrace(None)
-            self._stubs = self._make_stubs()
-            self._adopt()
+            if self._stubs is None:
+                self._stubs = self._make_stubs()
+            self._adopt(everything=self._cut)  # a module imported while the trace was cut went on after it
         name = nodeid.split("::", 1)[0]
         if name not in self.files:
             self.files[name] = {
@@ -259,7 +281,9 @@ class Recorder:
         def hook(index: int) -> Any:
             entry = entries[index]
             known = entry.known
-            if recorder._record is None:  # between tests: nothing to note
+            if recorder._record is None:  # between tests: nothing to note, but for the import's
+                if recorder._serial == 0:
+                    recorder.import_units.add(known.unit)
                 entry.function.__code__ = entry.real
                 hits.append(entry)
                 return entry.function
@@ -283,29 +307,38 @@ class Recorder:
             made = nested[index]
             if made.known.test != recorder._serial and recorder._record is not None:
                 recorder._note(made.known)
+            elif recorder._serial == 0:
+                recorder.import_units.add(made.known.unit)
             return types.FunctionType(made.real, made.globals, made.code.co_name, None, cells)
 
         watched = stubs.Stubs(hook, nested_hook)
         entries, nested = watched.entries, watched.nested
         return watched
 
-    def _adopt(self) -> None:
-        """Give a stub to every function of the project that has none yet. Those of a module
-        imported during a test may have run in it unseen: their units count for that test."""
+    def _adopt(self, everything: bool = False) -> None:
+        """Give a stub to every function of the project that has none yet (looked for when a module
+        was imported since, or `everything`). Those of a module imported during a test may have run
+        in it unseen: their units count for that test; those made after the trace was cut and before
+        the first test count for the import."""
         assert self._stubs is not None
         self._module_count = len(sys.modules)
         for module in list(sys.modules.values()):
             if (file := self._module_file(module)) is not None:
                 self._modules.setdefault(file, module)
         files = set(self._modules)
-        if not files - self._files:
+        if not everything and not files - self._files:
             return
         new_files, self._files = files - self._files, self._files | files
         found: list[Any] = []
         for obj in gc.get_objects():
             if isinstance(obj, types.FunctionType):
                 code = obj.__code__
-                if id(obj) not in self._watched and not self._stubs.is_known(code) and self._where(code) is not None:
+                if (
+                    id(obj) not in self._watched
+                    and code.co_flags & inspect.CO_NEWLOCALS  # not a module or class body running (a cut trace)
+                    and not self._stubs.is_known(code)
+                    and self._where(code) is not None
+                ):
                     found.append(obj)
             elif self._serial == 0 and isinstance(obj, (types.GeneratorType, types.CoroutineType)):
                 running: Any = getattr(obj, "gi_code", None) or getattr(obj, "cr_code", None)
@@ -318,15 +351,19 @@ class Recorder:
             self._watched.add(id(function))
             if entry is not None:
                 entry.known = known
+            else:  # kept, or its id, once free, would hide another function (a comprehension's lives for one call)
+                self._alive.append(function)
         for made in self._stubs.nested[first_nested:]:
             made.known = self._known(made.code)
         for code in self._stubs.unwatched[first_unwatched:]:
             self.import_units.add(self._known(code).unit)
+        units = {known.unit for known in knowns if known.file in new_files} | {f"{f}:<module>" for f in new_files}
         if self._record is not None:
-            units = {known.unit for known in knowns if known.file in new_files}
-            for unit in units | {f"{file}:<module>" for file in new_files}:
+            for unit in units:
                 self._record["units"].setdefault(unit, set()).add(self._index)
             self._record["touched"].update(new_files)
+        elif self._cut and self._serial == 0:  # made after the trace was cut: whether they ran is unseen
+            self.import_units.update(units | {known.unit for known in knowns})
 
     def _module_file(self, module: Any) -> str | None:
         file = getattr(module, "__file__", None)

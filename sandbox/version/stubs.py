@@ -190,8 +190,8 @@ class Stubs:
 
     def _stub(self, code: Any, key: int, nested: bool) -> Any:
         shape = _shape(code)
-        if shape is None:
-            return None
+        if shape is None or any(not name.isidentifier() for name in shape[0]):
+            return None  # a comprehension's function, met while it runs (`.0`): it lives for one call
         template = self._templates.get((*shape, nested))
         if template is None:
             template = self._templates[(*shape, nested)] = self._template(shape, nested)

@@ -349,3 +349,42 @@ def test_a_project_whose_pytest_options_turn_on_coverage_runs_its_tests_without_
     assert tests.collection_error is None and tests.note is None, tests.note
     assert tests.baseline_for("words", "shout").tests == ("tests/test_words.py::test_shout",)
     assert tests.baseline_for("words", "shout").captured_count == 1
+
+
+HEAVY = """\
+def tiny(i):
+    return i + 1
+
+
+TABLE = [tiny(i) for i in range(250_000)]  # a table computed on import: more calls than the trace is given
+
+
+def late(x):
+    return x * 2
+"""
+TEST_HEAVY = """\
+from heavy import late
+
+
+def test_late():
+    assert late(2) == 4
+"""
+
+
+@pytest.mark.docker
+def test_a_module_that_computes_on_import_is_traced_only_so_far_and_what_follows_still_counts(
+    make_project: MakeProject, tmp_path: Path
+) -> None:
+    project = make_project(
+        {"heavy.py": HEAVY, "tests/test_heavy.py": TEST_HEAVY, "tests/test_shapes.py": TEST_SHAPES, "shapes.py": SHAPES}
+    )
+    store = JsonCache(tmp_path / "kept")
+    first = review(project, store)
+    late = first.baseline_for("heavy", "late")  # made after the trace was cut: recorded all the same
+    assert late.captured_count == 1 and late.tests == ("tests/test_heavy.py::test_late",)
+    heavy = project / "heavy.py"
+    heavy.write_text(HEAVY.replace("x * 2", "x + x"))
+    # Made after the cut, before any test: whether it ran on import is unseen, so every test runs again.
+    assert review(project, store).tests_ran == first.tests_ran
+    heavy.write_text(HEAVY.replace("i + 1", "1 + i").replace("x * 2", "x + x"))
+    assert review(project, store).tests_ran == first.tests_ran  # tiny ran on import, seen by the trace
