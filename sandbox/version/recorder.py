@@ -416,7 +416,10 @@ class Recorder:
             return True  # over the time share for now: a later call may be pickled
         record["attempts"][key] = attempts + 1
         try:
-            data = pickled(frame_arguments(frame), function.refs(self._refs), self._stubs)
+            args, kwargs = frame_arguments(frame)
+            if frame.f_code.co_name == "__init__" and args:
+                args = (versions.Unbuilt(args[0]), *args[1:])
+            data = pickled((args, kwargs), function.refs(self._refs), self._stubs)
         finally:
             self._pickling += time.process_time() - started
         if data is None:

@@ -320,6 +320,18 @@ def matched_again(pattern: re.Pattern[Any], string: Any, how: str, start: int, e
     return getattr(pattern, how)(string, start, end)
 
 
+class Unbuilt:
+    """`self` as its `__init__` is called: pickled as the blank instance it is then (`__new__`'s,
+    with what is set already), never by its class's reduction, which may read what `__init__` sets."""
+
+    def __init__(self, instance: Any) -> None:
+        self.instance = instance
+
+    def __reduce__(self) -> Any:
+        state = getattr(self.instance, "__dict__", None)
+        return made_anew, (type(self.instance), (), dict(state) if state else None)
+
+
 def made_anew(cls: type, args: tuple[Any, ...], state: dict[str, Any] | None) -> Any:
     """An instance of `cls` made without its `__init__`, as its reduction left it: `__new__` with
     `args`, then its attributes."""

@@ -6,6 +6,8 @@ its own (a fresh copy of the project), as `ci` and the hook do.
 
 from __future__ import annotations
 
+import base64
+import json
 from pathlib import Path
 
 import pytest
@@ -388,3 +390,32 @@ def test_a_module_that_computes_on_import_is_traced_only_so_far_and_what_follows
     assert review(project, store).tests_ran == first.tests_ran
     heavy.write_text(HEAVY.replace("i + 1", "1 + i").replace("x * 2", "x + x"))
     assert review(project, store).tests_ran == first.tests_ran  # tiny ran on import, seen by the trace
+
+
+TREE = """\
+class Tree:
+    def __init__(self, items=()):
+        self.items = sorted(items)
+
+    def __reduce__(self):
+        return Tree, (self.items,)  # what __init__ sets: not there yet as it is called
+
+    def first(self):
+        return self.items[0] if self.items else None
+"""
+TEST_TREE = """\
+from tree import Tree
+
+
+def test_first():
+    assert Tree([3, 1, 2]).first() == 1
+    assert Tree().first() is None
+"""
+
+
+@pytest.mark.docker
+def test_a_constructors_calls_are_kept_though_the_instance_pickles_only_once_built(make_project: MakeProject) -> None:
+    tests = review(make_project({"tree.py": TREE, "tests/test_tree.py": TEST_TREE}), None)
+    assert tests.baseline_for("tree", "Tree.__init__").captured_count == 2
+    packed = json.loads(base64.b64decode(tests.baseline_for("tree", "Tree.first").captured or ""))
+    assert len(packed["constructions"]) == 2  # what the method's instances are built like
