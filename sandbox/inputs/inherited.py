@@ -109,6 +109,8 @@ def constructor_hints(cls: type) -> dict[str, Any]:
     """The hints of what `constructor_signature` describes; {} where they cannot be resolved."""
     init = getattr(cls, "__init__", None)
     base = forwarded(init, cls, "__init__") if inspect.isfunction(init) else None
+    if base is None and init is object.__init__:
+        base = getattr(cls, "__new__", None)  # a named tuple's: its fields' hints
     try:
         return dict(typing.get_type_hints(base or init))
     except Exception:  # unresolvable hints: none of them

@@ -37,14 +37,18 @@ _STRAYS = (None, 0, "", 1.5)
 
 
 def project_class(cls: Any) -> bool:
-    """Whether `cls` is a class of the project's own, with a constructor written in Python (or an
-    exception's: its arguments are any values)."""
+    """Whether `cls` is a class of the project's own, with a constructor written in Python (its
+    `__init__`, or its `__new__`: a named tuple's, or one of its own), or an exception's (its
+    arguments are any values)."""
     if not isinstance(cls, type) or issubclass(cls, enum.Enum):
         return False
     root = (getattr(cls, "__module__", "") or "").split(".")[0]
     if root in ("builtins", "typing", "__main__") or root in getattr(sys, "stdlib_module_names", ()):
         return False
-    return inspect.isfunction(getattr(cls, "__init__", None)) or issubclass(cls, BaseException)
+    constructor = getattr(cls, "__init__", None)
+    if not inspect.isfunction(constructor) and constructor is object.__init__:
+        constructor = getattr(cls, "__new__", None)
+    return inspect.isfunction(constructor) or issubclass(cls, BaseException)
 
 
 def instances(

@@ -1,7 +1,7 @@
 """Instances for a method's self where no test passed one: made by a classmethod or a module
 function annotated to return the class where its constructor takes what no hint names, by an
-untyped constructor with guessed arguments where nothing else makes one, and an exception's with
-any arguments. A method whose only input
+untyped constructor with guessed arguments where nothing else makes one (a named tuple's
+`__new__` too), and an exception's with any arguments. A method whose only input
 is self gets its 50 inputs, and a subtly wrong draft of it is refused (real Docker sandbox)."""
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from tests.conftest import build_project
 
 MODULE = """\
 from __future__ import annotations
+
+from collections import namedtuple
 
 
 class Version:
@@ -63,6 +65,18 @@ class Day:
         return "%s(%+d)" % (name, self.n)
 
 
+class Interval(namedtuple("IntervalBase", ["begin", "end", "data"])):
+    __slots__ = ()
+
+    def __new__(cls, begin, end, data=None):
+        return super().__new__(cls, begin, end, data)
+
+    def length(self):
+        if self.end <= self.begin:
+            return 0
+        return self.end - self.begin
+
+
 class FormatError(ValueError):
     def __repr__(self):
         args = ", ".join("'%s'" % arg for arg in self.args)
@@ -101,6 +115,8 @@ WRONG = {
         "def __repr__(self):\n    name = ('MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU')[self.index % 7]\n"
         "    return '%s(%+d)' % (name, self.n) if self.n else name\n"
     ),
+    # A named tuple's: its own `__new__` (untyped) is the constructor, its arguments guessed.
+    "Interval.length": "def length(self):\n    return self.end - self.begin if self.end != self.begin else 0\n",
     # An exception of the project's with BaseException's constructor: any arguments, numbers or text.
     "FormatError.__repr__": (
         "def __repr__(self):\n    args = ', '.join(repr(arg) for arg in self.args)\n"
