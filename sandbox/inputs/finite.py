@@ -1,5 +1,6 @@
 """Small closed domains: the values a parameter's own hint allows when they are few and known all at
-once (`bool`, an `Enum`, a `Literal[...]`, `None`, and unions of them: `Optional[bool]`).
+once (`bool`, an `Enum`, a `Literal[...]`, `None`, and unions of them: `Optional[bool]`); and
+self's, where its class has only so many instances: an Enum's members, a singleton's one.
 
 A function whose every parameter has such a domain, and whose domains' product is at most
 EXHAUSTIVE_LIMIT, is called with every combination: that is its whole domain, complete evidence
@@ -30,6 +31,21 @@ def domain_of(hint: Any) -> tuple[Any, ...] | None:
     if found is None or not 0 < len(found) <= DOMAIN_LIMIT:
         return None
     return found
+
+
+def instances_of(owner: type) -> tuple[Any, ...] | None:
+    """Every instance `owner` can have, when they are few and known: an Enum's members, or the one
+    instance of a class whose own `__new__` hands out the same object at each call (`owner()` is
+    called twice to see it). Else None."""
+    if issubclass(owner, enum.Enum):
+        return domain_of(owner)
+    if getattr(owner, "__new__", object.__new__) is object.__new__:
+        return None
+    try:
+        first, second = owner(), owner()
+    except Exception:  # a constructor that wants arguments: instances of it are many
+        return None
+    return (first,) if first is second and type(first) is owner else None
 
 
 def _domain(hint: Any) -> tuple[Any, ...] | None:

@@ -18,7 +18,7 @@ from hypothesis.strategies import SearchStrategy
 
 from .. import source_text
 from ..values.rebuilt import Rebuilt
-from . import objects
+from . import finite, objects
 from .drawing import Context, Element, combine, sample
 from .examples import Call
 from .hints import buildable, from_hint, is_abc, validated
@@ -292,6 +292,8 @@ def first_strategy(
     cls: the class."""
     if skip_first == "class" and owner is not None:
         return st.just(owner)
+    if skip_first == "instance" and owner is not None and (every := finite.instances_of(owner)) is not None:
+        return st.sampled_from(every)  # an Enum's members, a singleton: nothing else is self
     options = [sample(captured).strategy] if captured else []
     if skip_first == "instance" and fixtures is not None:
         options.append(fixtures)

@@ -199,14 +199,18 @@ def _call_strategy(
 def _domains(
     knowns: Sequence[Parameter], first_name: str | None, skip_first: str | None, owner: type | None
 ) -> list[tuple[Any, ...] | None]:
-    """Each parameter's closed domain (inputs/finite.py), or None: cls is its class alone, self has
-    none; a default outside the domain (a sentinel) is one more value, the parameter left out."""
+    """Each parameter's closed domain (inputs/finite.py), or None: cls is its class alone, self the
+    instances of a class that has few (finite.instances_of); a default outside the domain (a
+    sentinel) is one more value, the parameter left out."""
     plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     found: list[tuple[Any, ...] | None] = []
     for known in knowns:
         parameter = known.parameter
         if parameter.name == first_name:
-            found.append((owner,) if skip_first == "class" and owner is not None else None)
+            if owner is None:
+                found.append(None)
+            else:
+                found.append((owner,) if skip_first == "class" else finite.instances_of(owner))
             continue
         domain = (
             finite.domain_of(known.hint)

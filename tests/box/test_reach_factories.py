@@ -1,7 +1,8 @@
 """Instances for a method's self where no test passed one: made by a classmethod or a module
 function annotated to return the class where its constructor takes what no hint names, by an
 untyped constructor with guessed arguments where nothing else makes one (a named tuple's
-`__new__` too), and an exception's with any arguments. A method whose only input
+`__new__` too), and an exception's with any arguments; an Enum's members and a singleton's one
+instance, each once. A method whose only input
 is self gets its 50 inputs, and a subtly wrong draft of it is refused (real Docker sandbox)."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from tests.conftest import build_project
 MODULE = """\
 from __future__ import annotations
 
+import enum
 from collections import namedtuple
 
 
@@ -77,6 +79,26 @@ class Interval(namedtuple("IntervalBase", ["begin", "end", "data"])):
         return self.end - self.begin
 
 
+class Side(enum.Enum):
+    LEFT = "l"
+    RIGHT = "r"
+
+    def flipped(self):
+        return Side.RIGHT if self is Side.LEFT else Side.LEFT
+
+
+class _Top:
+    _one = None
+
+    def __new__(cls):
+        if cls._one is None:
+            cls._one = super().__new__(cls)
+        return cls._one
+
+    def __repr__(self):
+        return "+top"
+
+
 class FormatError(ValueError):
     def __repr__(self):
         args = ", ".join("'%s'" % arg for arg in self.args)
@@ -131,4 +153,23 @@ def test_a_method_of_self_alone_gets_instances_no_test_passed(box: DockerSandbox
     baseline = check(box, project, name)
     assert baseline.verified and baseline.checked >= 50, baseline.behaviour()
     refused = check(box, project, name, WRONG[name])
+    assert not refused.correct and not refused.verified, refused.behaviour()
+
+
+# A class with few instances: each is self once, the whole domain, which meets the floor however few.
+EVERY = {
+    "Side.flipped": ("def flipped(self):\n    return Side.LEFT if self is Side.RIGHT else Side.LEFT\n", 2),
+    "_Top.__repr__": ("def __repr__(self):\n    return 'top'\n", 1),
+}
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("name", sorted(EVERY))
+def test_a_method_of_an_enum_or_a_singleton_is_checked_on_every_instance(
+    box: DockerSandbox, project: Path, name: str
+) -> None:
+    wrong, instances = EVERY[name]
+    baseline = check(box, project, name)
+    assert baseline.verified and baseline.checked == instances, baseline.behaviour()
+    refused = check(box, project, name, wrong)
     assert not refused.correct and not refused.verified, refused.behaviour()
