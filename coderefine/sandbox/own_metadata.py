@@ -14,16 +14,12 @@ name or version not of their plain forms is not written.
 
 from __future__ import annotations
 
-import ast
-import configparser
 import re
-import tomllib
 from dataclasses import dataclass
 from email.parser import HeaderParser
 from pathlib import Path
 
-from coderefine.sandbox.requirements import ProjectReader
-from coderefine.syntax_trees import syntax_tree
+from coderefine.sandbox.requirements import ProjectReader, parsed_setup_cfg, parsed_toml, setup_calls
 
 _NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]{0,98}[A-Za-z0-9])?")
 _VERSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+!_-]{0,63}")
@@ -64,10 +60,7 @@ def own_metadata(project: Path) -> OwnMetadata | None:
 
 
 def _pyproject(text: str | None) -> tuple[object, object]:
-    try:
-        table = tomllib.loads(text).get("project", {}) if text is not None else {}
-    except tomllib.TOMLDecodeError:
-        return None, None
+    table = parsed_toml(text).get("project", {})
     return (table.get("name"), table.get("version")) if isinstance(table, dict) else (None, None)
 
 
@@ -79,28 +72,13 @@ def _pkg_info(text: str | None) -> tuple[object, object]:
 
 
 def _setup_cfg(text: str | None) -> tuple[object, object]:
-    if text is None:
-        return None, None
-    parser = configparser.ConfigParser(interpolation=None)
-    try:
-        parser.read_string(text)
-    except configparser.Error:
+    parser = parsed_setup_cfg(text)
+    if parser is None:
         return None, None
     # `attr:` and `file:` versions are read by running setuptools: not here (the pattern refuses them).
     return parser.get("metadata", "name", fallback=None), parser.get("metadata", "version", fallback=None)
 
 
 def _setup_py(text: str | None) -> tuple[object, object]:
-    try:
-        tree = syntax_tree(text) if text is not None else None
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None, None
-    for node in ast.walk(tree) if tree is not None else ():
-        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "setup":
-            given = {keyword.arg: keyword.value for keyword in node.keywords}
-            return _constant(given.get("name")), _constant(given.get("version"))
-    return None, None
-
-
-def _constant(node: ast.expr | None) -> object:
-    return node.value if isinstance(node, ast.Constant) else None
+    calls = setup_calls(text)
+    return (calls[0].get("name"), calls[0].get("version")) if calls else (None, None)

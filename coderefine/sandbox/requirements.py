@@ -129,7 +129,7 @@ def declared(project: Path, extra: Sequence[str] = (), exclude: Sequence[str] = 
     setting: `Exclusions`) leaves requirements and groups out."""
     leave_out = Exclusions.of(exclude)
     reader = ProjectReader(project.resolve())
-    pyproject = _toml(reader.read(project / "pyproject.toml"))
+    pyproject = parsed_toml(reader.read(project / "pyproject.toml"))
     table = pyproject.get("project", {})
     name = _normal(str(table.get("name", "")))
     optional = table.get("optional-dependencies", {})
@@ -350,12 +350,8 @@ def _dependency_group(groups: Any, group: str, seen: set[str], leave_out: Exclus
 
 
 def _setup_cfg(text: str | None) -> list[_Source]:
-    if text is None:
-        return []
-    parser = configparser.ConfigParser(interpolation=None)
-    try:
-        parser.read_string(text)
-    except configparser.Error:
+    parser = parsed_setup_cfg(text)
+    if parser is None:
         return []
     found = [_Source("setup.cfg install_requires", _lines(parser.get("options", "install_requires", fallback="")))]
     found.append(
@@ -371,42 +367,59 @@ def _setup_cfg(text: str | None) -> list[_Source]:
 
 def _setup_py(text: str | None) -> list[_Source]:
     """setup()'s literal install_requires, tests_require and test extras: read, never run."""
+    found: list[_Source] = []
+    for keywords in setup_calls(text):
+        for argument, value in keywords.items():
+            if argument == "install_requires":
+                found.append(_Source("setup.py install_requires", _strings(value)))
+            elif argument == "tests_require":
+                found.append(_Source("setup.py tests_require", _strings(value), "test"))
+            elif argument == "extras_require" and isinstance(value, dict):
+                for group in TEST_GROUPS + DEV_GROUPS:
+                    tier = "dev" if group in DEV_GROUPS else "test"
+                    found.append(_Source(f"setup.py extras {group}", _strings(_group_of(value, group)), tier, group))
+    return found
+
+
+def setup_calls(text: str | None) -> list[dict[str, Any]]:
+    """The keywords of each `setup(...)` call in a setup.py, each with its literal value (None where
+    it is a name or a call: what it holds is known only by running setup.py, which is never done)."""
     try:
         tree = syntax_tree(text) if text is not None else None
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         tree = None
-    if tree is None:
-        return []
-    found: list[_Source] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "setup":
-            for keyword in node.keywords:
-                value = _literal(keyword.value)
-                if keyword.arg == "install_requires":
-                    found.append(_Source("setup.py install_requires", _strings(value)))
-                elif keyword.arg == "tests_require":
-                    found.append(_Source("setup.py tests_require", _strings(value), "test"))
-                elif keyword.arg == "extras_require" and isinstance(value, dict):
-                    for group in TEST_GROUPS + DEV_GROUPS:
-                        tier = "dev" if group in DEV_GROUPS else "test"
-                        found.append(
-                            _Source(f"setup.py extras {group}", _strings(_group_of(value, group)), tier, group)
-                        )
-    return found
+    return [
+        {keyword.arg: _literal(keyword.value) for keyword in node.keywords if keyword.arg is not None}
+        for node in (ast.walk(tree) if tree is not None else ())
+        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "setup"
+    ]
+
+
+def parsed_setup_cfg(text: str | None) -> configparser.ConfigParser | None:
+    """A setup.cfg's sections (no interpolation), or None where there is none or it does not parse."""
+    if text is None:
+        return None
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return None
+    return parser
 
 
 def _literal(node: ast.expr) -> Any:
     try:
         return ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, RecursionError):
-        return None  # a name or a call: what it holds is known only by running setup.py
+        return None
 
 
-def _toml(text: str | None) -> dict[str, Any]:
+def parsed_toml(text: str | None) -> dict[str, Any]:
+    """A TOML file's tables; {} where there is none or it does not parse (said where the settings are read)."""
     try:
         return tomllib.loads(text) if text is not None else {}
     except tomllib.TOMLDecodeError:
-        return {}  # read, and said, where the settings are read
+        return {}
 
 
 def _strings(value: Any) -> list[str]:
