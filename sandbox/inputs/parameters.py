@@ -18,7 +18,7 @@ from hypothesis.strategies import SearchStrategy
 
 from .. import source_text
 from ..values.rebuilt import Rebuilt
-from . import finite, objects
+from . import objects
 from .drawing import Context, Element, combine, sample
 from .examples import Call
 from .hints import buildable, from_hint, is_abc, validated
@@ -286,13 +286,14 @@ def first_strategy(
     context: Context,
     fixtures: SearchStrategy[Any] | None = None,
     built: Sequence[Call] = (),
+    every: Sequence[Any] | None = None,
 ) -> SearchStrategy[Any] | None:
     """self: a captured instance, one the tests' fixtures made, or one built from its constructor
-    (its arguments shaped like those of its calls `built` by the tests, where there are some);
-    cls: the class."""
+    (its arguments shaped like those of its calls `built` by the tests, where there are some); or,
+    where `every` instance of its class is known (finite.instances_of), one of those; cls: the class."""
     if skip_first == "class" and owner is not None:
         return st.just(owner)
-    if skip_first == "instance" and owner is not None and (every := finite.instances_of(owner)) is not None:
+    if skip_first == "instance" and every is not None:
         return st.sampled_from(every)  # an Enum's members, a singleton: nothing else is self
     options = [sample(captured).strategy] if captured else []
     if skip_first == "instance" and fixtures is not None:

@@ -197,20 +197,18 @@ def _call_strategy(
 
 
 def _domains(
-    knowns: Sequence[Parameter], first_name: str | None, skip_first: str | None, owner: type | None
+    knowns: Sequence[Parameter], first_name: str | None, first_domain: tuple[Any, ...] | None
 ) -> list[tuple[Any, ...] | None]:
-    """Each parameter's closed domain (inputs/finite.py), or None: cls is its class alone, self the
-    instances of a class that has few (finite.instances_of); a default outside the domain (a
-    sentinel) is one more value, the parameter left out."""
+    """Each parameter's closed domain (inputs/finite.py), or None: the first parameter's is
+    `first_domain` (cls: its class alone; self: the instances of a class that has few,
+    finite.instances_of); a default outside the domain (a sentinel) is one more value, the
+    parameter left out."""
     plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     found: list[tuple[Any, ...] | None] = []
     for known in knowns:
         parameter = known.parameter
         if parameter.name == first_name:
-            if owner is None:
-                found.append(None)
-            else:
-                found.append((owner,) if skip_first == "class" else finite.instances_of(owner))
+            found.append(first_domain)
             continue
         domain = (
             finite.domain_of(known.hint)
@@ -654,16 +652,19 @@ def plan_inputs(
         favoured=tuple(sorted(length for length in observed.lengths if length <= SMALL)),
     )
 
+    # Called twice to see a singleton: once per plan, not once per context.
+    every = finite.instances_of(owner) if skip_first == "instance" and owner is not None else None
+
     def in_context(context: Context) -> list[SearchStrategy[Any] | None]:
         first = (
-            first_strategy(skip_first, owner, knowns[0].captured, context, knowns[0].fixtures, constructions)
+            first_strategy(skip_first, owner, knowns[0].captured, context, knowns[0].fixtures, constructions, every)
             if first_name
             else None
         )
         return value_strategies(knowns, context, first)
 
     first = (
-        first_strategy(skip_first, owner, knowns[0].captured, small, knowns[0].fixtures, constructions)
+        first_strategy(skip_first, owner, knowns[0].captured, small, knowns[0].fixtures, constructions, every)
         if first_name
         else None
     )
@@ -714,7 +715,7 @@ def plan_inputs(
         small,
         first,
     )
-    domains = _domains(knowns, first_name, skip_first, owner)
+    domains = _domains(knowns, first_name, (owner,) if skip_first == "class" and owner is not None else every)
     exhaustive = _exhaustive(parameters, domains)
     if skip_first == "instance" and first is not None and owner is not None:
         if tells_its_class(texts, owner.__name__):
