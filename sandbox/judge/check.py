@@ -39,6 +39,7 @@ from ..privileges import become
 from ..version import checked_call
 from . import capture
 from .answers import arcs_of, batch_answers, conditions_of, differs
+from .draws import LeftOut
 from .errors import Mismatch, SetupError
 from .measuring import SIZE_CALL_LIMIT_S, SIZE_GROUP, TimedMismatch, choose_workloads, measure_both, round_runner
 from .planned import Planner
@@ -104,7 +105,8 @@ def main(job_data: Any, verdict_fd: int, uids: dict[str, int] | None, gate_ends:
         os.chdir(scratch_dir())
     try:
         spares = (workers[2], workers[3]) if len(workers) == 4 else None
-        check = Check(job, workers[0], workers[1], planner, cpus, gate, spares)
+        left_out = LeftOut(contract.DRAWS_FOLDER if uids else None, job)  # the judge's folder, in a container
+        check = Check(job, workers[0], workers[1], planner, cpus, gate, spares, left_out)
         if job.early:
             check.tell_early = lambda early: wire.send_early_json(verdict_fd, contract.to_data(early))
         verdict = check.run()
@@ -128,6 +130,7 @@ class Check:
         cpus: Cpus,
         gate: Gate | None = None,
         spares: tuple[Worker, Worker] | None = None,
+        left_out: LeftOut | None = None,
     ) -> None:
         self.job, self.original, self.candidate, self.plan = job, original, candidate, plan
         self.cpus, self.gate = cpus, gate
@@ -139,6 +142,7 @@ class Check:
         self.conditions: set[str] = set()  # outcomes of conditions inside lines (version/conditions.py)
         self.original_conditions: set[str] = set()
         self.checked: set[bytes] = set()
+        self.left_out = left_out or LeftOut(None, job)  # the original ran out of time or memory there: not run again
         self.sources: dict[str, int] = {}
         self.passed: list[tuple[str, bytes, float]] = []  # inputs the original returned on, its seconds: for timing
         self.kinds: dict[str, dict[str, bool]] = {}  # per parameter, each explored kind: whether the original took it
@@ -247,7 +251,7 @@ class Check:
         """Inputs through both versions, BATCH at a time; raises Mismatch at the first that differs."""
         fresh: dict[bytes, tuple[str, bytes, str]] = {}
         for item in items:
-            if item[1] not in self.checked:
+            if item[1] not in self.checked and item[1] not in self.left_out:
                 fresh.setdefault(item[1], item)
         chunk = list(fresh.values())
         for start in range(0, len(chunk), BATCH):
@@ -278,7 +282,7 @@ class Check:
         actual = batch_answers(self.candidate, len(chunk), 2 * limit, partial=True) if twice else None
         if expected is None or (twice and actual is None):
             for source, payload, shown in chunk:  # a process died on one of them: find which, one by one
-                self.check_one(payload, shown, source)
+                self.check_one(payload, shown, source, alone=True)
             return
         for index, (source, payload, shown) in enumerate(chunk):
             if actual is not None and index >= len(actual):  # cut at an input the original did not finish
@@ -287,21 +291,44 @@ class Check:
                 return
             self._record(payload, shown, source, expected[index], actual[index] if actual else None)
 
-    def check_one(self, payload: bytes, shown: str, source: str) -> None:
-        """One input through both versions, each in a fresh child; raises Mismatch when they differ."""
-        if payload in self.checked:
+    def check_one(self, payload: bytes, shown: str, source: str, alone: bool = False) -> None:
+        """One input through both versions, each in a fresh child; raises Mismatch when they differ.
+        `alone`: one version after the other (see _one_at_a_time), as after a batch whose process died."""
+        if payload in self.checked or payload in self.left_out:
             return
         limit = self.job.per_call_timeout
         twice = self._compared([source])
-        self.original.send(
-            {"kind": "call", "payload": payload, "limit": limit, "trace": self._trace_original(), "moved": False}
-        )
-        if twice:
-            moved = self.job.is_baseline  # the original's second copy: see _unsteady
-            self.candidate.send({"kind": "call", "payload": payload, "limit": 2 * limit, "trace": True, "moved": moved})
-        expected = self.original.answer(limit + 10.0)
-        actual = self.candidate.answer(2 * limit + 10.0) if twice else None
+        if alone:
+            expected, actual = self._one_at_a_time(payload, limit, twice)
+        else:
+            self.original.send(
+                {"kind": "call", "payload": payload, "limit": limit, "trace": self._trace_original(), "moved": False}
+            )
+            if twice:
+                self.candidate.send(self._candidate_call(payload, limit))
+            expected = self.original.answer(limit + 10.0)
+            actual = self.candidate.answer(2 * limit + 10.0) if twice else None
+            if expected.get("crashed") or (actual is not None and actual.get("crashed")):
+                expected, actual = self._one_at_a_time(payload, limit, twice)
         self._record(payload, shown, source, expected, actual)
+
+    def _one_at_a_time(self, payload: bytes, limit: float, twice: bool) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """The input through the original, then through the new version once it has answered: side
+        by side they share the box's memory, and the kernel ends whichever holds the most when
+        together they want more than there is. Alone, an input the original cannot do without more
+        memory is left out (as one it cannot finish in time), and one it can is the new version's to
+        do too."""
+        expected = self.original.ask(
+            {"kind": "call", "payload": payload, "limit": limit, "trace": self._trace_original(), "moved": False},
+            limit + 10.0,
+        )
+        if not twice or expected.get("crashed"):
+            return expected, None
+        return expected, self.candidate.ask(self._candidate_call(payload, limit), 2 * limit + 10.0)
+
+    def _candidate_call(self, payload: bytes, limit: float) -> dict[str, Any]:
+        # The new version gets twice the limit; `moved` places the original's second copy (see _unsteady).
+        return {"kind": "call", "payload": payload, "limit": 2 * limit, "trace": True, "moved": self.job.is_baseline}
 
     def _trace_original(self) -> bool:
         """The baseline's coverage is the original's; a draft's check traces the original too where
@@ -375,6 +402,7 @@ class Check:
     ) -> None:
         # The new version gets twice the limit: a slow original is skipped anyway.
         if expected.get("timeout") or expected.get("crashed"):
+            self.left_out.add(payload)
             return  # the original cannot be compared on this input: not the new version's fault
         reached = arcs_of(expected, cut=True)  # the original's (empty where it ran untraced)
         if source == "stray" and not self._stray_counts(expected, reached):

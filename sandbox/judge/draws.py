@@ -86,3 +86,48 @@ def plan_key(job: contract.CheckJob, knowledge: str) -> str:
         knowledge,
     ]
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode("utf-8")).hexdigest()[:40]
+
+
+class LeftOut:
+    """The inputs the original could not finish (out of time, or killed for memory), kept for the
+    next check of the same function: run again, each would only cost its limit, or a kill, again.
+    Kept as digests of the calls, beside the draws and as safe from the versions; an input is left
+    out only where the original itself failed on it (see Check._record)."""
+
+    def __init__(self, folder: str | None, job: contract.CheckJob) -> None:
+        usable = folder and os.path.isdir(folder) and os.access(folder, os.W_OK)
+        # The original's failures are its own, whatever the plan: one file per function.
+        key = json.dumps([contract.CONTRACT_VERSION, contract.to_data(job.target), job.project], sort_keys=True)
+        name = hashlib.sha256(key.encode("utf-8")).hexdigest()[:40] + "-left-out.json"
+        self.path = os.path.join(folder, name) if usable and folder else None
+        self.digests: set[str] = self._read()
+
+    def __contains__(self, payload: bytes) -> bool:
+        return digest(payload) in self.digests
+
+    def add(self, payload: bytes) -> None:
+        self.digests.add(digest(payload))
+        if self.path is None:
+            return
+        partial = f"{self.path}.{os.getpid()}.part"
+        try:
+            with open(partial, "w", encoding="utf-8") as out:
+                json.dump(sorted(self.digests), out)
+            os.replace(partial, self.path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(partial)
+
+    def _read(self) -> set[str]:
+        if self.path is None:
+            return set()
+        try:
+            with open(self.path, encoding="utf-8") as handle:
+                kept = json.load(handle)
+        except (OSError, ValueError):
+            return set()
+        return {item for item in kept if isinstance(item, str)} if isinstance(kept, list) else set()
+
+
+def digest(payload: bytes) -> str:
+    return hashlib.sha256(payload).hexdigest()

@@ -129,7 +129,9 @@ def supervise(request: Request) -> Request:
     exit_code = kill_everything(child, kill_all_of_user=not local)
     duration = time.monotonic() - started
     oom_killed = oom_kills() > oom_before or (local and ran_out_of_memory(exit_code, stderr))
-    if oom_killed and reason is None:
+    if oom_killed and reason is None and exit_code != 0:
+        # A process of the program's own that the kernel ended (a judge's call on one input) is
+        # the program's to report: one that still finished well was not ended by memory.
         reason = "memory"
     result = {
         "exit_code": exit_code,

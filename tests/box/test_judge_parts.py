@@ -18,6 +18,7 @@ from tests.sandbox_modules import load
 
 contract = load("contract")
 covered = load("judge.covered")
+draws = load("judge.draws")
 encoding = load("values.encoding")
 measuring = load("judge.measuring")
 timing = load("judge.timing")
@@ -62,6 +63,25 @@ def pick(xs, n):
         return out[:250]
     return out
 """
+
+
+def test_inputs_the_original_could_not_finish_are_kept_for_the_same_function_alone(tmp_path: Path) -> None:
+    def job(function: str, candidate: str | None) -> Any:
+        return contract.CheckJob(target=contract.TargetSpec(module="m", function_name=function), candidate=candidate)
+
+    folder = tmp_path / "draws"
+    folder.mkdir()
+    first = draws.LeftOut(str(folder), job("f", None))
+    first.add(b"slow call")
+    again = draws.LeftOut(str(folder), job("f", "def f(x):\n    return x\n"))  # a draft's check: the same original
+    assert b"slow call" in again and b"another call" not in again
+    assert b"slow call" not in draws.LeftOut(str(folder), job("g", None))
+    for kept in folder.iterdir():
+        kept.write_text("{not json")
+    assert b"slow call" not in draws.LeftOut(str(folder), job("f", None))
+    nowhere = draws.LeftOut(None, job("f", None))  # the local sandbox: kept for this check alone
+    nowhere.add(b"slow call")
+    assert b"slow call" in nowhere and not list(folder.glob("*.part"))
 
 
 def test_a_job_and_a_verdict_survive_json_and_refuse_another_version() -> None:

@@ -210,3 +210,25 @@ def test_a_check_whose_container_is_killed_twice_while_the_box_works_is_that_fun
         killer.done.set()
     assert killer.killed == 2
     assert str(caught.value).startswith("cannot check slowish: ") and caught.value.exit_code == 2
+
+
+HUNGRY = (
+    "def grow(n: int) -> int:\n"
+    "    if n % 29 == 3:\n"
+    "        return len('ab' * 1_500_000_000) + n  # 3 GB: more than the box has\n"
+    "    return n * 2\n"
+)
+
+
+@pytest.mark.docker
+def test_an_input_the_original_has_not_the_memory_for_is_left_out_and_a_draft_that_needs_more_fails(
+    make_project: MakeProject,
+) -> None:
+    project = make_project({"hungry.py": HUNGRY})
+    target = SourceFile.read(project / "hungry.py").target("grow")
+    hungrier = HUNGRY.replace("n % 29 == 3", "n % 29 == 3 or n % 11 == 1")
+    with DockerSandbox(project=project, limits=Limits(timeout=300, memory_mb=1024)) as box:
+        baseline = verify(box, "hungry", target, None, OPTIONS)
+        assert baseline.verified, baseline.found.failure
+        more = verify(box, "hungry", target, hungrier, OPTIONS, baseline=baseline.baseline)
+    assert more.found.failure is not None and "process died" in more.found.failure.reason
