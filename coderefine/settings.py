@@ -204,7 +204,8 @@ class Settings:
     include_tests: bool = _setting(
         False,
         flag=_check(
-            "code", "also work on test files (tests/, test_*.py, *_test.py, conftest.py, pytest's python_files)"
+            "code",
+            "also work on test files (tests/, test_*.py, *_test.py, tests.py, conftest.py, pytest's python_files)",
         ),
     )
     check_timeout: float = _setting(

@@ -1,10 +1,11 @@
 """Which files of a project are its tests: `ci`, the hook and file mode leave them alone by default.
 
 A test file is one under a `tests/` or `test/` folder, or under a `benchmarks/` or `benchmark/`
-one (the project's timing tests, which pytest-benchmark runs), one named `test_*.py`, `*_test.py` or
-`conftest.py`, or one named as pytest is configured to collect (`python_files` in
-`pyproject.toml`, `pytest.ini`, `tox.ini` or `setup.cfg`). pytest's `testpaths` says where
-tests are looked for, not what is one: `testpaths = ["pkg"]` leaves `pkg/core.py` a source file.
+one (the project's timing tests, which pytest-benchmark runs), one named `test_*.py`, `*_test.py`,
+`conftest.py`, `tests.py` or `test.py` (a unittest or Django project's one file of tests), or one
+named as pytest is configured to collect (`python_files` in `pyproject.toml`, `pytest.ini`,
+`tox.ini` or `setup.cfg`). pytest's `testpaths` says where tests are looked for, not what is one:
+`testpaths = ["pkg"]` leaves `pkg/core.py` a source file.
 """
 
 from __future__ import annotations
@@ -16,13 +17,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 TEST_FOLDERS = ("tests", "test", "benchmarks", "benchmark")
+TEST_FILE_NAMES = ("conftest.py", "tests.py", "test.py")
 TEST_FILE_REASON = "a test file (--include-tests to work on it)"
 
 
 def is_test_file(path: Path, root: Path) -> bool:
     """Whether `path` (a file of the project at `root`) is one of its tests."""
     name = path.name
-    if name == "conftest.py" or name.startswith("test_") or name.removesuffix(".py").endswith("_test"):
+    if name in TEST_FILE_NAMES or name.startswith("test_") or name.removesuffix(".py").endswith("_test"):
         return True
     try:
         relative = path.resolve().relative_to(root.resolve())

@@ -25,6 +25,9 @@ from coderefine.code.testfiles import TEST_FILE_REASON, is_test_file, pytest_pyt
         ("pkg/contest.py", False),
         ("pkg/testing.py", False),
         ("pkg/attest_core.py", False),
+        ("src/tests.py", True),  # unittest's and Django's one file of tests
+        ("pkg/test.py", True),
+        ("pkg/contests.py", False),
     ],
 )
 def test_names_and_folders(tmp_path: Path, name: str, expected: bool) -> None:
