@@ -1,6 +1,6 @@
 """Instances of a project's class made by its other factories, beside its constructor: its
 classmethods (`Version.parse(text)`, `from_dict`), its staticmethods and the functions of its
-module whose return hint names it (or `Self`); each called with arguments drawn from its hints.
+module whose return hint (or type comment) names it (or `Self`); each called with arguments drawn from its hints.
 
 A class whose constructor takes what no hint names is often made so. A factory that refuses the
 drawn arguments (an error, or anything but an instance of the class) leaves that draw out.
@@ -20,6 +20,7 @@ from hypothesis.strategies import SearchStrategy
 
 from .drawing import Context
 from .hints import from_hint
+from .stubs import comments_of
 
 MAX_FACTORIES = 4  # factories of one class drawn from, besides its constructor
 _REFUSED = object()  # what a factory that raised, or returned no instance, made
@@ -50,7 +51,10 @@ def _makes(function: Any, cls: type, untyped: bool) -> bool:
     """Whether `function`'s return hint names `cls`, a class of its, or Self (`untyped`: or none)."""
     raw = getattr(function, "__annotations__", {}).get("return", inspect.Parameter.empty)
     if raw is inspect.Parameter.empty:
-        return untyped
+        commented = comments_of(function).get("return")  # `# type: (str) -> URL`
+        if commented is None:
+            return untyped
+        return isinstance(commented, type) and issubclass(cls, commented) and commented is not object
     if isinstance(raw, str):
         named = raw.strip("'\"").rsplit(".", 1)[-1]
         if named in ("Self", cls.__name__):
@@ -78,7 +82,7 @@ def made(cls: type, context: Context) -> list[SearchStrategy[Any]]:
 def _arguments(factory: Callable[..., Any], context: Context) -> SearchStrategy[dict[str, Any]] | None:
     try:
         parameters = inspect.signature(factory).parameters.values()
-        hints = typing.get_type_hints(factory)
+        hints = {**comments_of(factory), **typing.get_type_hints(factory)}
     except Exception:  # an unreadable signature, unresolvable hints: no draws from it
         return None
     required: dict[str, SearchStrategy[Any]] = {}

@@ -10,6 +10,8 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any, Optional
 
+from .stubs import comments_of
+
 # The parameters after `self` of standard methods that projects override, by position.
 _PROTOCOLS: Mapping[tuple[type, str], tuple[Any, ...]] = {
     (datetime.tzinfo, "utcoffset"): (Optional[datetime.datetime],),
@@ -111,7 +113,8 @@ def constructor_hints(cls: type) -> dict[str, Any]:
     base = forwarded(init, cls, "__init__") if inspect.isfunction(init) else None
     if base is None and init is object.__init__:
         base = getattr(cls, "__new__", None)  # a named tuple's: its fields' hints
+    commented = comments_of(base or init)  # `# type: (...)` comments, where the code predates annotations
     try:
-        return dict(typing.get_type_hints(base or init))
-    except Exception:  # unresolvable hints: none of them
-        return {}
+        return {**commented, **typing.get_type_hints(base or init)}
+    except Exception:  # unresolvable hints: the comments' alone
+        return commented

@@ -197,6 +197,8 @@ class CallSource:
         target = self.job.target
         module_file = getattr(self.version.module, "__file__", None)
         stub = stubs.stub_hints(module_file, target.class_name, target.function_name) if module_file else {}
+        # Type comments, like a stub, say what callers are meant to pass: read as the stub's hints are.
+        stub.update(stubs.comment_hints(self.version.module, target.class_name, target.function_name))
         owner = self.version.owner if target.class_name else None
         name = target.function_name.rsplit(".", 1)[-1]
         return plan_inputs(

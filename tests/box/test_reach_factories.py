@@ -17,12 +17,14 @@ from coderefine.code.source import SourceFile
 from coderefine.sandbox.base import Limits
 from coderefine.sandbox.docker import DockerSandbox
 from tests.conftest import build_project
+from tests.sandbox_modules import load
 
 MODULE = """\
 from __future__ import annotations
 
 import enum
 from collections import namedtuple
+from typing import Optional, Text
 
 
 class Version:
@@ -99,6 +101,31 @@ class _Top:
         return "+top"
 
 
+def clamp(value, low, high):
+    # type: (int, int, int) -> int
+    if value < low:
+        return low
+    if value > high:
+        return high
+    return value
+
+
+class Host(object):
+    def __init__(
+        self,
+        name,  # type: Text
+        port=None,  # type: Optional[int]
+    ):
+        # type: (...) -> None
+        self.name = name
+        self.port = port
+
+    def netloc(self, default_port):  # type: (int) -> Text
+        if self.port is None or self.port == default_port:
+            return self.name
+        return "%s:%d" % (self.name, self.port)
+
+
 class FormatError(ValueError):
     def __repr__(self):
         args = ", ".join("'%s'" % arg for arg in self.args)
@@ -139,6 +166,17 @@ WRONG = {
     ),
     # A named tuple's: its own `__new__` (untyped) is the constructor, its arguments guessed.
     "Interval.length": "def length(self):\n    return self.end - self.begin if self.end != self.begin else 0\n",
+    # Typed by comments alone (PEP 484), as code older than annotations is: the signature's.
+    "clamp": (
+        "def clamp(value, low, high):\n    # type: (int, int, int) -> int\n    return max(low, min(value, high))\n"
+    ),
+    # self made by a constructor typed by a comment after each parameter; `default_port` by the
+    # method's own comment, on the line of its `def`.
+    "Host.netloc": (
+        "def netloc(self, default_port):  # type: (int) -> Text\n"
+        "    if not self.port or self.port == default_port:\n        return self.name\n"
+        "    return '%s:%d' % (self.name, self.port)\n"
+    ),
     # An exception of the project's with BaseException's constructor: any arguments, numbers or text.
     "FormatError.__repr__": (
         "def __repr__(self):\n    args = ', '.join(repr(arg) for arg in self.args)\n"
@@ -173,3 +211,64 @@ def test_a_method_of_an_enum_or_a_singleton_is_checked_on_every_instance(
     assert baseline.verified and baseline.checked == instances, baseline.behaviour()
     refused = check(box, project, name, wrong)
     assert not refused.correct and not refused.verified, refused.behaviour()
+
+
+COMMENTED = """\
+from typing import List, Optional
+
+
+class Box:
+    def put(self, items, limit=None):
+        # type: (List[int], Optional[int]) -> bool
+        return True
+
+    def with_self(self, count):
+        # type: (Box, int) -> None
+        pass
+
+    @staticmethod
+    def pair(left, right):
+        # type: (int, str) -> None
+        pass
+
+    def short(self, a, b):
+        # type: (int) -> None
+        pass
+
+
+def rest(first, *more, **named):
+    # type: (str, *int, **float) -> Undefined
+    pass
+
+
+def each(
+    first,  # type: bytes
+    second,  # type: Missing
+):
+    # type: (...) -> int
+    pass
+"""
+
+
+def test_type_comments_give_each_parameter_its_type_as_pep_484_writes_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+    import sys
+
+    stubs = load("inputs.stubs")
+    path = tmp_path / "commented.py"
+    path.write_text(COMMENTED)
+    spec = importlib.util.spec_from_file_location("commented", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setitem(sys.modules, "commented", module)
+    hints = stubs.comment_hints
+    assert hints(module, "Box", "put") == {"items": module.List[int], "limit": module.Optional[int], "return": bool}
+    assert hints(module, "Box", "with_self") == {"self": module.Box, "count": int, "return": None}
+    assert hints(module, "Box", "pair") == {"left": int, "right": str, "return": None}
+    assert hints(module, "Box", "short") == {"return": None}  # one type for two parameters: none
+    assert hints(module, None, "rest") == {"first": str, "more": int, "named": float}  # a name it lacks: left out
+    assert hints(module, None, "each") == {"first": bytes, "return": int}
+    assert stubs.comments_of(module.Box.put) == hints(module, "Box", "put")
