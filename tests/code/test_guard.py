@@ -414,6 +414,22 @@ def test_signature_changes_are_refused(draft: str, reason: str | None) -> None:
         refused(answer, "same-signature", reason, name="merge")
 
 
+def test_a_default_written_with_a_prefix_it_does_not_need_is_the_same_default() -> None:
+    module = MODULE.replace("key=None, *rest", "key=u'', *rest")
+    allowed(
+        "def merge(a, b, /, key='', *rest, reverse=False, **options) -> list:\n    return []\n",
+        module=module,
+        name="merge",
+    )
+    refused(
+        "def merge(a, b, /, key=b'', *rest, reverse=False, **options) -> list:\n    return []\n",
+        "same-signature",
+        "the default of `key` changed from u'' to b''",
+        module=module,
+        name="merge",
+    )
+
+
 def test_new_star_args_added_decorator_async_and_yield_are_refused() -> None:
     refused(
         "def dedupe(items: list[int], *args) -> list[int]:\n" + FAST_BODY, "same-signature", "adds a parameter *args"

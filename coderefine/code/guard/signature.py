@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import copy
 import doctest
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -145,10 +146,20 @@ def _one_param_difference(before: _Param, after: _Param) -> str | None:
         return f"it drops the default of `{after.name}` ({ast.unparse(before.default)})"
     if before.default is None or after.default is None:
         return None
-    if ast.dump(before.default) != ast.dump(after.default):
+    if _as_valued(before.default) != _as_valued(after.default):
         old, new = ast.unparse(before.default), ast.unparse(after.default)
         return f"the default of `{after.name}` changed from {old} to {new}"
     return None
+
+
+def _as_valued(default: ast.expr) -> str:
+    """The default's tree without how its strings were written: `u''` is `''` (Python 2's prefix,
+    which every modernization drops), while `b''` and `0` stay other values."""
+    valued = copy.deepcopy(default)
+    for node in ast.walk(valued):
+        if isinstance(node, ast.Constant):
+            node.kind = None
+    return ast.dump(valued)
 
 
 def _mutable_note(default: ast.expr | None) -> str:
