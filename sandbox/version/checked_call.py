@@ -276,10 +276,17 @@ def calls_in_child(
 
 
 def _moved() -> list[Any]:
-    """Objects of the small sizes kept alive, so that what the calls make next lands at other
+    """Blocks of every small size kept alive, so that what the calls make next lands at other
     addresses: a twin of the same process, unmoved, would otherwise give a result that shows an
-    address (`hash()` or `repr()` of an iterator) the very same one, by the same allocations."""
-    return [tuple(range(length)) for length in range(32) for _ in range(3)] + [[] for _ in range(7)]
+    address (`hash()` or `repr()` of an iterator) the very same one, by the same allocations.
+    Objects no free list recycles (bytes, large ints, bare objects), one size class of the
+    allocator after the other, and enough of each to reach past the block a twin would take next."""
+    per_class = 64
+    return (
+        [object() for _ in range(per_class)]
+        + [(1 << 40) + index for index in range(per_class)]
+        + [bytes(length) for length in range(15, 480, 16) for _ in range(per_class)]
+    )
 
 
 def in_child(work: Callable[[], Any], deadline: float | None) -> Any:
