@@ -153,7 +153,9 @@ class Verdict:
             return f"WRONG: it does not behave like the original.{where} {self.mismatch}"
         if not self.verified:
             return f"NOT VERIFIED: it agreed on the {self.checked} inputs checked, but {self.not_verified}."
-        text = f"Correct on {self.checked} inputs, every line of it run"
+        at_edges = self.found.sources.get("boundary", 0)
+        edges = f" ({at_edges} of them at the edges of numbers and text)" if at_edges else ""
+        text = f"Correct on {self.checked} inputs{edges}, every line of it run"
         tests = self.found.tests_passed
         text += f", and the {tests} project test(s) that call it pass." if tests else "."
         parts = [text, kinds_text(self.found.explored)]

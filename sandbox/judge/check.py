@@ -34,6 +34,7 @@ import time
 from typing import Any, Callable
 
 from .. import contract, wire
+from ..inputs.boundaries import BOUNDARY_LIMIT_S
 from ..inputs.finite import EXHAUSTIVE_LIMIT
 from ..privileges import become
 from ..version import checked_call
@@ -162,6 +163,7 @@ class Check:
             self.exhaustive = {payload for source, payload, _ in fixed if source == "exhaustive"}
             self.check_batch(fixed)
             self.check_batch(self.plan.variants())
+            self.check_batch(self.plan.boundaries(), min(self.job.per_call_timeout, BOUNDARY_LIMIT_S))
             for strategy, count in self.plan.generated(self._enough):
                 try:
                     self.check_batch(self.plan.collect(strategy, count))
@@ -247,18 +249,18 @@ class Check:
             "tests_note": self.job.tests_note,
         }
 
-    def check_batch(self, items: list[tuple[str, bytes, str]]) -> None:
-        """Inputs through both versions, BATCH at a time; raises Mismatch at the first that differs."""
+    def check_batch(self, items: list[tuple[str, bytes, str]], limit: float | None = None) -> None:
+        """Inputs through both versions, BATCH at a time; raises Mismatch at the first that differs.
+        `limit`: per call, for the original (the new version gets twice as long), where not the job's."""
         fresh: dict[bytes, tuple[str, bytes, str]] = {}
         for item in items:
             if item[1] not in self.checked and item[1] not in self.left_out:
                 fresh.setdefault(item[1], item)
         chunk = list(fresh.values())
         for start in range(0, len(chunk), BATCH):
-            self._check_chunk(chunk[start : start + BATCH])
+            self._check_chunk(chunk[start : start + BATCH], limit or self.job.per_call_timeout)
 
-    def _check_chunk(self, chunk: list[tuple[str, bytes, str]]) -> None:
-        limit = self.job.per_call_timeout
+    def _check_chunk(self, chunk: list[tuple[str, bytes, str]], limit: float) -> None:
         payloads = [payload for _, payload, _ in chunk]
         twice = self._compared([source for source, _, _ in chunk])
         self.original.send(

@@ -27,7 +27,7 @@ CheckOne = Callable[[bytes, str, str], None]  # (payload, shown, source): raises
 ANSWER_S = 900.0  # a draw of hundreds of inputs, or a shrink: the runner's timeout bounds it anyway
 _SOURCES = frozenset(
     {"example", "doctest", "captured", "benchmark", "fixture", "explored", "generated", "stray", "symbolic"}
-    | {"exhaustive"}
+    | {"exhaustive", "boundary"}
 )
 _MORE_LIMIT = 8  # everyday draws, at most this many times the usual, where a small domain repeats itself
 
@@ -70,6 +70,9 @@ class Planner:
 
     def variants(self) -> list[Call]:
         return self._calls({"kind": "variants"})
+
+    def boundaries(self) -> list[Call]:
+        return self._calls({"kind": "boundaries"})
 
     def generated(self, enough: Callable[[], bool]) -> Iterator[tuple[int, int]]:
         """(handle, how many to draw) of each strategy, in the planner's order (see calls.CallSource),

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
 from .. import contract
-from ..inputs import examples, inherited, parameters, stubs
+from ..inputs import boundaries, examples, inherited, literals, parameters, stubs
 from ..inputs.fixture_pool import Pool
 from ..inputs.plan import STRAY_DRAWS, plan_inputs
 from ..inputs.variants import call_variants
@@ -162,6 +162,23 @@ class CallSource:
                 payload = self.payload(call)
                 self.kinds.setdefault(payload, (parameter, kind))
                 found.append(("explored", payload, self.shown(call)))
+        return found
+
+    def boundaries(self) -> list[tuple[str, bytes, str]]:
+        """(source, payload, shown) for each boundary value (inputs/boundaries.py) in the calls seen,
+        else in a few everyday ones: the same calls for every check of the function."""
+        try:
+            signature = inspect.signature(self.version.original_code)
+        except (TypeError, ValueError):
+            return []
+        seen = [*[examples.parse_example(text) for text in self.job.examples], *self.doctests, *self.captured]
+        if not seen and self.plan().small is not None:
+            _run(self.plan().small, boundaries.BASES, seen.append, shrink=False)
+        found: list[tuple[str, bytes, str]] = []
+        words = literals.string_literals(parameters.source_of(self.version.original_code), self.job.candidate)
+        for _, _, call in boundaries.boundary_variants(signature, seen, bool(self.first), words):
+            with contextlib.suppress(Exception):  # an input that cannot travel is not checked
+                found.append(("boundary", self.payload(call), self.shown(call)))
         return found
 
     def symbolic_calls(self, found: list[dict[str, Any]]) -> list[tuple[bytes, str]]:

@@ -53,6 +53,8 @@ class _Plan:
             return self._calls(list(source.fixed_calls()))
         if kind == "variants":
             return self._calls(source.variants())
+        if kind == "boundaries":
+            return self._calls(source.boundaries())
         if kind == "steps":
             return self._steps()
         if kind == "collect":

@@ -26,6 +26,7 @@ pytestmark = pytest.mark.docker  # every test here runs checks in the Docker san
 
 MODULE = '''\
 import itertools
+import math
 from collections.abc import Sequence
 from typing import Generic, TypeVar
 
@@ -177,7 +178,7 @@ def running_totals(numbers: list[int]) -> list[int]:
 
 
 def tier(score: int) -> str:
-    if score > 10 ** 9:
+    if score > 10 ** 400:
         return "huge"
     if score > 50:
         return "high"
@@ -281,6 +282,23 @@ class Release:
         return (self.major, self.minor) == (other.major, other.minor)
 
 
+def cents(amount):
+    """Rounded to the cent, half up."""
+    return math.floor(amount * 100 + 0.5) / 100
+
+
+def is_whole(number):
+    return float(number).is_integer()
+
+
+def heading(word):
+    return word[:1].upper() + word[1:].lower()
+
+
+def counted(noun, count, plural=False):
+    return f"{count} {noun}s" if plural else f"{count} {noun}"
+
+
 def nth(n, seq):
     try:
         return seq[n]
@@ -294,7 +312,7 @@ TESTS = """\
 from holes import (
     apply_all, as_pairs, by_key, compact, count_positive, drain, evens, first, flatten, has_key, head, labels,
     neighbours, nth, only, rotate, scale, sums_to, window_sums, count_key, without, occurrences, leafy,
-    fingerprint,
+    fingerprint, cents, is_whole, heading, counted,
 )
 
 
@@ -362,6 +380,10 @@ def test_kinds_seen_once():
     assert occurrences([1, 2, 1], 1) == [1, 1]
     assert leafy([]) and leafy("ab") and leafy(3) and not leafy([1]) and not leafy({"a": 1})
     assert fingerprint([1, [2, 3]]) == fingerprint([1, [2, 3]]) != fingerprint([[2, 3], 1])
+    assert cents(1.234) == 1.23 and cents(-2.5) == -2.5 and cents(10.0) == 10.0
+    assert is_whole(3) and is_whole(2.0) and not is_whole(2.5)
+    assert heading("hello") == "Hello" and heading("WORLD") == "World"
+    assert counted("cat", 2, True) == "2 cats" and counted("dog", 1) == "1 dog"
 """
 
 
@@ -494,7 +516,7 @@ def test_a_line_the_original_leaves_unrun_too_is_named_with_the_originals(check:
     assert baseline.found.unreached == f"line {huge} never ran"
     draft = (
         "def tier(score: int) -> str:\n"
-        "    if score > 10 ** 9:\n"
+        "    if score > 10 ** 400:\n"
         "        return 'huge'\n"
         "    return 'high' if score > 50 else 'low'\n"
     )
@@ -738,6 +760,51 @@ def test_a_kind_the_originals_own_result_differs_on_run_to_run_is_left_out(check
     assert "the original's result differs run to run: generator, iterator" in verdict.behaviour()
     unordered = right.replace("hash(tuple(map(", "hash(frozenset(map(")
     assert not check("fingerprint", unordered).correct
+
+
+@pytest.mark.parametrize(
+    ("name", "right", "wrong", "witness"),
+    [
+        # round() ties to even, and 0.125 is a tie the float holds exactly
+        (
+            "cents",
+            "def cents(amount):\n    return math.floor(amount * 100 + 0.5) / 100\n",
+            "def cents(amount):\n    return round(float(amount), 2)\n",
+            "cents(0.125)",
+        ),
+        # float() of an int past the float range raises: the int fast path does not
+        (
+            "is_whole",
+            "def is_whole(number):\n    return float(number).is_integer()\n",
+            "def is_whole(number):\n    return type(number) is int or float(number).is_integer()\n",
+            "is_whole(10000000000",
+        ),
+        # capitalize() title-cases the first letter: ǆ becomes ǅ, not Ǆ, and ß stays one letter
+        (
+            "heading",
+            "def heading(word):\n    return word[:1].upper() + word[1:].lower()\n",
+            "def heading(word):\n    return word.capitalize()\n",
+            "heading(",
+        ),
+        # a flag the caller passes as 1 or 2, not True
+        (
+            "counted",
+            "def counted(noun, count, plural=False):\n    return f'{count} {noun}' + ('s' if plural else '')\n",
+            "def counted(noun, count, plural=False):\n    return f'{count} {noun}' + ('s' if plural is True else '')\n",
+            "counted(",
+        ),
+    ],
+    ids=["cents", "is_whole", "heading", "counted"],
+)
+def test_a_draft_wrong_only_at_an_edge_of_numbers_or_text_is_refused(
+    check: Checker, name: str, right: str, wrong: str, witness: str
+) -> None:
+    baseline = check(name)
+    assert baseline.verified and baseline.found.sources.get("boundary", 0) >= 8, baseline.found.sources
+    assert f"{baseline.found.sources['boundary']} of them at the edges of numbers and text" in baseline.behaviour()
+    assert check(name, right).verified
+    verdict = check(name, wrong)
+    assert not verdict.correct and witness in (verdict.counterexample or ""), verdict.behaviour()
 
 
 def test_a_difference_no_input_reaches_is_found_by_the_symbolic_search(check: Checker) -> None:
