@@ -64,7 +64,11 @@ Sources:
   (FixedTzOffset's __eq__, utcoffset, __repr__), the format-spec reader (extract_format, which
   returns its locals()) and the parser's methods given a match (evaluate_result, _regex_replace)
   or its named fields (_expand_named_fields).
-- library: the fifteen libraries in that order; all: the suite, untyped and the fifteen libraries.
+- intervaltree: the members of an untyped Interval (a named tuple's subclass: half-open bounds, null
+  intervals, __eq__ with the data, __cmp__ with points and unorderable data, __repr__) and of its
+  IntervalTree (queries returning sets: at, overlap, envelop, overlaps_range; the mutators add,
+  remove and discard, which return None and keep a table of boundaries; __len__).
+- library: the sixteen libraries in that order; all: the suite, untyped and the sixteen libraries.
 
 Nothing in the repository is changed: every run works on copies. Before funcy and fnc, `all` took
 about 20 minutes on 2 cores (the suite 4, untyped 5, toolz 7, boltons 4; each library's sdist is
@@ -417,6 +421,29 @@ PARSE_FUNCTIONS = tuple(
         "Parser._expand_named_fields",
     )
 )
+# intervaltree (untyped; intervaltree/interval.py, intervaltree/intervaltree.py): the members of
+# Interval, a named tuple's subclass built by its own __new__ (begin, end, data), whose ranges are
+# half-open (overlaps: a point, a range or an Interval, a null range overlapping what holds its
+# point; contains_point: begin <= p < end), null when begin >= end (_raise_if_null, which returns
+# None or raises; length: 0 then), equal with their data (__eq__; its hash leaves the data out),
+# ordered by __cmp__ (other an Interval or a point; data of two kinds that do not order compared by
+# their types' names), and written with str() of a Number, repr() of anything else (__repr__); and
+# of IntervalTree (its intervals in a set, a tree of Nodes beside it and a SortedDict counting each
+# boundary): queries that return a new set (at: a point; overlap, envelop: a range or an Interval,
+# an empty set for a null range or an empty tree), overlaps_range (a bool, through the boundaries
+# inside the range), the mutators (add: no null interval, nothing for one there; remove: a
+# ValueError for one missing; discard: nothing), which return None and change self's three parts,
+# and __len__ (no mutation site: here for the drafts it invites).
+INTERVALTREE_FUNCTIONS = (
+    *(
+        ("intervaltree/interval.py", f"Interval.{name}")
+        for name in ("overlaps", "contains_point", "__eq__", "__cmp__", "_raise_if_null", "length", "__repr__")
+    ),
+    *(
+        ("intervaltree/intervaltree.py", f"IntervalTree.{name}")
+        for name in ("overlaps_range", "at", "envelop", "overlap", "add", "remove", "discard", "__len__")
+    ),
+)
 SEMVER_FUNCTIONS = tuple(
     ("src/semver/version.py", f"Version.{name}")
     for name in (
@@ -647,6 +674,25 @@ LIBRARIES = {
     ),
     # its tests (tests/, 97 of them) import the module from the sdist's root, where pytest's rootdir is
     "parse": Library("parse", "1.20.2", ("tests",), "tests", PARSE_FUNCTIONS),
+    # the kill filter: the tests of the two classes (test/interval_methods; the query, insert, delete,
+    # setlike and init tests of test/intervaltree_methods) and the doctests of the package and of
+    # README.md, which its pyproject.toml has pytest run: about 5 seconds, half of them importing
+    # test/data (a 5 MB table for issue 4 among its modules). test/optimality (15 seconds: its matrix
+    # of trees is built as the module is imported, which --deselect would not spare), test/issues and
+    # the copy, debug and restructure tests are left out; the box runs them all. Its one dependency,
+    # sortedcontainers, is in the box as hypothesis's.
+    "intervaltree": Library(
+        "intervaltree",
+        "3.2.1",
+        (
+            "test/interval_methods",
+            *(f"test/intervaltree_methods/{name}_test.py" for name in ("query", "insert", "delete", "setlike", "init")),
+            "intervaltree",
+            "README.md",
+        ),
+        "test",
+        INTERVALTREE_FUNCTIONS,
+    ),
 }
 SOURCES = ("suite", "untyped", *LIBRARIES)
 SOURCE_GROUPS = {"library": tuple(LIBRARIES), "all": SOURCES}

@@ -338,11 +338,11 @@ def shows(
         raise RuntimeError(f"the witness of {module}.{function} cannot run: {answer.reason}")
     if not isinstance(answer, tuple):
         return None, "the witness gave no answer"
-    got_original, got_draft, want_original, want_draft = answer
-    difference = None if got_original == got_draft else Difference(call, _short(got_original), _short(got_draft))
-    if (got_original, got_draft) == (want_original, want_draft):
+    same, as_written, got_original, got_draft = answer
+    difference = None if same else Difference(call, got_original, got_draft)
+    if as_written:
         return difference, None
-    unlike = f"{call} gives {_short(got_original)} and {_short(got_draft)}, written {original} and {draft}"
+    unlike = f"{call} gives {got_original} and {got_draft}, written {original} and {draft}"
     return difference, unlike
 
 
@@ -376,8 +376,10 @@ def _witness_child(
     first = _outcome(lambda: eval(call, {**helpers, **vars(loaded)}))  # the original, as the module has it
     with spliced:
         second = _outcome(lambda: eval(call, {**helpers, **namespace}))
-    results = [first, second, *(_written(text, {**helpers, **vars(loaded)}) for text in (original, draft))]
-    sender.send(tuple(results))
+    written = tuple(_written(text, {**helpers, **vars(loaded)}) for text in (original, draft))
+    # compared here, where the library is imported: a result may hold its objects (a set of intervaltree's
+    # Intervals), which the parent could not unpickle
+    sender.send((first == second, (first, second) == written, _short(first), _short(second)))
 
 
 # The names the reprs of the checker's explored kinds use, so that its counterexamples read back.
@@ -2526,6 +2528,173 @@ def _pa_regex_replace(rng: random.Random) -> Arguments:
     return (parser, re.search(pattern, text)), {}
 
 
+# -- intervaltree: Intervals as its tests and docstrings write them (small ints, floats, bounds that
+# two intervals share), and now and then of Fractions or Decimals (Numbers whose str is not their
+# repr), strings or dates (no Numbers); null ones (begin == end, begin > end) for Interval's members;
+# data of every kind (None, strings, numbers, a list or a dict: unhashable, which the hash leaves
+# out; two dicts, which do not order; NaN, never equal to itself). IntervalTrees built at once
+# or interval by interval (other shapes of its nodes), some intervals discarded again; points and
+# ranges at, inside and outside the bounds, null ranges, an Interval given for a range, intervals
+# to add or remove that are there, equal to one there, of the same range with other data, or new.
+
+_IT_DATA: tuple[Any, ...] = (None, None, None, None, "x", "a", "", 0, 1, 2.5, [1], {"k": 1}, {"k": 2}, ("t",), _NAN)
+# a tree's intervals are compared in sets, where an Interval with NaN data equals no other one
+_IT_TREE_DATA = _IT_DATA[:-1]
+
+
+@functools.cache
+def _it_classes() -> tuple[Any, Any]:
+    """Interval and IntervalTree; imported in the check's child, where the library is on the path."""
+    module = importlib.import_module("intervaltree")
+    return module.Interval, module.IntervalTree
+
+
+def _it_grid(rng: random.Random, numbers_only: bool = False) -> Callable[[int], Any]:
+    """The kind of the points of one call: a point from a position on a small grid."""
+    weights = {"int": 60, "half": 20, "fraction": 5, "decimal": 5, "date": 5, "text": 0 if numbers_only else 5}
+    kind = rng.choices(list(weights), weights=list(weights.values()))[0]
+    if kind == "half":
+        return lambda k: k / 2
+    if kind == "fraction":
+        return lambda k: fractions.Fraction(k, 2)
+    if kind == "decimal":
+        return lambda k: decimal.Decimal(k) / 2
+    if kind == "date":
+        return lambda k: datetime.date(2020, 1, 10) + datetime.timedelta(days=k)
+    if kind == "text":
+        return lambda k: f"p{k + 10:02d}"  # in the order of k
+    return lambda k: k
+
+
+def _it_interval(
+    rng: random.Random, grid: Callable[[int], Any], null: float = 0.15, data: Sequence[Any] = _IT_DATA
+) -> Any:
+    interval = _it_classes()[0]
+    begin = rng.randint(-2, 12)
+    null_one = rng.random() < null
+    end = begin - rng.choice((0, 0, 1, 3)) if null_one else begin + rng.choice((1, 1, 2, 3, 5, 8))
+    value = rng.choice(data)
+    if value is None and rng.random() < 0.5:
+        return interval(grid(begin), grid(end))
+    return interval(grid(begin), grid(end), value)
+
+
+def _it_point(rng: random.Random, grid: Callable[[int], Any]) -> Any:
+    roll = rng.random()
+    if roll < 0.02:
+        return None
+    if roll < 0.04:
+        return rng.choice(("a", 3, 2.5))  # another kind than the intervals', now and then
+    return grid(rng.randint(-4, 22))
+
+
+def _it_like(rng: random.Random, mine: Any, grid: Callable[[int], Any], data: Sequence[Any] = _IT_DATA) -> Any:
+    """An Interval near `mine`: itself, an equal copy, its range with other data, or another one."""
+    interval = _it_classes()[0]
+    roll = rng.random()
+    if roll < 0.15:
+        return mine
+    if roll < 0.3:
+        return interval(*mine)
+    if roll < 0.55:
+        return interval(mine.begin, mine.end, rng.choice(data))
+    return _it_interval(rng, grid, data=data)
+
+
+def _it_other(rng: random.Random, mine: Any, grid: Callable[[int], Any]) -> Any:
+    """What an Interval is compared with: another Interval, a point, a tuple of bounds, None."""
+    roll = rng.random()
+    if roll < 0.6:
+        return _it_like(rng, mine, grid)
+    if roll < 0.8:
+        return _it_point(rng, grid)
+    if roll < 0.9:
+        return (mine.begin, mine.end) if rng.random() < 0.5 else tuple(mine)
+    return rng.choice((None, (grid(1),), ()))
+
+
+def _it_self(rng: random.Random) -> tuple[Any, Callable[[int], Any]]:
+    grid = _it_grid(rng)
+    return _it_interval(rng, grid), grid
+
+
+def _it_overlaps(rng: random.Random) -> Arguments:
+    mine, grid = _it_self(rng)
+    roll = rng.random()
+    if roll < 0.35:
+        return (mine, _it_point(rng, grid)), {}
+    if roll < 0.7:
+        begin = rng.randint(-4, 20)
+        return (mine, grid(begin), grid(begin + rng.randint(-2, 10))), {}
+    return (mine, _it_other(rng, mine, grid)), {}
+
+
+def _it_contains_point(rng: random.Random) -> Arguments:
+    mine, grid = _it_self(rng)
+    return (mine, _it_point(rng, grid)), {}
+
+
+def _it_compared(rng: random.Random) -> Arguments:
+    mine, grid = _it_self(rng)
+    return (mine, _it_other(rng, mine, grid)), {}
+
+
+def _it_tree(rng: random.Random, grid: Callable[[int], Any]) -> Any:
+    tree = _it_classes()[1]
+    intervals = [_it_interval(rng, grid, 0, _IT_TREE_DATA) for _ in range(rng.choice((0, 1, 1, 2, 3, 4, 6, 9, 15, 30)))]
+    if rng.random() < 0.5:
+        made = tree(intervals)
+    else:
+        made = tree()
+        for interval in intervals:
+            made.add(interval)
+    if intervals and rng.random() < 0.25:
+        for interval in rng.sample(intervals, rng.randint(1, len(intervals))):
+            made.discard(interval)
+    return made
+
+
+def _it_tree_self(rng: random.Random) -> tuple[Any, Callable[[int], Any]]:
+    grid = _it_grid(rng, numbers_only=rng.random() < 0.8)
+    return _it_tree(rng, grid), grid
+
+
+def _it_range(rng: random.Random) -> Arguments:
+    mine, grid = _it_tree_self(rng)
+    bounds = sorted({grid(k) for k in range(-3, 21)} | {bound for bound in mine.boundary_table})
+    begin = rng.choice(bounds) if rng.random() < 0.7 else grid(rng.randint(-4, 22))
+    end = rng.choice(bounds) if rng.random() < 0.7 else grid(rng.randint(-4, 22))
+    if rng.random() < 0.75 and begin > end:
+        begin, end = end, begin  # mostly a proper range; a null one now and then
+    return (mine, begin, end), {}
+
+
+def _it_range_or_interval(rng: random.Random) -> Arguments:
+    (mine, begin, end), _ = _it_range(rng)
+    if rng.random() < 0.3:
+        return (mine, _it_classes()[0](begin, end, rng.choice(_IT_TREE_DATA))), {}
+    return (mine, begin, end), {}
+
+
+def _it_at(rng: random.Random) -> Arguments:
+    mine, grid = _it_tree_self(rng)
+    bounds = list(mine.boundary_table)
+    return (mine, rng.choice(bounds) if bounds and rng.random() < 0.5 else _it_point(rng, grid)), {}
+
+
+def _it_member(rng: random.Random) -> Arguments:
+    """A tree and an interval to add or remove: one there (or equal to one), its range with other
+    data, a new one, a null one."""
+    mine, grid = _it_tree_self(rng)
+    there = list(mine)
+    roll = rng.random()
+    if there and roll < 0.45:
+        return (mine, _it_like(rng, rng.choice(there), grid, _IT_TREE_DATA)), {}
+    if roll < 0.97:
+        return (mine, _it_interval(rng, grid, data=_IT_TREE_DATA)), {}
+    return (mine, (grid(0), grid(1), None)), {}  # a plain tuple: no Interval
+
+
 LIBRARY_INPUTS: dict[str, Maker] = {
     "merge_sorted": _merge_sorted,
     "update_in": _update_in,
@@ -2706,4 +2875,20 @@ LIBRARY_INPUTS: dict[str, Maker] = {
     "parse.Parser._regex_replace": _pa_regex_replace,
     "parse.extract_format": _pa_extract_format,
     "parse.Parser._expand_named_fields": _pa_expand,
+    # intervaltree: the members of Interval and of IntervalTree, each called with its instance first
+    "intervaltree.Interval.overlaps": _it_overlaps,
+    "intervaltree.Interval.contains_point": _it_contains_point,
+    "intervaltree.Interval.__eq__": _it_compared,
+    "intervaltree.Interval.__cmp__": _it_compared,
+    "intervaltree.Interval._raise_if_null": _it_compared,
+    "intervaltree.Interval.length": lambda rng: ((_it_self(rng)[0],), {}),
+    "intervaltree.Interval.__repr__": lambda rng: ((_it_self(rng)[0],), {}),
+    "intervaltree.IntervalTree.overlaps_range": _it_range,
+    "intervaltree.IntervalTree.at": _it_at,
+    "intervaltree.IntervalTree.envelop": _it_range_or_interval,
+    "intervaltree.IntervalTree.overlap": _it_range_or_interval,
+    "intervaltree.IntervalTree.add": _it_member,
+    "intervaltree.IntervalTree.remove": _it_member,
+    "intervaltree.IntervalTree.discard": _it_member,
+    "intervaltree.IntervalTree.__len__": lambda rng: ((_it_tree_self(rng)[0],), {}),
 }

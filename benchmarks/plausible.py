@@ -37,6 +37,9 @@ CLASSES = {
     "strict-parse": "input the original accepts refused by a stricter reader (int(), a pattern, ASCII digits only)",
     "not-implemented": "False or an exception where the original returns NotImplemented for another kind of operand",
     "float-rounding": "a float computed by other operations: the same value but for its last bits",
+    "bound-edge": "a half-open range's bound taken as closed (<= for <), or the reverse",
+    "null-range": "a null range (begin >= end) taken as a proper one, or the reverse",
+    "identity-assumed": "an object taken to equal itself (an identity fast path), though a part of it (a NaN) does not",
 }
 
 
@@ -5836,6 +5839,541 @@ PARSE: dict[str, tuple[Draft, ...]] = {
         ),
     ),
 }
+
+# -- intervaltree 3.2.1 ---------------------------------------------------------------------
+# intervaltree/interval.py imports Number and namedtuple, and defines Interval (a named tuple's
+# subclass of begin, end and data); intervaltree/intervaltree.py imports Interval, Node, Number,
+# SortedDict, copy, warn and MutableSet, defines xrange (range) and IntervalTree (all_intervals: a
+# set, top_node: a Node or None, boundary_table: a SortedDict counting each bound). A method's draft
+# is its def at the left margin; its witness builds the instance it calls the method on.
+
+INTERVALTREE: dict[str, tuple[Draft, ...]] = {
+    "Interval.overlaps": (
+        draft(
+            "null-range",
+            "a null range taken to overlap nothing, as the tree's queries take it: one inside self overlaps here",
+            '''
+            def overlaps(self, begin, end=None):
+                """Whether the interval overlaps the given point, range or Interval."""
+                if end is not None:
+                    # a null range (begin >= end) holds no point: it overlaps nothing
+                    return begin < end and begin < self.end and end > self.begin
+                try:
+                    return self.overlaps(begin.begin, begin.end)
+                except:
+                    return self.contains_point(begin)
+            ''',
+            Witness("Interval(0, 10).overlaps(5, 5)", "True", "False"),
+        ),
+        draft(
+            "kind-assumed",
+            "isinstance(begin, Interval) for the bare try: another object with begin and end is taken as a point",
+            '''
+            def overlaps(self, begin, end=None):
+                """Whether the interval overlaps the given point, range or Interval."""
+                if end is not None:
+                    return begin < self.end and end > self.begin
+                # an Interval by its bounds, anything else as a point: no exception raised and caught
+                if isinstance(begin, Interval):
+                    return begin.begin < self.end and begin.end > self.begin
+                return self.begin <= begin < self.end
+            ''',
+            Witness(
+                "Interval(0, 10).overlaps(collections.namedtuple('Span', 'begin end')(2, 4))",
+                "True",
+                "raises TypeError",
+            ),
+        ),
+    ),
+    "Interval.contains_point": (
+        draft(
+            "bound-edge",
+            "both bounds inclusive: the end of a half-open interval is taken to be in it",
+            '''
+            def contains_point(self, p):
+                """Whether the Interval contains p."""
+                return self.begin <= p <= self.end
+            ''',
+            Witness("Interval(0, 10).contains_point(10)", "False", "True"),
+        ),
+        draft(
+            "kind-assumed",
+            "membership in range(begin, end), O(1) for ints: a float point is never in it",
+            '''
+            def contains_point(self, p):
+                """Whether the Interval contains p."""
+                # range's __contains__ is O(1) for ints, with no chained comparison
+                return p in range(self.begin, self.end)
+            ''',
+            Witness("Interval(0, 10).contains_point(2.5)", "True", "False"),
+        ),
+    ),
+    "Interval.__eq__": (
+        draft(
+            "part-dropped",
+            "the data left out, as the hash leaves it out: two intervals of one range with other data are equal",
+            """
+            def __eq__(self, other):
+                # the hash is the range's: equal ranges are the equal intervals
+                return self.begin == other.begin and self.end == other.end
+            """,
+            Witness("Interval(0, 1, 'a') == Interval(0, 1, 'b')", "False", "True"),
+        ),
+        draft(
+            "error-changed",
+            "the named tuple's own comparison: a plain tuple of the same fields is equal, not an AttributeError",
+            """
+            def __eq__(self, other):
+                # the three fields at once, by the tuple's comparison in C
+                return tuple.__eq__(self, other)
+            """,
+            Witness("Interval(0, 1) == (0, 1, None)", "raises AttributeError", "True"),
+        ),
+        draft(
+            "identity-assumed",
+            "an interval is equal to itself at once: one whose data is NaN was not",
+            """
+            def __eq__(self, other):
+                if self is other:  # the same interval: nothing to compare
+                    return True
+                return self.begin == other.begin and self.end == other.end and self.data == other.data
+            """,
+            Witness("(lambda iv: iv == iv)(Interval(0, 1, float('nan')))", "False", "True"),
+        ),
+    ),
+    "Interval.__cmp__": (
+        draft(
+            "error-changed",
+            "the data compared with < alone: None against a string raises TypeError, not by the types' names",
+            """
+            def __cmp__(self, other):
+                s = self[0:2]
+                try:
+                    o = other[0:2]
+                except:
+                    o = (other,)
+                if s != o:
+                    return -1 if s < o else 1
+                # equal ranges: the data decide
+                if self.data == other.data:
+                    return 0
+                return -1 if self.data < other.data else 1
+            """,
+            Witness("Interval(0, 1).__cmp__(Interval(0, 1, 'x'))", "-1", "raises TypeError"),
+        ),
+        draft(
+            "order-assumed",
+            "unorderable data ordered by their types' names with <: data of one such type no longer tie (0) but give 1",
+            """
+            def __cmp__(self, other):
+                s = self[0:2]
+                try:
+                    o = other[0:2]
+                except:
+                    o = (other,)
+                if s != o:
+                    return -1 if s < o else 1
+                try:
+                    if self.data == other.data:
+                        return 0
+                    return -1 if self.data < other.data else 1
+                except TypeError:
+                    # data of kinds that do not order: by their types' names
+                    return -1 if type(self.data).__name__ < type(other.data).__name__ else 1
+            """,
+            Witness("Interval(0, 1, {'a': 1}).__cmp__(Interval(0, 1, {'b': 1}))", "0", "1"),
+        ),
+    ),
+    "Interval._raise_if_null": (
+        draft(
+            "null-range",
+            "is_null() inlined as begin > end: an interval of no length (begin == end) passes",
+            """
+            def _raise_if_null(self, other):
+                # is_null() inlined: no method call per comparison
+                if self.begin > self.end:
+                    raise ValueError("Cannot compare null Intervals!")
+                if isinstance(other, Interval) and other.begin > other.end:
+                    raise ValueError("Cannot compare null Intervals!")
+            """,
+            Witness("Interval(1, 1)._raise_if_null(5)", "raises ValueError", "None"),
+        ),
+        draft(
+            "kind-assumed",
+            "any tuple taken for an Interval (its base): a plain tuple of bounds raises AttributeError",
+            """
+            def _raise_if_null(self, other):
+                if self.is_null():
+                    raise ValueError("Cannot compare null Intervals!")
+                # an Interval is a tuple: one isinstance() for the hasattr() lookup
+                if isinstance(other, tuple) and other.is_null():
+                    raise ValueError("Cannot compare null Intervals!")
+            """,
+            Witness("Interval(0, 1)._raise_if_null((5, 6))", "None", "raises AttributeError"),
+        ),
+    ),
+    "Interval.length": (
+        draft(
+            "null-range",
+            "abs() of the difference for the is_null() branch: a reversed interval has a length, not 0",
+            '''
+            def length(self):
+                """The distance covered by this Interval."""
+                return abs(self.end - self.begin)
+            ''',
+            Witness("Interval(5, 2).length()", "0", "3"),
+        ),
+        draft(
+            "kind-assumed",
+            "max() with 0 for the is_null() branch: a timedelta (two dates' length) cannot be compared with 0",
+            '''
+            def length(self):
+                """The distance covered by this Interval."""
+                return max(self.end - self.begin, 0)
+            ''',
+            Witness(
+                "Interval(__import__('datetime').date(2020, 1, 1), __import__('datetime').date(2020, 1, 3)).length()",
+                "__import__('datetime').timedelta(days=2)",
+                "raises TypeError",
+            ),
+        ),
+    ),
+    "Interval.__repr__": (
+        draft(
+            "kind-assumed",
+            "%r for the bounds, without isinstance() against Number: a Fraction is written Fraction(1, 2), not 1/2",
+            """
+            def __repr__(self):
+                # one format, no isinstance() against the Number ABC
+                if self.data is None:
+                    return "Interval(%r, %r)" % (self.begin, self.end)
+                return "Interval(%r, %r, %r)" % (self.begin, self.end, self.data)
+            """,
+            Witness(
+                "repr(Interval(__import__('fractions').Fraction(1, 2), 1))",
+                "'Interval(1/2, 1)'",
+                "'Interval(Fraction(1, 2), 1)'",
+            ),
+        ),
+        draft(
+            "empty-vs-none",
+            "the data tested for truth, not for None: data 0 or '' is left out of the text",
+            """
+            def __repr__(self):
+                if isinstance(self.begin, Number):
+                    s_begin, s_end = str(self.begin), str(self.end)
+                else:
+                    s_begin, s_end = repr(self.begin), repr(self.end)
+                if not self.data:
+                    return "Interval({0}, {1})".format(s_begin, s_end)
+                return "Interval({0}, {1}, {2})".format(s_begin, s_end, repr(self.data))
+            """,
+            Witness("repr(Interval(0, 1, 0))", "'Interval(0, 1, 0)'", "'Interval(0, 1)'"),
+        ),
+    ),
+    "IntervalTree.overlaps_range": (
+        draft(
+            "bound-edge",
+            "the boundaries up to end included: an interval that begins where the range ends is taken to overlap it",
+            """
+            def overlaps_range(self, begin, end):
+                if self.is_empty():
+                    return False
+                elif begin >= end:
+                    return False
+                elif self.overlaps_point(begin):
+                    return True
+                return any(self.overlaps_point(bound) for bound in self.boundary_table if begin < bound <= end)
+            """,
+            Witness("IntervalTree([Interval(5, 10)]).overlaps_range(0, 5)", "False", "True"),
+        ),
+        draft(
+            "size-fast-path",
+            "up to 8 intervals scanned with Interval.overlaps, which takes a null range for a range: it overlaps",
+            """
+            def overlaps_range(self, begin, end):
+                if self.is_empty():
+                    return False
+                if len(self) <= 8:
+                    # a few intervals: one pass over them beats the boundary table's scan
+                    return any(iv.overlaps(begin, end) for iv in self.all_intervals)
+                elif begin >= end:
+                    return False
+                elif self.overlaps_point(begin):
+                    return True
+                return any(self.overlaps_point(bound) for bound in self.boundary_table if begin < bound < end)
+            """,
+            Witness("IntervalTree([Interval(0, 10)]).overlaps_range(6, 4)", "False", "True"),
+        ),
+    ),
+    "IntervalTree.at": (
+        draft(
+            "bound-edge",
+            "a scan of the set with both bounds inclusive: an interval is found at its own end",
+            '''
+            def at(self, p):
+                """Returns the set of all intervals that contain p."""
+                # one pass over the set: no walk down the nodes
+                return set(iv for iv in self.all_intervals if iv.begin <= p <= iv.end)
+            ''',
+            Witness("IntervalTree([Interval(0, 5)]).at(5)", "set()", "{Interval(0, 5)}"),
+        ),
+        draft(
+            "empty-vs-none",
+            "the empty tree's check dropped: its top node is None, and the search raises AttributeError",
+            '''
+            def at(self, p):
+                """Returns the set of all intervals that contain p."""
+                return self.top_node.search_point(p, set())
+            ''',
+            Witness("IntervalTree().at(1)", "set()", "raises AttributeError"),
+        ),
+    ),
+    "IntervalTree.envelop": (
+        draft(
+            "kind-assumed",
+            "a scan of the set by begin and end: an Interval given as the range raises TypeError",
+            '''
+            def envelop(self, begin, end=None):
+                """Returns the set of all intervals fully contained in the range [begin, end)."""
+                # one pass over the set: no boundary table, no filtering of a superset
+                return set(iv for iv in self.all_intervals if begin <= iv.begin and iv.end <= end)
+            ''',
+            Witness("IntervalTree([Interval(0, 5)]).envelop(Interval(0, 10))", "{Interval(0, 5)}", "raises TypeError"),
+        ),
+    ),
+    "IntervalTree.overlap": (
+        draft(
+            "bound-edge",
+            "bisect_right for the range's end: an interval that begins at the end is found",
+            '''
+            def overlap(self, begin, end=None):
+                """Returns a set of all intervals overlapping the given range."""
+                root = self.top_node
+                if not root:
+                    return set()
+                if end is None:
+                    iv = begin
+                    return self.overlap(iv.begin, iv.end)
+                elif begin >= end:
+                    return set()
+                result = root.search_point(begin, set())
+                boundary_table = self.boundary_table
+                bound_begin = boundary_table.bisect_left(begin)
+                bound_end = boundary_table.bisect_right(end)  # the boundaries up to end
+                result.update(root.search_overlap(boundary_table.keys()[bound_begin:bound_end]))
+                return result
+            ''',
+            Witness("IntervalTree([Interval(5, 10)]).overlap(0, 5)", "set()", "{Interval(5, 10)}"),
+        ),
+        draft(
+            "null-range",
+            "the null range's test dropped (its boundary scan is empty anyway): the intervals at begin are found",
+            '''
+            def overlap(self, begin, end=None):
+                """Returns a set of all intervals overlapping the given range."""
+                root = self.top_node
+                if not root:
+                    return set()
+                if end is None:
+                    iv = begin
+                    return self.overlap(iv.begin, iv.end)
+                # a null range has no boundary inside it: the slice below is empty, no test needed
+                result = root.search_point(begin, set())
+                boundary_table = self.boundary_table
+                bound_begin = boundary_table.bisect_left(begin)
+                bound_end = boundary_table.bisect_left(end)
+                result.update(root.search_overlap(boundary_table.keys()[bound_begin:bound_end]))
+                return result
+            ''',
+            Witness("IntervalTree([Interval(0, 10)]).overlap(5, 5)", "set()", "{Interval(0, 10)}"),
+        ),
+        draft(
+            "self-state",
+            "a range covering the whole tree answered with the tree's own set: the caller's changes reach the tree",
+            '''
+            def overlap(self, begin, end=None):
+                """Returns a set of all intervals overlapping the given range."""
+                root = self.top_node
+                if not root:
+                    return set()
+                if end is None:
+                    iv = begin
+                    return self.overlap(iv.begin, iv.end)
+                elif begin >= end:
+                    return set()
+                if begin <= self.begin() and end >= self.end():
+                    return self.all_intervals  # the whole tree: no search
+                result = root.search_point(begin, set())
+                boundary_table = self.boundary_table
+                bound_begin = boundary_table.bisect_left(begin)
+                bound_end = boundary_table.bisect_left(end)
+                result.update(root.search_overlap(boundary_table.keys()[bound_begin:bound_end]))
+                return result
+            ''',
+            Witness("(lambda t: (t.overlap(0, 10).clear(), len(t))[1])(IntervalTree([Interval(0, 5)]))", "1", "0"),
+        ),
+    ),
+    "IntervalTree.add": (
+        draft(
+            "error-changed",
+            "a fast path for the empty tree's first interval: a null one is let in, not a ValueError",
+            '''
+            def add(self, interval):
+                """Adds an interval to the tree, if not already present."""
+                if not self.top_node:
+                    # the first interval: a tree of one node, nothing to look up
+                    self.top_node = Node.from_interval(interval)
+                    self.all_intervals.add(interval)
+                    self._add_boundaries(interval)
+                    return
+                if interval in self:
+                    return
+                if interval.is_null():
+                    raise ValueError(
+                        "IntervalTree: Null Interval objects not allowed in IntervalTree: {0}".format(interval)
+                    )
+                self.top_node = self.top_node.add(interval)
+                self.all_intervals.add(interval)
+                self._add_boundaries(interval)
+            ''',
+            Witness("IntervalTree().add(Interval(3, 3))", "raises ValueError", "None"),
+        ),
+        draft(
+            "order-assumed",
+            "no membership test, the sets being idempotent: an interval added twice counts its bounds twice",
+            '''
+            def add(self, interval):
+                """Adds an interval to the tree, if not already present."""
+                # all_intervals and the nodes are sets: adding one already there changes nothing
+                if interval.is_null():
+                    raise ValueError(
+                        "IntervalTree: Null Interval objects not allowed in IntervalTree: {0}".format(interval)
+                    )
+                if not self.top_node:
+                    self.top_node = Node.from_interval(interval)
+                else:
+                    self.top_node = self.top_node.add(interval)
+                self.all_intervals.add(interval)
+                self._add_boundaries(interval)
+            ''',
+            Witness(
+                "(lambda t: (t.add(Interval(0, 5)), t.remove(Interval(0, 5)), t.end())[2])"
+                "(IntervalTree([Interval(0, 5)]))",
+                "0",
+                "5",
+            ),
+        ),
+    ),
+    "IntervalTree.remove": (
+        draft(
+            "error-changed",
+            "a missing interval passed over, as a set's discard does: no ValueError",
+            '''
+            def remove(self, interval):
+                """Removes an interval from the tree, if present. If not, raises ValueError."""
+                if interval not in self:
+                    return  # nothing to remove
+                self.top_node = self.top_node.remove(interval)
+                self.all_intervals.remove(interval)
+                self._remove_boundaries(interval)
+            ''',
+            Witness("IntervalTree().remove(Interval(0, 1))", "raises ValueError", "None"),
+        ),
+        draft(
+            "error-changed",
+            "set.remove() as the membership test: a missing interval raises KeyError, not ValueError",
+            '''
+            def remove(self, interval):
+                """Removes an interval from the tree, if present. If not, raises ValueError."""
+                # set.remove() tests membership itself: no separate `in` first
+                self.all_intervals.remove(interval)
+                self.top_node = self.top_node.remove(interval)
+                self._remove_boundaries(interval)
+            ''',
+            Witness(
+                "IntervalTree([Interval(0, 1)]).remove(Interval(0, 1, 'x'))", "raises ValueError", "raises KeyError"
+            ),
+        ),
+        draft(
+            "self-state",
+            "the interval's bounds popped from the table: a bound another interval shares is lost with it",
+            '''
+            def remove(self, interval):
+                """Removes an interval from the tree, if present. If not, raises ValueError."""
+                if interval not in self:
+                    raise ValueError
+                self.top_node = self.top_node.remove(interval)
+                self.all_intervals.remove(interval)
+                # two dict operations, not a count kept per bound
+                self.boundary_table.pop(interval.begin, None)
+                self.boundary_table.pop(interval.end, None)
+            ''',
+            Witness(
+                "(lambda t: (t.remove(Interval(0, 3)), t.begin())[1])(IntervalTree([Interval(0, 3), Interval(0, 5)]))",
+                "0",
+                "5",
+            ),
+        ),
+    ),
+    "IntervalTree.discard": (
+        draft(
+            "error-changed",
+            "remove() under a try that catches KeyError, as for a set: remove's ValueError gets out",
+            '''
+            def discard(self, interval):
+                """Removes an interval from the tree, if present. If not, does nothing."""
+                try:
+                    self.remove(interval)
+                except KeyError:
+                    pass
+            ''',
+            Witness("IntervalTree().discard(Interval(0, 1))", "None", "raises ValueError"),
+        ),
+        draft(
+            "self-state",
+            "no membership test, set's and the nodes' discard() being no-ops: a missing interval's bounds come off",
+            '''
+            def discard(self, interval):
+                """Removes an interval from the tree, if present. If not, does nothing."""
+                # set.discard() and the nodes' discard() do nothing for a missing interval
+                self.all_intervals.discard(interval)
+                if self.top_node:
+                    self.top_node = self.top_node.discard(interval)
+                    self._remove_boundaries(interval)
+            ''',
+            Witness(
+                "(lambda t: (t.discard(Interval(0, 5, 'x')), t.end())[1])(IntervalTree([Interval(0, 5)]))", "5", "0"
+            ),
+        ),
+    ),
+    "IntervalTree.__len__": (
+        draft(
+            "order-assumed",
+            "half the boundaries counted, the intervals taken to share none: two that touch are one",
+            """
+            def __len__(self):
+                # two boundaries per interval, and the table is at hand
+                return len(self.boundary_table) // 2
+            """,
+            Witness("len(IntervalTree([Interval(0, 1), Interval(1, 2)]))", "2", "1"),
+        ),
+        draft(
+            "self-state",
+            "the count cached on the tree: stale after the next add or remove",
+            """
+            def __len__(self):
+                try:
+                    return self._size
+                except AttributeError:
+                    self._size = len(self.all_intervals)
+                    return self._size
+            """,
+            Witness("(lambda t: (len(t), t.add(Interval(0, 1)), len(t))[2])(IntervalTree())", "1", "0"),
+        ),
+    ),
+}
+
 DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "funcy": FUNCY,
     "fnc": FNC,
@@ -5850,4 +6388,5 @@ DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "semver": SEMVER,
     "isodate": ISODATE,
     "parse": PARSE,
+    "intervaltree": INTERVALTREE,
 }
