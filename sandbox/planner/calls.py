@@ -17,13 +17,14 @@ import contextlib
 import functools
 import inspect
 import io
+import itertools
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
 from .. import contract
-from ..inputs import boundaries, examples, inherited, literals, parameters, stubs
+from ..inputs import boundaries, examples, fields, inherited, literals, parameters, stubs
 from ..inputs.fixture_pool import Pool
 from ..inputs.plan import STRAY_DRAWS, plan_inputs
 from ..inputs.variants import call_variants
@@ -157,7 +158,11 @@ class CallSource:
         seen = [*[examples.parse_example(text) for text in self.job.examples], *self.doctests, *self.captured]
         found: list[tuple[str, bytes, str]] = []
         plan = self.plan()
-        for parameter, kind, call in call_variants(signature, seen, plan.sizes, bool(self.first), plan.protocols):
+        made = itertools.chain(
+            call_variants(signature, seen, plan.sizes, bool(self.first), plan.protocols),
+            fields.field_variants(signature, seen, bool(self.first)),
+        )
+        for parameter, kind, call in made:
             with contextlib.suppress(Exception):  # an input that cannot travel is not checked
                 payload = self.payload(call)
                 self.kinds.setdefault(payload, (parameter, kind))

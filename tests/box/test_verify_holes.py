@@ -25,8 +25,10 @@ from tests.conftest import build_project
 pytestmark = pytest.mark.docker  # every test here runs checks in the Docker sandbox
 
 MODULE = '''\
+import collections
 import itertools
 import math
+import numbers
 from collections.abc import Sequence
 from typing import Generic, TypeVar
 
@@ -299,6 +301,26 @@ def counted(noun, count, plural=False):
     return f"{count} {noun}s" if plural else f"{count} {noun}"
 
 
+class Span(collections.namedtuple("SpanBase", "low high label")):
+    """A closed range of numbers with a label, equal to another of the same range and label."""
+
+    def __eq__(self, other):
+        return self.low == other.low and self.high == other.high and self.label == other.label
+
+    __hash__ = tuple.__hash__
+
+    def __repr__(self):
+        if isinstance(self.low, numbers.Number):
+            return f"Span({self.low}, {self.high})"
+        return f"Span({self.low!r}, {self.high!r})"
+
+    def touches(self, other):
+        try:
+            return other.low <= self.high and self.low <= other.high
+        except AttributeError:
+            return self.low <= other <= self.high
+
+
 def nth(n, seq):
     try:
         return seq[n]
@@ -312,7 +334,7 @@ TESTS = """\
 from holes import (
     apply_all, as_pairs, by_key, compact, count_positive, drain, evens, first, flatten, has_key, head, labels,
     neighbours, nth, only, rotate, scale, sums_to, window_sums, count_key, without, occurrences, leafy,
-    fingerprint, cents, is_whole, heading, counted,
+    fingerprint, cents, is_whole, heading, counted, Span,
 )
 
 
@@ -384,6 +406,9 @@ def test_kinds_seen_once():
     assert is_whole(3) and is_whole(2.0) and not is_whole(2.5)
     assert heading("hello") == "Hello" and heading("WORLD") == "World"
     assert counted("cat", 2, True) == "2 cats" and counted("dog", 1) == "1 dog"
+    assert Span(1, 2, "a") == Span(1, 2, "a") and Span(1, 2, "a") != Span(1, 2, "b")
+    assert repr(Span(1, 2, None)) == "Span(1, 2)"
+    assert Span(1, 3, None).touches(Span(2, 4, None)) and Span(1, 3, None).touches(2)
 """
 
 
@@ -805,6 +830,48 @@ def test_a_draft_wrong_only_at_an_edge_of_numbers_or_text_is_refused(
     assert check(name, right).verified
     verdict = check(name, wrong)
     assert not verdict.correct and witness in (verdict.counterexample or ""), verdict.behaviour()
+
+
+@pytest.mark.parametrize(
+    ("name", "right", "wrong", "witness"),
+    [
+        # an object equal to itself at once: not where a field of it is nan
+        (
+            "Span.__eq__",
+            "def __eq__(self, other):\n    return all(getattr(self, f) == getattr(other, f) for f in self._fields)\n",
+            "def __eq__(self, other):\n"
+            "    return self is other or all(getattr(self, f) == getattr(other, f) for f in self._fields)\n",
+            "nan",
+        ),
+        # repr() of the bounds for str(): the same for ints, not for a Fraction
+        (
+            "Span.__repr__",
+            "def __repr__(self):\n    show = str if isinstance(self.low, numbers.Number) else repr\n"
+            "    return f'Span({show(self.low)}, {show(self.high)})'\n",
+            "def __repr__(self):\n    return f'Span({self.low!r}, {self.high!r})'\n",
+            "Fraction",
+        ),
+        # an argument read by its attributes takes any object that has them, not only a Span
+        (
+            "Span.touches",
+            "def touches(self, other):\n    if hasattr(other, 'low'):\n"
+            "        return other.low <= self.high and self.low <= other.high\n"
+            "    return self.low <= other <= self.high\n",
+            "def touches(self, other):\n    if isinstance(other, Span):\n"
+            "        return other.low <= self.high and self.low <= other.high\n"
+            "    return self.low <= other <= self.high\n",
+            "namespace",
+        ),
+    ],
+    ids=["eq-self", "repr-fraction", "touches-lookalike"],
+)
+def test_a_draft_wrong_only_on_an_object_with_other_fields_or_a_lookalike_is_refused(
+    check: Checker, name: str, right: str, wrong: str, witness: str
+) -> None:
+    assert check(name).verified
+    assert check(name, right).verified
+    verdict = check(name, wrong)
+    assert not verdict.correct and witness in f"{verdict.counterexample} {verdict.mismatch}", verdict.behaviour()
 
 
 def test_a_difference_no_input_reaches_is_found_by_the_symbolic_search(check: Checker) -> None:
