@@ -50,19 +50,24 @@ def field_variants(
     positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
     names = list(itertools.takewhile(lambda name: signature.parameters[name].kind in positional, signature.parameters))
     for call in list(calls)[:MAX_CALLS]:
-        args = call.args
-        if skip_first and args and not isinstance(args[0], type):
-            yield from _self_variants(call, names)
-        for index, value in enumerate(args):
-            if (skip_first and index == 0) or index >= len(names):
-                continue
-            lookalike = _lookalike(value)
-            if lookalike is not None:
-                yield (
-                    names[index],
-                    "a lookalike of its fields",
-                    Call((*args[:index], lookalike, *args[index + 1 :]), dict(call.kwargs)),
-                )
+        try:
+            made = list(_call_variants(call, names, skip_first))
+        except Exception:
+            continue  # an object whose attributes raise as they are read: its calls stay as they are
+        yield from made
+
+
+def _call_variants(call: Call, names: Sequence[str], skip_first: bool) -> Iterator[tuple[str, str, Call]]:
+    args = call.args
+    if skip_first and args and not isinstance(args[0], type):
+        yield from _self_variants(call, names)
+    for index, value in enumerate(args):
+        if (skip_first and index == 0) or index >= len(names):
+            continue
+        lookalike = _lookalike(value)
+        if lookalike is not None:
+            changed = (*args[:index], lookalike, *args[index + 1 :])
+            yield names[index], "a lookalike of its fields", Call(changed, dict(call.kwargs))
 
 
 def _self_variants(call: Call, names: Sequence[str]) -> Iterator[tuple[str, str, Call]]:
