@@ -301,6 +301,12 @@ def counted(noun, count, plural=False):
     return f"{count} {noun}s" if plural else f"{count} {noun}"
 
 
+def zeros(n):
+    if n < 0:
+        raise ValueError("a negative size")
+    return [0] * n
+
+
 class Span(collections.namedtuple("SpanBase", "low high label")):
     """A closed range of numbers with a label, equal to another of the same range and label."""
 
@@ -334,7 +340,7 @@ TESTS = """\
 from holes import (
     apply_all, as_pairs, by_key, compact, count_positive, drain, evens, first, flatten, has_key, head, labels,
     neighbours, nth, only, rotate, scale, sums_to, window_sums, count_key, without, occurrences, leafy,
-    fingerprint, cents, is_whole, heading, counted, Span,
+    fingerprint, cents, is_whole, heading, counted, Span, zeros,
 )
 
 
@@ -408,6 +414,7 @@ def test_kinds_seen_once():
     assert counted("cat", 2, True) == "2 cats" and counted("dog", 1) == "1 dog"
     assert Span(1, 2, "a") == Span(1, 2, "a") and Span(1, 2, "a") != Span(1, 2, "b")
     assert repr(Span(1, 2, None)) == "Span(1, 2)"
+    assert zeros(3) == [0, 0, 0]
     assert Span(1, 3, None).touches(Span(2, 4, None)) and Span(1, 3, None).touches(2)
 """
 
@@ -830,6 +837,22 @@ def test_a_draft_wrong_only_at_an_edge_of_numbers_or_text_is_refused(
     assert check(name, right).verified
     verdict = check(name, wrong)
     assert not verdict.correct and witness in (verdict.counterexample or ""), verdict.behaviour()
+
+
+def test_a_size_past_what_the_machine_holds_is_no_difference_where_both_fail_on_it(check: Checker) -> None:
+    # [0] * 2**63 raises OverflowError, [0] * 2**53 MemoryError; the comprehension's range() runs
+    # until its time is up.
+    baseline = check("zeros")
+    assert baseline.verified and baseline.found.sources.get("boundary", 0) >= 8, baseline.found.sources
+    started = time.monotonic()
+    guard = "def zeros(n):\n    if n < 0:\n        raise ValueError('a negative size')\n"
+    comprehension = check("zeros", guard + "    return [0 for _ in range(n)]\n")
+    assert comprehension.verified, comprehension.behaviour()
+    assert time.monotonic() - started < 60  # each such value under the boundary values' own limit
+    # Returning where the original fails for the size of a value still differs.
+    clipped = guard + "    return [0] * min(n, 2**20)\n"
+    verdict = check("zeros", clipped)
+    assert not verdict.correct and "Error" in (verdict.mismatch or ""), verdict.behaviour()
 
 
 @pytest.mark.parametrize(
