@@ -6,14 +6,16 @@ Numbers: the ties that rounding treats one way or another (exact binary halves, 
 halves floats cannot hold), both zeros, nan and the infinities, the subnormals and the float
 limits, the integers where fixed-width and float arithmetic end (2**31, 2**53 ± 1, 2**63, 10**308
 and past the float range), negatives, and the small values a flag or an index takes (bool too,
-where an int is accepted; 0, 1, 2, -1 and None where an untyped parameter was seen holding a bool:
-a flag a caller passes as it likes). Text: empty and one-character strings, titlecase and special-casing
-characters (`ǅ`, `ß`, `İ`, `ﬁ`), combining marks, whitespace of every kind, digits that `int()`
-reads and digits it does not, a lone surrogate; and the string literals of both versions side by side and overlapping.
+where an int is accepted; 0, 1, 2, -1 and None where an untyped parameter was seen holding a
+bool: a flag a caller passes as it likes). Text: empty and one-character strings, titlecase and
+special-casing characters (`ǅ`, `ß`, `İ`, `ﬁ`), combining marks, whitespace of every kind, digits
+that `int()` reads and digits it does not, a lone surrogate; and the string literals of both
+versions side by side and overlapping.
 
 Each value goes into the calls seen (else a few everyday ones), one parameter at a time, the others
 as they were: source "boundary", compared as everyday inputs are (the original failing on an int
-is what it does with an int)."""
+is what it does with an int), but for a value past what the machine holds (judge/check.py,
+out_of_range_alike)."""
 
 from __future__ import annotations
 
