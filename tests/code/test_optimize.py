@@ -453,7 +453,7 @@ def test_project_tests_that_outlast_check_timeout_are_cut_named_and_the_function
         "import time\nfrom slow import dedupe\n\n\ndef test_slowly():\n"
         "    time.sleep(20)\n    assert dedupe([1, 1]) == [1]\n"
     )
-    code = main(["optimize", f"{project / 'slow.py'}::dedupe", "--check-timeout", "3", "--no-model"])
+    code = main(["optimize", f"{project / 'slow.py'}::dedupe", "--check-timeout", "8", "--no-model"])
     err = capsys.readouterr().err
     assert code == 0, err
     assert "test_slow_suite.py::test_slowly" in err and "dedupe" in err.splitlines()[-1]

@@ -160,7 +160,7 @@ def test_optimize_end_to_end_on_the_embedded_model(tmp_path: Path) -> None:
     slow.write_text(SQUARES)
     slow.chmod(0o644)
     done = run_cli(
-        ["optimize", f"{slow}::squares", "--json", "--max-iterations", "2", "--max-examples", "50"],
+        ["optimize", f"{slow}::squares", "--json", "--max-iterations", "1", "--max-examples", "50"],
         tmp_path / "cache",
         project,
     )
