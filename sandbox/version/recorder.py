@@ -10,9 +10,10 @@ does every function made after the trace was cut (whether it ran is unseen). In 
 function's first call the stub notes it and puts the real code back, and
 the next test gives the stub back to those it ran. A function asked for keeps its stub while its
 calls are sampled, at a few points of each test (its 1st, 2nd, 4th... call: a loop's later calls
-differ more than its first ones) and at each call of a kind not seen yet (`call_shape`: the
-arguments' types, emptiness, falsiness), under limits of count, size and time. The rest of a test runs
-at the speed of no recording.
+differ more than its first ones) while those still give calls not kept yet, and at each call of a
+kind not seen yet (`call_shape`: the arguments' types, emptiness, falsiness), under limits of count,
+size and time: recording takes at most a share of the tests' own time, but for each function's
+first call kept. The rest of a test runs at the speed of no recording.
 
 What the stubs cannot see is counted where it is sound to (kept_tests.py relies on it): a module
 first imported during a test counts, all its functions, for that test; code that got no stub (an
@@ -48,10 +49,14 @@ FAILURE_LIMIT = 3  # calls per function and test file that cannot be kept (unpic
 RUN_FAILURE_LIMIT = 6  # such calls in the whole run, none kept, before it stops in every file
 CALL_BYTES_LIMIT = 64 << 10  # a call's arguments bigger than this are not kept (pickling stops there)
 BYTES_LIMIT = 24 << 20  # all calls kept, at most (the answer travels as JSON)
-# Pickling may take this share of the run's CPU time so far (plus the allowance): what bounds the
-# cost of recording whatever the tests pass around, however busy the machine.
-PICKLE_SHARE = 0.25
-PICKLE_ALLOWANCE_S = 0.5
+# Recording (looking at the calls' kinds, pickling them) may take this share of the rest of the run
+# so far, plus the allowance: what keeps a recorded run within twice the tests' own time, whatever
+# the tests pass around. A function's first call kept is recorded regardless: its inputs.
+RECORD_SHARE = 0.25
+RECORD_ALLOWANCE_S = 0.1
+# Pickles in a row of calls already kept, after which a function's calls from a test file are
+# sampled only for kinds not seen yet: a test file that calls it the same way throughout gave them all.
+STALE_LIMIT = 12
 
 
 class _TooBig(Exception):
@@ -201,8 +206,9 @@ class Recorder:
         self._paths: dict[str, str | None] = {}  # co_filename: the project file, relative
         self._refs: dict[str, dict[int, str]] = {}
         self._bytes = 0
-        self._started = time.process_time()
-        self._pickling = 0.0  # CPU seconds spent pickling
+        self._started = time.perf_counter()
+        self._own = 0.0  # seconds spent recording (see RECORD_SHARE)
+        self._busy = False  # recording a call or a fixture now
         self._unkept: dict[str, int] = {}  # calls of a function that could not be kept (-1: one was)
         self.import_units: set[str] = set()  # what ran before the first test (or may run at any time)
         self._import_codes: dict[int, str | None] = {}
@@ -259,6 +265,7 @@ class Recorder:
                 "tests": {},
                 "units": {},
                 "fixtures": {},
+                "stale": {},
             }
         self.current, self._record = nodeid, self.files[name]
         self._index = self._record["tests"].setdefault(nodeid, len(self._record["tests"]))
@@ -290,14 +297,7 @@ class Recorder:
             if known.test != recorder._serial:
                 recorder._note(known)
             if not known.done:
-                known.calls += 1
-                frame = sys._getframe(1)
-                # A kind of call not seen yet is pickled too: the sample's points alone miss the
-                # one int among a test's lists, which is what the inputs are widened from.
-                if recorder._new_shape(known, frame) or known.calls in SAMPLE_POINTS:
-                    recorder._sample(known, frame)
-                if known.calls >= LAST_SAMPLE:
-                    known.done = True
+                recorder._observe(known, sys._getframe(1))
                 return entry.copy()
             entry.function.__code__ = entry.real
             hits.append(entry)
@@ -381,6 +381,35 @@ class Recorder:
         if function is not None:
             record["covering"].setdefault(function.key, set()).add(self.current)
 
+    def _observe(self, known: _Known, frame: Any) -> None:
+        """A call in a test of a function asked for: pickled when it is of a kind not seen yet, or at a
+        sample point while the function's calls still give new ones; within the time share, but for
+        the function's first call kept. Past the share the function runs unwatched to the test's end."""
+        assert self._record is not None and known.function is not None
+        if self._busy:
+            return  # called by the pickling of another call (a `__reduce__`): not the test's call
+        started = time.perf_counter()
+        key = known.function.key
+        known.calls += 1
+        self._busy = True
+        try:
+            if self._unkept.get(key, 0) >= 0 or not self._over_share(started):
+                # A kind of call not seen yet is pickled too: the sample's points alone miss the
+                # one int among a test's lists, which is what the inputs are widened from.
+                fresh = self._record["stale"].get(key, 0) < STALE_LIMIT
+                if self._new_shape(known, frame) or (fresh and known.calls in SAMPLE_POINTS):
+                    self._sample(known, frame)
+                if known.calls >= LAST_SAMPLE:
+                    known.done = True
+            else:
+                known.done = True
+        finally:
+            self._busy = False
+            self._own += time.perf_counter() - started
+
+    def _over_share(self, now: float) -> bool:
+        return self._own > RECORD_ALLOWANCE_S + RECORD_SHARE * (now - self._started - self._own)
+
     def _new_shape(self, known: _Known, frame: Any) -> bool:
         assert self._record is not None and known.function is not None
         shapes = self._record.setdefault("shapes", {}).setdefault(known.function.key, set())
@@ -411,17 +440,11 @@ class Recorder:
             or self._bytes > BYTES_LIMIT
         ):
             return False  # a hot function: pickling every call would cost more than the tests
-        started = time.process_time()
-        if self._pickling > PICKLE_ALLOWANCE_S + PICKLE_SHARE * (started - self._started):
-            return True  # over the time share for now: a later call may be pickled
         record["attempts"][key] = attempts + 1
-        try:
-            args, kwargs = frame_arguments(frame)
-            if frame.f_code.co_name == "__init__" and args:
-                args = (versions.Unbuilt(args[0]), *args[1:])
-            data = pickled((args, kwargs), function.refs(self._refs), self._stubs)
-        finally:
-            self._pickling += time.process_time() - started
+        args, kwargs = frame_arguments(frame)
+        if frame.f_code.co_name == "__init__" and args:
+            args = (versions.Unbuilt(args[0]), *args[1:])
+        data = pickled((args, kwargs), function.refs(self._refs), self._stubs)
         if data is None:
             record["failures"][key] = failures + 1  # e.g. a whole grammar or tree as `self`: rarely worth it
             if self._unkept.get(key, 0) >= 0:
@@ -433,6 +456,9 @@ class Recorder:
             seen[data] = len(calls)
             calls.append([base64.b64encode(data).decode("ascii"), False])
             self._bytes += len(data)
+            record["stale"][key] = 0
+        else:
+            record["stale"][key] = record["stale"].get(key, 0) + 1
         if self.current in self.outcomes.benchmarked:
             calls[seen[data]][1] = True
         return True
@@ -441,18 +467,18 @@ class Recorder:
         """A value a fixture of the tests made: pickled (within the limits and the time share of
         the calls) for the functions asked for that take it, or its items."""
         record = self._record
-        if record is None:
+        if record is None or self._busy:
             return
         for item, takers in self._fixtures.wanted(value):
-            started = time.process_time()
-            if self._bytes > BYTES_LIMIT or self._pickling > PICKLE_ALLOWANCE_S + PICKLE_SHARE * (
-                started - self._started
-            ):
+            started = time.perf_counter()
+            if self._bytes > BYTES_LIMIT or self._over_share(started):
                 return  # over the time share: a later fixture may be pickled
+            self._busy = True
             try:
                 data = pickled(item, {}, self._stubs)
             finally:
-                self._pickling += time.process_time() - started
+                self._busy = False
+                self._own += time.perf_counter() - started
             if data is None or not self._fixtures.keep(item, data):
                 continue  # one that does not pickle (or is too big) is left out
             self._bytes += len(data)

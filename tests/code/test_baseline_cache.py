@@ -419,3 +419,47 @@ def test_a_constructors_calls_are_kept_though_the_instance_pickles_only_once_bui
     assert tests.baseline_for("tree", "Tree.__init__").captured_count == 2
     packed = json.loads(base64.b64decode(tests.baseline_for("tree", "Tree.first").captured or ""))
     assert len(packed["constructions"]) == 2  # what the method's instances are built like
+
+
+SLOW_PICKLE = """\
+import time
+
+
+class Heavy:
+    def __init__(self, n):
+        self.n = n
+
+    def __reduce__(self):
+        time.sleep(1)  # pickling it costs far more than the tests themselves
+        return Heavy, (self.n,)
+
+
+def weigh(heavy):
+    return heavy.n
+
+
+def twice(n):
+    return 2 * n
+"""
+TEST_SLOW_PICKLE = """\
+from heavy import Heavy, twice, weigh
+
+
+def test_weigh():
+    assert weigh(Heavy(1)) == 1
+
+
+def test_weigh_more():
+    assert weigh(Heavy(2)) + weigh(Heavy(3)) == 5
+
+
+def test_twice():
+    assert twice(1) + twice(2) == 6
+"""
+
+
+@pytest.mark.docker
+def test_recording_past_its_time_share_still_keeps_each_functions_first_call(make_project: MakeProject) -> None:
+    tests = review(make_project({"heavy.py": SLOW_PICKLE, "tests/test_heavy.py": TEST_SLOW_PICKLE}), None)
+    assert tests.baseline_for("heavy", "weigh").captured_count == 1  # the first; the others are over the share
+    assert tests.baseline_for("heavy", "twice").captured_count == 1  # its first call, though over the share
