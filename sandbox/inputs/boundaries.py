@@ -13,7 +13,10 @@ that `int()` reads and digits it does not, a lone surrogate; and the string lite
 versions side by side and overlapping.
 
 Each value goes into the calls seen (else a few everyday ones), one parameter at a time, the others
-as they were: source "boundary", compared as everyday inputs are (the original failing on an int
+as they were. A method's objects of its own class (self, and another argument of that class) are
+also built anew by the constructor calls seen with one boundary value in one of their arguments:
+a release 2**31.0.0 beside the 3.1.0 of a test tells a comparison of numbers from one of their
+text. Source "boundary", compared as everyday inputs are (the original failing on an int
 is what it does with an int), but for a value past what the machine holds (judge/check.py,
 out_of_range_alike)."""
 
@@ -27,7 +30,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from .examples import Call
+from .examples import Call, bounded
 
 INTS: tuple[int, ...] = (
     *(0, 1, 2, -1, -2, 3, True, False),
@@ -58,6 +61,8 @@ MAX_PLANTED = 64  # texts made of the sources' string literals, at most
 
 BOUNDARY_LIMIT_S = 0.5  # per call: an original that takes longer on one (range(2**63)) is left out sooner
 BASES = 4  # calls seen the values go into, in turn
+REBUILT = 48  # objects of a method's class built with a boundary value, at most
+REBUILD_LIMIT_S = 0.2  # per object built: a constructor that takes longer on one (range(2**63)) is passed over
 
 
 def planted_texts(words: Sequence[str]) -> tuple[str, ...]:
@@ -111,3 +116,34 @@ def _holds(arguments: inspect.BoundArguments, name: str, kind: type[object]) -> 
 def _rebuilt(signature: inspect.Signature, arguments: dict[str, Any]) -> Call:
     bound = inspect.BoundArguments(signature, arguments)
     return Call(tuple(bound.args), dict(bound.kwargs))
+
+
+def rebuilt_objects(owner: type, constructions: Sequence[Call], words: Sequence[str] = ()) -> list[object]:
+    """Objects of `owner` built by the constructor calls seen with one boundary value in one of their
+    arguments, the parameters in turn, REBUILT at most; those the constructor refuses (or takes
+    longer than REBUILD_LIMIT_S to make) are left out."""
+    try:
+        signature = inspect.signature(owner)
+    except (TypeError, ValueError):
+        return []
+    by_parameter: dict[str, list[Call]] = {}
+    for name, _, call in boundary_variants(signature, constructions, False, words):
+        by_parameter.setdefault(name, []).append(call)
+    made: list[object] = []
+    for call in (call for turn in itertools.zip_longest(*by_parameter.values()) for call in turn if call is not None):
+        built = bounded(functools.partial(owner, *call.args, **call.kwargs), REBUILD_LIMIT_S)
+        if type(built) is owner:
+            made.append(built)
+        if len(made) >= REBUILT:
+            break
+    return made
+
+
+def object_variants(owner: type, objects: Sequence[object], calls: Sequence[Call]) -> Iterator[Call]:
+    """Each of `objects` in place of self, or of another positional argument that holds an object of
+    `owner`, in the calls seen in turn."""
+    for position in sorted({index for call in calls for index, value in enumerate(call.args) if type(value) is owner}):
+        holding = [call for call in calls if len(call.args) > position and type(call.args[position]) is owner]
+        for index, value in enumerate(objects):
+            base = holding[index % min(len(holding), BASES)]
+            yield Call((*base.args[:position], value, *base.args[position + 1 :]), dict(base.kwargs))

@@ -102,24 +102,24 @@ def doctest_calls(function: Callable[..., Any]) -> list[Call]:
         except (SyntaxError, ValueError):
             continue
         if tree.body and all(isinstance(statement, _DEFINITIONS) for statement in tree.body):
-            _bounded(lambda: exec(compile(tree, "<doctest>", "exec"), namespace))  # noqa: B023 - called at once
+            bounded(lambda: exec(compile(tree, "<doctest>", "exec"), namespace))  # noqa: B023 - called at once
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and _names_function(node.func, name):
                 try:
                     calls.append(_literal_call(node))
                 except ValueError:
-                    call = _bounded(lambda: _literal_call(node, evaluate))  # noqa: B023 - called at once
+                    call = bounded(lambda: _literal_call(node, evaluate))  # noqa: B023 - called at once
                     if call is not None:
                         calls.append(call)
     return calls
 
 
-def _bounded(work: Callable[[], Any]) -> Any:
-    """What `work()` returns, or None when it raises or runs past DOCTEST_SECONDS."""
+def bounded(work: Callable[[], Any], seconds: float = DOCTEST_SECONDS) -> Any:
+    """What `work()` (the user's code) returns, or None when it raises or runs past `seconds`."""
     timed = threading.current_thread() is threading.main_thread()
     if timed:
         previous = signal.signal(signal.SIGALRM, _too_long)
-        signal.setitimer(signal.ITIMER_REAL, DOCTEST_SECONDS)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         return work()
     except BaseException:  # anything the user's doctest line raises, the alarm included

@@ -181,7 +181,13 @@ class CallSource:
             _run(self.plan().small, boundaries.BASES, seen.append, shrink=False)
         found: list[tuple[str, bytes, str]] = []
         words = literals.string_literals(parameters.source_of(self.version.original_code), self.job.candidate)
-        for _, _, call in boundaries.boundary_variants(signature, seen, bool(self.first), words):
+        made = boundaries.boundary_variants(signature, seen, bool(self.first), words)
+        calls: Iterator[examples.Call] = (call for _, _, call in made)
+        if self.first == "instance" and self.constructions:
+            owner = self.version.owner
+            objects = boundaries.rebuilt_objects(owner, self.constructions, words)
+            calls = itertools.chain(calls, boundaries.object_variants(owner, objects, seen))
+        for call in calls:
             with contextlib.suppress(Exception):  # an input that cannot travel is not checked
                 found.append(("boundary", self.payload(call), self.shown(call)))
         return found

@@ -100,3 +100,28 @@ def test_the_boundary_values_go_into_each_parameter_of_their_kind_one_at_a_time(
     assert "\u01c5" in labels and "\xdf" in labels and "--." in labels and "---" in labels
     flags = [call.args[3] for parameter, _, call in made if parameter == "flag"]
     assert 1 in flags and 2 in flags and None in flags
+
+
+class Release:
+    def __init__(self, major: int, tag: str | None = None) -> None:
+        if major < 0 or major > 2**63:
+            raise ValueError("no such release")
+        self.major, self.tag = major, tag
+
+    def newer(self, other: Any, strict: bool = True) -> bool:
+        return bool(self.major > other.major)
+
+
+def test_a_methods_objects_of_its_class_are_built_anew_with_an_edge_value_in_each_constructor_argument() -> None:
+    constructions = [examples.Call((1,), {"tag": "rc1"}), examples.Call((3,))]
+    objects = boundaries.rebuilt_objects(Release, constructions)
+    assert 0 < len(objects) <= boundaries.REBUILT and all(type(made) is Release for made in objects)
+    majors, tags = {made.major for made in objects}, {made.tag for made in objects}
+    assert {2**31, 2**53 + 1} <= majors and not majors & {-1, 10**309}  # what the constructor refuses is left out
+    assert "\u01c5" in tags  # the parameters in turn: the text too, though the ints come first
+    seen = [examples.Call((Release(1), Release(2), False)), examples.Call((Release(3), 7))]
+    made = list(boundaries.object_variants(Release, objects, seen))
+    assert len(made) == 2 * len(objects)  # self in both calls, other in the one call where it is a Release
+    as_self, as_other = made[: len(objects)], made[len(objects) :]
+    assert [call.args[0] for call in as_self] == objects and {call.args[1] for call in as_self} > {7}
+    assert [call.args[1] for call in as_other] == objects and all(call.args[2] is False for call in as_other)

@@ -327,6 +327,25 @@ class Span(collections.namedtuple("SpanBase", "low high label")):
             return self.low <= other <= self.high
 
 
+class Release:
+    """A release numbered major.minor.patch, and a tag for a release candidate: newer than
+    another by its numbers, and a candidate older than its release."""
+
+    def __init__(self, major, minor=0, patch=0, tag=None):
+        if not isinstance(major, int) or tag is not None and not tag.startswith("rc"):
+            raise ValueError("not a release")
+        self.major, self.minor, self.patch, self.tag = major, minor, patch, tag
+
+    def __str__(self):
+        return f"{self.major}.{self.minor}.{self.patch}" + (f"-{self.tag}" if self.tag else "")
+
+    def __ge__(self, other):
+        mine, theirs = (self.major, self.minor, self.patch), (other.major, other.minor, other.patch)
+        if mine != theirs:
+            return mine > theirs
+        return self.tag is None or other.tag is not None and self.tag >= other.tag
+
+
 def nth(n, seq):
     try:
         return seq[n]
@@ -340,7 +359,7 @@ TESTS = """\
 from holes import (
     apply_all, as_pairs, by_key, compact, count_positive, drain, evens, first, flatten, has_key, head, labels,
     neighbours, nth, only, rotate, scale, sums_to, window_sums, count_key, without, occurrences, leafy,
-    fingerprint, cents, is_whole, heading, counted, Span, zeros,
+    fingerprint, cents, is_whole, heading, counted, Span, zeros, Release,
 )
 
 
@@ -416,6 +435,9 @@ def test_kinds_seen_once():
     assert repr(Span(1, 2, None)) == "Span(1, 2)"
     assert zeros(3) == [0, 0, 0]
     assert Span(1, 3, None).touches(Span(2, 4, None)) and Span(1, 3, None).touches(2)
+    assert Release(1, 2, 3) >= Release(1, 2, 0) and not Release(0, 4) >= Release(1)
+    assert Release(1, 2, 3) >= Release(1, 2, 3, "rc1") and not Release(2, 0, 0, "rc2") >= Release(2)
+    assert Release(3, 1, 4, "rc2") >= Release(3, 1, 4, "rc1") and str(Release(1, 2, tag="rc1")) == "1.2.0-rc1"
 """
 
 
@@ -895,6 +917,26 @@ def test_a_draft_wrong_only_on_an_object_with_other_fields_or_a_lookalike_is_ref
     assert check(name, right).verified
     verdict = check(name, wrong)
     assert not verdict.correct and witness in f"{verdict.counterexample} {verdict.mismatch}", verdict.behaviour()
+
+
+def test_a_comparison_of_objects_by_their_text_is_refused_on_objects_built_with_edge_values(check: Checker) -> None:
+    # The tests compare releases of one-digit numbers, where text and numbers agree; a release
+    # built with 2**31 beside them does not.
+    baseline = check("Release.__ge__")
+    assert baseline.verified and baseline.found.sources.get("boundary", 0) >= 48, baseline.found.sources
+    head = (
+        "def __ge__(self, other):\n"
+        "    mine, theirs = (self.major, self.minor, self.patch), (other.major, other.minor, other.patch)\n"
+    )
+    tail = "    return self.tag is None or other.tag is not None and self.tag >= other.tag\n"
+    assert check("Release.__ge__", head + "    if mine != theirs:\n        return not mine < theirs\n" + tail).verified
+    by_text = (
+        "    if isinstance(other, Release) and self.tag is None and other.tag is None:\n"
+        "        return str(self) >= str(other)\n"
+        "    if mine != theirs:\n        return mine > theirs\n"
+    )
+    verdict = check("Release.__ge__", head + by_text + tail)
+    assert not verdict.correct and "Release" in (verdict.counterexample or ""), verdict.behaviour()
 
 
 def test_a_difference_no_input_reaches_is_found_by_the_symbolic_search(check: Checker) -> None:
