@@ -66,11 +66,11 @@ REBUILD_LIMIT_S = 0.2  # per object built: a constructor that takes longer on on
 
 
 def planted_texts(words: Sequence[str]) -> tuple[str, ...]:
-    """Texts made of the string literals the versions search for, replace or split on: each pair side
-    by side, and overlapping where the end of one is the start of the other ("--" and "-." as
-    "--."), one with itself too ("---"): two `replace` calls taken in the other order differ only
-    on such text. The shortest pairs first, MAX_PLANTED at most."""
-    made: dict[str, None] = {}
+    """Texts made of the string literals the versions search for, replace or split on, or look up
+    (a dictionary's keys): each alone, each pair side by side, and overlapping where the end of one
+    is the start of the other ("--" and "-." as "--."), one with itself too ("---"): two `replace`
+    calls taken in the other order differ only on such text. The shortest first, MAX_PLANTED at most."""
+    made: dict[str, None] = dict.fromkeys(sorted(words, key=lambda word: (len(word), word)))
     for first, second in sorted(itertools.product(words, repeat=2), key=lambda pair: (len("".join(pair)), pair)):
         if first != second:
             made.setdefault(first + second)

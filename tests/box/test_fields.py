@@ -97,7 +97,7 @@ def test_the_boundary_values_go_into_each_parameter_of_their_kind_one_at_a_time(
     assert {10**309, 2**53 + 1} <= {call.args[1] for call in counts}
     assert all(call.args[0] == 1.5 for call in counts)  # the others as they were
     labels = [call.args[2] for parameter, _, call in made if parameter == "label"]
-    assert "\u01c5" in labels and "\xdf" in labels and "--." in labels and "---" in labels
+    assert "\u01c5" in labels and "\xdf" in labels and "--." in labels and "---" in labels and "-." in labels
     flags = [call.args[3] for parameter, _, call in made if parameter == "flag"]
     assert 1 in flags and 2 in flags and None in flags
 
