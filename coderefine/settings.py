@@ -230,8 +230,8 @@ class Settings:
         10.0,
         flag=_check(
             "code",
-            "seconds of symbolic search (CrossHair) for a difference, for a draft that would be offered; "
-            "0 turns it off (default 10)",
+            "seconds of symbolic search (CrossHair) for a difference, for a draft that would be offered, "
+            "and for inputs that reach what a draft left unrun; 0 turns it off (default 10)",
             "SECONDS",
         ),
         bounds=Bounds(least=0, most=3600.0),

@@ -152,6 +152,7 @@ class Check:
         self.tell_early: Callable[[contract.Verdict], None] | None = None  # the verdict before the search
         self.exhaustive: set[bytes] = set()  # every call of a small closed domain (inputs/finite.py)
         self.lazy = False  # the original returned an iterator: a timed call reads it as a checked one does
+        self.reach_note: str | None = None  # what the search for inputs that reach the draft's unrun lines did
 
     def run(self) -> contract.Verdict:
         baseline: dict[str, Any] = {}
@@ -170,6 +171,8 @@ class Check:
                 except Mismatch:
                     self.plan.shrink(strategy, count, self.check_one)  # raises the smallest counterexample
                     raise
+            if self.job.symbolic_seconds > 0:
+                self._reach()
         except Mismatch as mismatch:
             text, where = mismatch.args
             if self.job.is_baseline:
@@ -465,7 +468,8 @@ class Check:
         failures = answer.get("failures") or {}
         return answer, mine[0], str(failures.get(mine[0]) or answer.get("failure") or "it did not pass")
 
-    def _evidence(self, baseline: dict[str, Any]) -> contract.Verdict:
+    def _coverage(self) -> contract.Coverage | None:
+        """What the checked inputs ran of the version under check (the original, in a baseline)."""
         from . import covered
 
         if self.job.is_baseline:
@@ -475,7 +479,33 @@ class Check:
         arcs = self.original_arcs if self.job.is_baseline else self.arcs
         went = self.original_conditions if self.job.is_baseline else self.conditions
         unseen = () if self.job.is_baseline else self.job.original_unseen
-        coverage = covered.coverage_of(source, name, arcs, offset, went, unseen) if source else None
+        return covered.coverage_of(source, name, arcs, offset, went, unseen) if source else None
+
+    def _reach(self) -> None:
+        """Where the draft left lines unrun that no checked input reached in the original either, the
+        inputs CrossHair finds down the draft's own paths (version/symbolic.py), checked on both
+        versions like any input, before its coverage is judged."""
+        coverage = self._coverage()
+        if self.job.is_baseline or not self.job.original_unreached or coverage is None or coverage.complete:
+            return
+        seconds = self.job.symbolic_seconds
+        request = {"kind": "reach", "annotations": dict(self.plan.annotations), "seconds": seconds}
+        answer = self.candidate.ask(request, 2 * seconds + 60.0)
+        if answer.get("crashed") or answer.get("unavailable"):
+            why = str(answer.get("unavailable") or answer.get("crashed"))[:300]
+            self.reach_note = f"no symbolic search for inputs that reach them: {why}"
+            return
+        found = [item for item in answer.get("calls") or [] if isinstance(item, dict)]
+        calls = self.plan.symbolic_calls(found)
+        for payload, shown in calls:
+            self.check_one(payload, shown, "symbolic")
+        spent = float(answer.get("seconds") or 0.0)
+        self.reach_note = f"a symbolic search for inputs that reach them gave {len(calls)} in {spent:.1f} s"
+
+    def _evidence(self, baseline: dict[str, Any]) -> contract.Verdict:
+        from . import covered
+
+        coverage = self._coverage()
         why = self._not_verified(coverage)
         verdict = contract.Verdict(
             correct=True,
@@ -489,6 +519,7 @@ class Check:
             **baseline,
         )
         if self.job.is_baseline and coverage is not None and not coverage.complete:
+            source, _, offset = self.plan.original_source()
             unseen = covered.unseen_conditions(source or "", coverage, offset)
             verdict = _replace(verdict, unreached=covered.describe_missing(coverage), unseen_conditions=unseen)
         if self.job.is_baseline or why is not None:
@@ -543,9 +574,10 @@ class Check:
             missing = covered.describe_missing(coverage)
             if self.job.original_unreached:
                 # What the draft leaves unrun is most likely what no input reaches in the original either.
+                searched = f"; {self.reach_note}" if self.reach_note else ""
                 return (
                     f"not every line of the new version ran on the checked inputs ({missing}), and no "
-                    f"checked input reaches all of the original either ({self.job.original_unreached}): "
+                    f"checked input reaches all of the original either ({self.job.original_unreached}{searched}): "
                     "give --example inputs that reach those lines"
                 )
             return (

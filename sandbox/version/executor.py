@@ -204,6 +204,8 @@ def serve(
             answer = {"profile": profile_rows(version, workload)}  # type: ignore[arg-type]
         elif kind == "symbolic":
             answer = symbolic.search(version, request["annotations"], request["seconds"])
+        elif kind == "reach":
+            answer = symbolic.reach(version, request["annotations"], request["seconds"])
         elif kind == "pin":
             with contextlib.suppress(AttributeError, OSError):
                 os.sched_setaffinity(0, request["cpus"])  # onto the timing CPU and back (judge.Gate)

@@ -4,7 +4,10 @@ the versions' user, cut off from the judge), time-boxed. Parameters take the jud
 (the hints, the stub's, or types inferred from the values seen) where the function has none of its
 own. What it finds are candidates only: the arguments as text, which the judge reads as literals and
 checks on both versions like any other input; a difference CrossHair reports that the real versions
-do not show counts for nothing."""
+do not show counts for nothing.
+
+`reach` asks CrossHair for the new version's paths instead: inputs for the lines a draft left unrun,
+where no checked input reached the original's either."""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from .versions import Version
 
 MAX_DIFFERENCES = 5  # candidates sent back to the judge
 MAX_TEXT = 10_000  # characters of one argument's text
+MAX_REACHING = 24  # inputs sent back that take the new version down a path of its own
 # Paths explored in a row that reach no new code before the search ends early: a loop over a
 # list otherwise takes the whole time box to find nothing. Measured on the optimize suite's 22
 # right drafts and 8 wrong ones (a threshold at 5000, prime squares, a slice, a list past 6 or 8
@@ -70,6 +74,48 @@ def _search(version: Version, annotations: dict[str, str], seconds: float) -> di
         for difference in found[:MAX_DIFFERENCES]
     ]
     return {"differences": differences, "seconds": spent}
+
+
+def reach(version: Version, annotations: dict[str, str], seconds: float) -> dict[str, Any]:
+    """{"calls": [{"args": {name: text}}], "seconds": s}: inputs that take the new version down the
+    paths CrossHair finds in it (its branches, each decided both ways where it can), the smallest
+    first, MAX_REACHING at most; or {"unavailable": why}. What the judge asks for when a draft left
+    lines unrun that no input reached in the original either: candidates again, checked as any input."""
+    answer = in_child(lambda: _reach(version, annotations, seconds), time.monotonic() + 2 * seconds + 30.0)
+    if not isinstance(answer, dict):
+        return {"unavailable": "the symbolic search gave no answer"}
+    if "crashed" in answer:
+        return {"unavailable": f"the symbolic search stopped: {answer['crashed']}"}
+    return answer
+
+
+def _reach(version: Version, annotations: dict[str, str], seconds: float) -> dict[str, Any]:
+    try:
+        import crosshair.core_and_libs  # noqa: F401
+        from crosshair.fnutil import FunctionInfo
+        from crosshair.options import DEFAULT_OPTIONS, AnalysisOptionSet
+        from crosshair.path_cover import CoverageType, path_cover
+    except ImportError as problem:
+        return {"unavailable": f"CrossHair is not installed where the checks run ({problem})"}
+    started = time.monotonic()
+    try:
+        options = DEFAULT_OPTIONS.overlay(
+            AnalysisOptionSet(
+                per_condition_timeout=seconds,
+                per_path_timeout=max(1.0, seconds / 10),
+                max_uninteresting_iterations=UNINTERESTING,
+            )
+        )
+        draft = FunctionInfo.from_fn(_annotated(version.function, annotations, version, False))
+        # Every path, not those that add opcodes: the coverage path_cover measures is the wrapper's.
+        paths = path_cover(draft, options, CoverageType.PATH)
+    except Exception as problem:
+        return {"unavailable": f"the symbolic search could not start: {type(problem).__name__}: {short(problem)}"}
+    calls = [
+        {"args": {str(name): repr(value)[:MAX_TEXT] for name, value in path.args.arguments.items()}}
+        for path in paths[:MAX_REACHING]
+    ]
+    return {"calls": calls, "seconds": round(time.monotonic() - started, 1)}
 
 
 def _annotated(

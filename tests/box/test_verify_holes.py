@@ -327,7 +327,13 @@ class Span(collections.namedtuple("SpanBase", "low high label")):
             return self.low <= other <= self.high
 
 
-class Release:
+def keyed(n):
+    if (n * 7 + 3) % 1000003 == 18:
+        return "key"
+    return "lock"
+
+
+class Tagged:
     """A release numbered major.minor.patch, and a tag for a release candidate: newer than
     another by its numbers, and a candidate older than its release."""
 
@@ -359,7 +365,7 @@ TESTS = """\
 from holes import (
     apply_all, as_pairs, by_key, compact, count_positive, drain, evens, first, flatten, has_key, head, labels,
     neighbours, nth, only, rotate, scale, sums_to, window_sums, count_key, without, occurrences, leafy,
-    fingerprint, cents, is_whole, heading, counted, Span, zeros, Release,
+    fingerprint, cents, is_whole, heading, counted, Span, zeros, Tagged, keyed,
 )
 
 
@@ -435,9 +441,10 @@ def test_kinds_seen_once():
     assert repr(Span(1, 2, None)) == "Span(1, 2)"
     assert zeros(3) == [0, 0, 0]
     assert Span(1, 3, None).touches(Span(2, 4, None)) and Span(1, 3, None).touches(2)
-    assert Release(1, 2, 3) >= Release(1, 2, 0) and not Release(0, 4) >= Release(1)
-    assert Release(1, 2, 3) >= Release(1, 2, 3, "rc1") and not Release(2, 0, 0, "rc2") >= Release(2)
-    assert Release(3, 1, 4, "rc2") >= Release(3, 1, 4, "rc1") and str(Release(1, 2, tag="rc1")) == "1.2.0-rc1"
+    assert Tagged(1, 2, 3) >= Tagged(1, 2, 0) and not Tagged(0, 4) >= Tagged(1)
+    assert Tagged(1, 2, 3) >= Tagged(1, 2, 3, "rc1") and not Tagged(2, 0, 0, "rc2") >= Tagged(2)
+    assert Tagged(3, 1, 4, "rc2") >= Tagged(3, 1, 4, "rc1") and str(Tagged(1, 2, tag="rc1")) == "1.2.0-rc1"
+    assert keyed(5) == "lock"
 """
 
 
@@ -922,21 +929,35 @@ def test_a_draft_wrong_only_on_an_object_with_other_fields_or_a_lookalike_is_ref
 def test_a_comparison_of_objects_by_their_text_is_refused_on_objects_built_with_edge_values(check: Checker) -> None:
     # The tests compare releases of one-digit numbers, where text and numbers agree; a release
     # built with 2**31 beside them does not.
-    baseline = check("Release.__ge__")
+    baseline = check("Tagged.__ge__")
     assert baseline.verified and baseline.found.sources.get("boundary", 0) >= 48, baseline.found.sources
     head = (
         "def __ge__(self, other):\n"
         "    mine, theirs = (self.major, self.minor, self.patch), (other.major, other.minor, other.patch)\n"
     )
     tail = "    return self.tag is None or other.tag is not None and self.tag >= other.tag\n"
-    assert check("Release.__ge__", head + "    if mine != theirs:\n        return not mine < theirs\n" + tail).verified
+    assert check("Tagged.__ge__", head + "    if mine != theirs:\n        return not mine < theirs\n" + tail).verified
     by_text = (
-        "    if isinstance(other, Release) and self.tag is None and other.tag is None:\n"
+        "    if isinstance(other, Tagged) and self.tag is None and other.tag is None:\n"
         "        return str(self) >= str(other)\n"
         "    if mine != theirs:\n        return mine > theirs\n"
     )
-    verdict = check("Release.__ge__", head + by_text + tail)
-    assert not verdict.correct and "Release" in (verdict.counterexample or ""), verdict.behaviour()
+    verdict = check("Tagged.__ge__", head + by_text + tail)
+    assert not verdict.correct and "Tagged" in (verdict.counterexample or ""), verdict.behaviour()
+
+
+def test_a_branch_no_drawn_input_reaches_in_either_version_is_reached_by_a_symbolic_search(check: Checker) -> None:
+    # One n in a million takes the branch: no draw finds it, and the original leaves it unrun too.
+    baseline = check("keyed")
+    assert baseline.verified and baseline.found.unreached, baseline.behaviour()
+    right = "def keyed(n):\n    if (7 * n + 3) % 1000003 == 18:\n        return 'key'\n    return 'lock'\n"
+    unsearched = check("keyed", right)
+    assert unsearched.correct and not unsearched.verified
+    assert "reaches all of the original" in str(unsearched.not_verified)
+    searched = check("keyed", right, symbolic=10.0)
+    assert searched.verified and searched.found.sources.get("symbolic", 0) >= 1, searched.behaviour()
+    verdict = check("keyed", right.replace("'key'", "'KEY'"), symbolic=10.0)
+    assert not verdict.correct and "keyed(" in (verdict.counterexample or ""), verdict.behaviour()
 
 
 def test_a_difference_no_input_reaches_is_found_by_the_symbolic_search(check: Checker) -> None:
