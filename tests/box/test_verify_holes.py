@@ -333,6 +333,10 @@ def keyed(n):
     return "lock"
 
 
+def double(n: int) -> int:
+    return n * 2
+
+
 class Tagged:
     """A release numbered major.minor.patch, and a tag for a release candidate: newer than
     another by its numbers, and a candidate older than its release."""
@@ -365,7 +369,7 @@ TESTS = """\
 from holes import (
     apply_all, as_pairs, by_key, compact, count_positive, drain, evens, first, flatten, has_key, head, labels,
     neighbours, nth, only, rotate, scale, sums_to, window_sums, count_key, without, occurrences, leafy,
-    fingerprint, cents, is_whole, heading, counted, Span, zeros, Tagged, keyed,
+    fingerprint, cents, is_whole, heading, counted, Span, zeros, Tagged, keyed, double,
 )
 
 
@@ -444,7 +448,7 @@ def test_kinds_seen_once():
     assert Tagged(1, 2, 3) >= Tagged(1, 2, 0) and not Tagged(0, 4) >= Tagged(1)
     assert Tagged(1, 2, 3) >= Tagged(1, 2, 3, "rc1") and not Tagged(2, 0, 0, "rc2") >= Tagged(2)
     assert Tagged(3, 1, 4, "rc2") >= Tagged(3, 1, 4, "rc1") and str(Tagged(1, 2, tag="rc1")) == "1.2.0-rc1"
-    assert keyed(5) == "lock"
+    assert keyed(5) == "lock" and double(4) == 8
 """
 
 
@@ -958,6 +962,11 @@ def test_a_branch_no_drawn_input_reaches_in_either_version_is_reached_by_a_symbo
     assert searched.verified and searched.found.sources.get("symbolic", 0) >= 1, searched.behaviour()
     verdict = check("keyed", right.replace("'key'", "'KEY'"), symbolic=10.0)
     assert not verdict.correct and "keyed(" in (verdict.counterexample or ""), verdict.behaviour()
+    # A branch of the draft's own, one n in a million: a correct fast path, not refused for want of it.
+    fast_path = "def double(n: int) -> int:\n    if n * 7 % 1000003 == 18:\n        return n + n\n    return n * 2\n"
+    assert not check("double", fast_path).verified
+    searched = check("double", fast_path, symbolic=10.0)
+    assert searched.verified, searched.behaviour()
 
 
 def test_a_difference_no_input_reaches_is_found_by_the_symbolic_search(check: Checker) -> None:
