@@ -52,7 +52,7 @@ BYTES_LIMIT = 24 << 20  # all calls kept, at most (the answer travels as JSON)
 # Recording (looking at the calls' kinds, pickling them) may take this share of the rest of the run
 # so far, plus the allowance: what keeps a recorded run within twice the tests' own time, whatever
 # the tests pass around. A function's first call kept is recorded regardless: its inputs.
-RECORD_SHARE = 0.25
+RECORD_SHARE = 0.4
 RECORD_ALLOWANCE_S = 0.1
 # Pickles in a row of calls already kept, after which a function's calls from a test file are
 # sampled only for kinds not seen yet: a test file that calls it the same way throughout gave them all.
@@ -84,7 +84,7 @@ def pickled(call: Any, refs: dict[int, str], watched: stubs.Stubs | None = None)
     A function pickled by value is pickled with its real code, not its stub's."""
     stream = _Bounded()
     try:
-        versions.RefPickler(stream, refs).dump(call)
+        versions.RefPickler(stream, refs, drawn=False).dump(call)
     except _TooBig:
         return None
     except Exception:

@@ -280,17 +280,19 @@ def defaults_of(function: Callable[..., Any]) -> dict[str, Any]:
 
 
 class RefPickler(pickle.Pickler):
-    """Pickles arguments with module-level objects and defaults as names, resolved by the receiver."""
+    """Pickles arguments with module-level objects and defaults as names, resolved by the receiver.
+    Without `drawn`, no value is looked at as a Rebuilt one (the tests' own values never are)."""
 
-    def __init__(self, stream: Any, refs: dict[int, str]) -> None:
+    def __init__(self, stream: Any, refs: dict[int, str], drawn: bool = True) -> None:
+        # Attributes, set before the pickler starts (it looks them up once): one call per object
+        # where a method that calls a function is three. Recording pickles thousands of calls.
+        get, reference = refs.get, rebuilt.reference
+        if drawn:
+            self.persistent_id = lambda obj: get(id(obj)) or reference(obj)  # type: ignore[method-assign]
+        else:
+            self.persistent_id = lambda obj: get(id(obj))  # type: ignore[method-assign]
+        self.reducer_override = reduction  # type: ignore[method-assign]
         super().__init__(stream, protocol=pickle.HIGHEST_PROTOCOL)
-        self._refs = refs
-
-    def persistent_id(self, obj: Any) -> Any:
-        return persistent_id(obj, self._refs)
-
-    def reducer_override(self, obj: Any) -> Any:
-        return reduction(obj)
 
 
 def reduction(obj: Any) -> Any:

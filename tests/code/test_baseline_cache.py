@@ -430,7 +430,7 @@ class Heavy:
         self.n = n
 
     def __reduce__(self):
-        time.sleep(1)  # pickling it costs far more than the tests themselves
+        time.sleep(1.5)  # pickling it costs far more than the tests themselves
         return Heavy, (self.n,)
 
 
