@@ -210,13 +210,16 @@ def _collect_targets(module: cst.Module, tree: ast.Module) -> dict[str, Target]:
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     positions = wrapper.resolve(PositionProvider)
     targets: dict[str, Target] = {}
+    classes = [s for s in module.body if isinstance(s, cst.ClassDef) and isinstance(s.body, cst.IndentedBlock)]
+    # A method the module's own classes define is theirs (a linked list's `link.unlink()`), not a file's.
+    own = frozenset(m.name.value for c in classes for m in c.body.body if isinstance(m, cst.FunctionDef))
     for statement in module.body:
         if isinstance(statement, cst.FunctionDef):
-            targets[statement.name.value] = _target(module, statement, None, positions)
+            targets[statement.name.value] = _target(module, statement, None, positions, own)
         elif isinstance(statement, cst.ClassDef) and isinstance(statement.body, cst.IndentedBlock):
             for member in statement.body.body:
                 if isinstance(member, cst.FunctionDef):
-                    target = _target(module, member, statement.name.value, positions)
+                    target = _target(module, member, statement.name.value, positions, own)
                     targets[target.name] = target
     names = _bound_at_top(tree)
     return {name: replace(target, module_names=names) for name, target in targets.items()}
@@ -251,7 +254,11 @@ def _bound_at_top(tree: ast.Module) -> frozenset[str]:
 
 
 def _target(
-    module: cst.Module, node: cst.FunctionDef, class_name: str | None, positions: Mapping[cst.CSTNode, CodeRange]
+    module: cst.Module,
+    node: cst.FunctionDef,
+    class_name: str | None,
+    positions: Mapping[cst.CSTNode, CodeRange],
+    own_methods: frozenset[str] = frozenset(),
 ) -> Target:
     position = positions[node]
     decorators = [dotted(d.decorator) for d in node.decorators]
@@ -262,14 +269,16 @@ def _target(
         source=standalone(node),
         first_line=position.start.line,
         last_line=position.end.line,
-        skip_reason=_skip_reason(node, class_name, decorators),
+        skip_reason=_skip_reason(node, class_name, decorators, own_methods),
         is_static="staticmethod" in decorators,
         is_classmethod=class_name is not None and "classmethod" in decorators,
         accessor=accessor_of(node, class_name is not None),
     )
 
 
-def _skip_reason(node: cst.FunctionDef, class_name: str | None, decorators: list[str]) -> str | None:
+def _skip_reason(
+    node: cst.FunctionDef, class_name: str | None, decorators: list[str], own_methods: frozenset[str] = frozenset()
+) -> str | None:
     name = node.name.value
     if node.asynchronous is not None:
         return "async functions are not supported"
@@ -280,9 +289,9 @@ def _skip_reason(node: cst.FunctionDef, class_name: str | None, decorators: list
         return unchecked[0]
     if accessor_of(node, class_name is not None) and {"staticmethod", "classmethod"} & set(decorators):
         return "a property of the class (@classmethod with @property), which no instance calls"
-    if class_name and not decorators and not node.params.params:
+    if class_name and not decorators and not node.params.params and not node.params.posonly_params:
         return "a method without self"
-    scan = _BodyScan()
+    scan = _BodyScan(own_methods)
     node.body.visit(scan)
     # A generator's items are its result: they are compared to a bound, as a returned iterator's are.
     # One that returns None may still change its arguments (or `self`): the check decides, on its calls.
@@ -303,7 +312,8 @@ def _has_parameters(node: cst.FunctionDef) -> bool:
 class _BodyScan(cst.CSTVisitor):
     """What a function body does, not counting nested functions, classes and lambdas."""
 
-    def __init__(self) -> None:
+    def __init__(self, own_methods: frozenset[str] = frozenset()) -> None:
+        self.own_methods = own_methods  # the module's classes' methods: a call of one is no file's
         self.yields = False
         self.returns_value = False
         self.side_effect: str | None = None
@@ -328,7 +338,7 @@ class _BodyScan(cst.CSTVisitor):
         name = dotted(node.func)
         root = name.split(".")[0]
         method = name.rsplit(".", 1)[-1] if "." in name else ""
-        if name in _FILE_FUNCTIONS or root in _FILE_MODULES or method in _FILE_METHODS:
+        if name in _FILE_FUNCTIONS or root in _FILE_MODULES or method in _FILE_METHODS - self.own_methods:
             self.side_effect = self.side_effect or f"calls {name}"
 
 

@@ -337,6 +337,14 @@ def double(n: int) -> int:
     return n * 2
 
 
+class Scaler:
+    def __init__(self, factor):
+        self.factor = factor
+
+    def __call__(self, /, value):
+        return self.factor * value
+
+
 class Tagged:
     """A release numbered major.minor.patch, and a tag for a release candidate: newer than
     another by its numbers, and a candidate older than its release."""
@@ -369,7 +377,7 @@ TESTS = """\
 from holes import (
     apply_all, as_pairs, by_key, compact, count_positive, drain, evens, first, flatten, has_key, head, labels,
     neighbours, nth, only, rotate, scale, sums_to, window_sums, count_key, without, occurrences, leafy,
-    fingerprint, cents, is_whole, heading, counted, Span, zeros, Tagged, keyed, double,
+    fingerprint, cents, is_whole, heading, counted, Span, zeros, Tagged, keyed, double, Scaler,
 )
 
 
@@ -448,7 +456,7 @@ def test_kinds_seen_once():
     assert Tagged(1, 2, 3) >= Tagged(1, 2, 0) and not Tagged(0, 4) >= Tagged(1)
     assert Tagged(1, 2, 3) >= Tagged(1, 2, 3, "rc1") and not Tagged(2, 0, 0, "rc2") >= Tagged(2)
     assert Tagged(3, 1, 4, "rc2") >= Tagged(3, 1, 4, "rc1") and str(Tagged(1, 2, tag="rc1")) == "1.2.0-rc1"
-    assert keyed(5) == "lock" and double(4) == 8
+    assert keyed(5) == "lock" and double(4) == 8 and Scaler(3)(4) == 12 and Scaler(2)("ab") == "abab"
 """
 
 
@@ -967,6 +975,13 @@ def test_a_branch_no_drawn_input_reaches_in_either_version_is_reached_by_a_symbo
     assert not check("double", fast_path).verified
     searched = check("double", fast_path, symbolic=10.0)
     assert searched.verified, searched.behaviour()
+
+
+def test_a_method_whose_self_is_positional_only_is_checked(check: Checker) -> None:
+    assert check("Scaler.__call__").verified
+    wrong = "def __call__(self, /, value):\n    return self.factor * value if self.factor > 1 else value\n"
+    assert check("Scaler.__call__", wrong).correct is False
+    assert check("Scaler.__call__", "def __call__(me, /, value):\n    return me.factor * value\n").verified
 
 
 def test_a_difference_no_input_reaches_is_found_by_the_symbolic_search(check: Checker) -> None:

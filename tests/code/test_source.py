@@ -326,3 +326,37 @@ def test_decorated_functions_are_checkable_but_those_whose_result_no_call_compar
     assert reasons["Child.size"] is None and reasons["Child.twice"] is None and reasons["Child.kept"] is None
     assert "context manager" in (reasons["Child.opened"] or "")
     assert "cached property" in (reasons["Child.total"] or "")
+
+
+LINKED = b"""\
+import os
+
+
+class Link:
+    def unlink(self):
+        self.prev.next, self.next.prev = self.next, self.prev
+
+
+class Cache:
+    def __call__(self, /, *args):
+        return args
+
+    def drop(self, link):
+        link.unlink()
+        return link
+
+    def clear_file(self, path):
+        os.unlink(path)
+        return path
+
+    def helper():
+        return 1
+"""
+
+
+def test_a_method_the_modules_classes_define_is_theirs_and_a_positional_only_self_is_self() -> None:
+    reasons = {t.name: t.skip_reason for t in SourceFile(LINKED, "linked.py").targets()}
+    assert reasons["Cache.drop"] is None  # link.unlink() is the module's own Link.unlink, not a file's
+    assert reasons["Cache.clear_file"] == "it has side effects on files or the network (calls os.unlink)"
+    assert reasons["Cache.__call__"] is None  # self, /
+    assert reasons["Cache.helper"] == "a method without self"
