@@ -210,9 +210,15 @@ def _collect_targets(module: cst.Module, tree: ast.Module) -> dict[str, Target]:
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     positions = wrapper.resolve(PositionProvider)
     targets: dict[str, Target] = {}
-    classes = [s for s in module.body if isinstance(s, cst.ClassDef) and isinstance(s.body, cst.IndentedBlock)]
-    # A method the module's own classes define is theirs (a linked list's `link.unlink()`), not a file's.
-    own = frozenset(m.name.value for c in classes for m in c.body.body if isinstance(m, cst.FunctionDef))
+    # A method the module's own classes define (nested ones too) is theirs: a linked list's
+    # `link.unlink()`, not a file's.
+    own = frozenset(
+        member.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef)
+        for member in node.body
+        if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef))
+    )
     for statement in module.body:
         if isinstance(statement, cst.FunctionDef):
             targets[statement.name.value] = _target(module, statement, None, positions, own)

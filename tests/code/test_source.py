@@ -332,12 +332,11 @@ LINKED = b"""\
 import os
 
 
-class Link:
-    def unlink(self):
-        self.prev.next, self.next.prev = self.next, self.prev
-
-
 class Cache:
+    class _Link:
+        def unlink(self):
+            self.prev.next, self.next.prev = self.next, self.prev
+
     def __call__(self, /, *args):
         return args
 
@@ -356,7 +355,7 @@ class Cache:
 
 def test_a_method_the_modules_classes_define_is_theirs_and_a_positional_only_self_is_self() -> None:
     reasons = {t.name: t.skip_reason for t in SourceFile(LINKED, "linked.py").targets()}
-    assert reasons["Cache.drop"] is None  # link.unlink() is the module's own Link.unlink, not a file's
+    assert reasons["Cache.drop"] is None  # link.unlink() is the module's own _Link.unlink, not a file's
     assert reasons["Cache.clear_file"] == "it has side effects on files or the network (calls os.unlink)"
     assert reasons["Cache.__call__"] is None  # self, /
     assert reasons["Cache.helper"] == "a method without self"
