@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import os
 import time
 from typing import Any, Callable
@@ -468,14 +469,19 @@ class Check:
         failures = answer.get("failures") or {}
         return answer, mine[0], str(failures.get(mine[0]) or answer.get("failure") or "it did not pass")
 
+    @functools.cached_property
+    def _under_check(self) -> tuple[str | None, str, int]:
+        """(source, function name, first line's offset) of the version under check: the original's,
+        asked of the planner once, in a baseline."""
+        if self.job.is_baseline:
+            return self.plan.original_source()
+        return self.job.candidate, self.job.target.function_name, 0
+
     def _coverage(self) -> contract.Coverage | None:
         """What the checked inputs ran of the version under check (the original, in a baseline)."""
         from . import covered
 
-        if self.job.is_baseline:
-            source, name, offset = self.plan.original_source()
-        else:
-            source, name, offset = self.job.candidate, self.job.target.function_name, 0
+        source, name, offset = self._under_check
         arcs = self.original_arcs if self.job.is_baseline else self.arcs
         went = self.original_conditions if self.job.is_baseline else self.conditions
         unseen = () if self.job.is_baseline else self.job.original_unseen
@@ -486,22 +492,31 @@ class Check:
         own paths (version/symbolic.py), checked on both versions like any input, before its
         coverage is judged: a correct draft with a branch of its own (a fast path) is not refused
         for want of an input that no draw happened to give."""
+        if self.job.is_baseline:
+            return
         coverage = self._coverage()
-        if self.job.is_baseline or coverage is None or coverage.complete:
+        if coverage is None or coverage.complete:
             return
-        seconds = self.job.symbolic_seconds
-        request = {"kind": "reach", "annotations": dict(self.plan.annotations), "seconds": seconds}
-        answer = self.candidate.ask(request, 2 * seconds + 60.0)
-        if answer.get("crashed") or answer.get("unavailable"):
-            why = str(answer.get("unavailable") or answer.get("crashed"))[:300]
-            self.reach_note = f"no symbolic search for inputs that reach them: {why}"
+        answer = self._search("reach", "calls")
+        if isinstance(answer, str):
+            self.reach_note = f"no symbolic search for inputs that reach them: {answer}"
             return
-        found = [item for item in answer.get("calls") or [] if isinstance(item, dict)]
+        found, spent = answer
         calls = self.plan.symbolic_calls(found)
         for payload, shown in calls:
             self.check_one(payload, shown, "symbolic")
-        spent = float(answer.get("seconds") or 0.0)
         self.reach_note = f"a symbolic search for inputs that reach them gave {len(calls)} in {spent:.1f} s"
+
+    def _search(self, kind: str, key: str) -> tuple[list[dict[str, Any]], float] | str:
+        """A symbolic search of the new version's process (version/symbolic.py): the items of its
+        answer under `key` and its seconds, or why it gave none."""
+        seconds = self.job.symbolic_seconds
+        request = {"kind": kind, "annotations": dict(self.plan.annotations), "seconds": seconds}
+        answer = self.candidate.ask(request, 2 * seconds + 60.0)
+        if answer.get("crashed") or answer.get("unavailable"):
+            return str(answer.get("unavailable") or answer.get("crashed"))[:300]
+        found = [item for item in answer.get(key) or [] if isinstance(item, dict)]
+        return found, float(answer.get("seconds") or 0.0)
 
     def _evidence(self, baseline: dict[str, Any]) -> contract.Verdict:
         from . import covered
@@ -520,7 +535,7 @@ class Check:
             **baseline,
         )
         if self.job.is_baseline and coverage is not None and not coverage.complete:
-            source, _, offset = self.plan.original_source()
+            source, _, offset = self._under_check
             unseen = covered.unseen_conditions(source or "", coverage, offset)
             verdict = _replace(verdict, unreached=covered.describe_missing(coverage), unseen_conditions=unseen)
         if self.job.is_baseline or why is not None:
@@ -550,17 +565,12 @@ class Check:
     def _symbolic(self, verdict: contract.Verdict) -> contract.Verdict:
         """CrossHair's search for an input where the two differ (version/symbolic.py), its finds
         checked on both versions like any input: a Mismatch when one is real."""
-        seconds = self.job.symbolic_seconds
-        request = {"kind": "symbolic", "annotations": dict(self.plan.annotations), "seconds": seconds}
-        answer = self.candidate.ask(request, 2 * seconds + 60.0)
-        if answer.get("crashed") or answer.get("unavailable"):
-            why = str(answer.get("unavailable") or answer.get("crashed"))[:300]
-            return _replace(verdict, symbolic=f"no symbolic search: {why}")
-        found = [item for item in answer.get("differences") or [] if isinstance(item, dict)]
-        for call in self.plan.symbolic_calls(found):
-            payload, shown = call
+        answer = self._search("symbolic", "differences")
+        if isinstance(answer, str):
+            return _replace(verdict, symbolic=f"no symbolic search: {answer}")
+        found, spent = answer
+        for payload, shown in self.plan.symbolic_calls(found):
             self.check_one(payload, shown, "symbolic")
-        spent = float(answer.get("seconds") or 0.0)
         return _replace(
             verdict,
             symbolic=f"no difference found by a symbolic search in {spent:.1f} s"

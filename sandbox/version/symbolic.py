@@ -6,8 +6,8 @@ own. What it finds are candidates only: the arguments as text, which the judge r
 checks on both versions like any other input; a difference CrossHair reports that the real versions
 do not show counts for nothing.
 
-`reach` asks CrossHair for the new version's paths instead: inputs for the lines a draft left unrun,
-where no checked input reached the original's either."""
+`reach` asks CrossHair for the new version's paths instead: inputs for the lines and conditions a
+draft left unrun."""
 
 from __future__ import annotations
 
@@ -31,7 +31,11 @@ UNINTERESTING = 50
 
 def search(version: Version, annotations: dict[str, str], seconds: float) -> dict[str, Any]:
     """{"differences": [{"args": {name: text}}], "seconds": s}, or {"unavailable": why}."""
-    answer = in_child(lambda: _search(version, annotations, seconds), time.monotonic() + 2 * seconds + 30.0)
+    return _in_child(lambda: _search(version, annotations, seconds), seconds)
+
+
+def _in_child(search: Callable[[], dict[str, Any]], seconds: float) -> dict[str, Any]:
+    answer = in_child(search, time.monotonic() + 2 * seconds + 30.0)
     if not isinstance(answer, dict):
         return {"unavailable": "the symbolic search gave no answer"}
     if "crashed" in answer:
@@ -39,12 +43,25 @@ def search(version: Version, annotations: dict[str, str], seconds: float) -> dic
     return answer
 
 
+def _options(seconds: float) -> Any:
+    """CrossHair's options for a search of `seconds`: a path gets a tenth of it, and the search ends
+    early after UNINTERESTING paths in a row that reach no new code."""
+    from crosshair.options import DEFAULT_OPTIONS, AnalysisOptionSet
+
+    return DEFAULT_OPTIONS.overlay(
+        AnalysisOptionSet(
+            per_condition_timeout=seconds,
+            per_path_timeout=max(1.0, seconds / 10),
+            max_uninteresting_iterations=UNINTERESTING,
+        )
+    )
+
+
 def _search(version: Version, annotations: dict[str, str], seconds: float) -> dict[str, Any]:
     try:
         import crosshair.core_and_libs  # noqa: F401 (registers the symbolic builtins and standard library)
         from crosshair.diff_behavior import ExceptionEquivalenceType, diff_behavior_with_signature
         from crosshair.fnutil import FunctionInfo
-        from crosshair.options import DEFAULT_OPTIONS, AnalysisOptionSet
     except ImportError as problem:
         return {"unavailable": f"CrossHair is not installed where the checks run ({problem})"}
     started = time.monotonic()
@@ -56,15 +73,10 @@ def _search(version: Version, annotations: dict[str, str], seconds: float) -> di
         # average, against 4.3 s for both orders with 20 s.
         draft, signature = FunctionInfo.from_fn(_annotated(version.function, annotations, version, False)).callable()
         original, _ = FunctionInfo.from_fn(_annotated(version.original, annotations, version, True)).callable()
-        options = DEFAULT_OPTIONS.overlay(
-            AnalysisOptionSet(
-                per_condition_timeout=seconds,
-                per_path_timeout=max(1.0, seconds / 10),
-                max_uninteresting_iterations=UNINTERESTING,
-            )
-        )
         found = list(
-            diff_behavior_with_signature(draft, original, signature, options, ExceptionEquivalenceType.TYPE_AND_MESSAGE)
+            diff_behavior_with_signature(
+                draft, original, signature, _options(seconds), ExceptionEquivalenceType.TYPE_AND_MESSAGE
+            )
         )
     except Exception as problem:
         return {"unavailable": f"the symbolic search could not start: {type(problem).__name__}: {short(problem)}"}
@@ -80,35 +92,22 @@ def reach(version: Version, annotations: dict[str, str], seconds: float) -> dict
     """{"calls": [{"args": {name: text}}], "seconds": s}: inputs that take the new version down the
     paths CrossHair finds in it (its branches, each decided both ways where it can), the smallest
     first, MAX_REACHING at most; or {"unavailable": why}. What the judge asks for when a draft left
-    lines unrun that no input reached in the original either: candidates again, checked as any input."""
-    answer = in_child(lambda: _reach(version, annotations, seconds), time.monotonic() + 2 * seconds + 30.0)
-    if not isinstance(answer, dict):
-        return {"unavailable": "the symbolic search gave no answer"}
-    if "crashed" in answer:
-        return {"unavailable": f"the symbolic search stopped: {answer['crashed']}"}
-    return answer
+    lines or conditions unrun: candidates again, checked as any input."""
+    return _in_child(lambda: _reach(version, annotations, seconds), seconds)
 
 
 def _reach(version: Version, annotations: dict[str, str], seconds: float) -> dict[str, Any]:
     try:
         import crosshair.core_and_libs  # noqa: F401
         from crosshair.fnutil import FunctionInfo
-        from crosshair.options import DEFAULT_OPTIONS, AnalysisOptionSet
         from crosshair.path_cover import CoverageType, path_cover
     except ImportError as problem:
         return {"unavailable": f"CrossHair is not installed where the checks run ({problem})"}
     started = time.monotonic()
     try:
-        options = DEFAULT_OPTIONS.overlay(
-            AnalysisOptionSet(
-                per_condition_timeout=seconds,
-                per_path_timeout=max(1.0, seconds / 10),
-                max_uninteresting_iterations=UNINTERESTING,
-            )
-        )
         draft = FunctionInfo.from_fn(_annotated(version.function, annotations, version, False))
         # Every path, not those that add opcodes: the coverage path_cover measures is the wrapper's.
-        paths = path_cover(draft, options, CoverageType.PATH)
+        paths = path_cover(draft, _options(seconds), CoverageType.PATH)
     except Exception as problem:
         return {"unavailable": f"the symbolic search could not start: {type(problem).__name__}: {short(problem)}"}
     calls = [
