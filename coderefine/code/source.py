@@ -76,20 +76,6 @@ _UNCHECKED_SPECIAL = {
     "__getattribute__": "every attribute read of the instance goes through it, the check's own reads included",
     "__setattr__": "it takes an attribute's name, which no drawn input knows, and every attribute set goes through it",
     "__delattr__": "it takes an attribute's name, which no drawn input knows",
-    # The check carries instances between its processes by pickling, and copies them per call.
-    **dict.fromkeys(
-        (
-            "__reduce__",
-            "__reduce_ex__",
-            "__getstate__",
-            "__setstate__",
-            "__getnewargs__",
-            "__getnewargs_ex__",
-            "__copy__",
-            "__deepcopy__",
-        ),
-        "the check copies and carries instances by it: a new version of it would make its own inputs",
-    ),
 }
 
 

@@ -97,7 +97,12 @@ class CallSource:
         self.fixtures = Pool.of(pickles, load)
 
     def payload(self, call: examples.Call) -> bytes:
-        return versions.dumps_with_refs((call.args, call.kwargs), self.refs)
+        """The call pickled; an `__init__`'s self as the blank instance it is (as recorded), never by
+        its class's reduction, which may read what `__init__` has not set yet."""
+        args = call.args
+        if args and self.first == "instance" and self.job.target.function_name == "__init__":
+            args = (versions.Unbuilt(args[0]), *args[1:])
+        return versions.dumps_with_refs((args, call.kwargs), self.refs)
 
     def shown(self, call: examples.Call) -> str:
         parts = [_short(a) for a in call.args] + [f"{k}={_short(v)}" for k, v in call.kwargs.items()]

@@ -33,7 +33,7 @@ from .. import wire
 from ..values import encoding
 from . import symbolic
 from .checked_call import call_in_child, calls_in_child, results_refs, short
-from .versions import Version, loads_with_refs
+from .versions import Version, loads_with_refs, plain_loads
 
 # -- timing and profile ----------------------------------------------------------------------
 
@@ -93,10 +93,10 @@ def _copier(payload: bytes, version: Version) -> Callable[[], Any]:
     """A maker of fresh copies of one input. Plain unpickling costs a third of unpickling with
     references, and a round of a function that changes its inputs makes a copy per call."""
     try:
-        pickle.loads(payload)
+        plain_loads(payload, version)
     except Exception:  # it names module-level objects or defaults: they must be this version's
         return functools.partial(loads_with_refs, payload, version)
-    return functools.partial(pickle.loads, payload)
+    return functools.partial(plain_loads, payload, version)
 
 
 def _timed_round(version: Version, workload: Workload, loops: int, requests: int, answers: int) -> dict[str, Any]:

@@ -15,12 +15,13 @@ import inspect
 import io
 import pickle
 import re
+import sys
 import types
 from collections.abc import Iterator
 from typing import Any, Callable
 
 from ..values import rebuilt
-from . import conditions
+from . import conditions, test_modules
 
 NEW_VERSION_FILE = "<new version>"  # the file name the new version's code objects carry
 
@@ -315,7 +316,19 @@ def reduction(obj: Any) -> Any:
             again = getattr(obj.re, how)(obj.string, obj.start(), obj.endpos)
             if again is not None and again.regs == obj.regs:
                 return matched_again, (obj.re, obj.string, how, obj.start(), obj.endpos)
+    else:
+        unittest = sys.modules.get("unittest")
+        if unittest is not None and isinstance(obj, unittest.TestCase) and reduce is object.__reduce__:
+            test = obj._testMethodName  # pytest sets the test itself on the case, wrapped: the run's too
+            own = {name: value for name, value in vars(obj).items() if name not in _TEST_CASE_RUN and name != test}
+            return cls, (test,), own  # the attributes as state: they may hold the case itself
     return NotImplemented
+
+
+# What unittest.TestCase itself sets on a case: made again by its __init__, or the run's.
+_TEST_CASE_RUN = frozenset(
+    ("_testMethodName", "_outcome", "_testMethodDoc", "_cleanups", "_subtest", "_type_equality_funcs")
+)
 
 
 def matched_again(pattern: re.Pattern[Any], string: Any, how: str, start: int, end: int) -> Any:
@@ -352,6 +365,14 @@ class RefUnpickler(pickle.Unpickler):
     def __init__(self, stream: Any, version: Version) -> None:
         super().__init__(stream)
         self._version = version
+
+    def find_class(self, module: str, name: str) -> Any:
+        try:
+            return super().find_class(module, name)
+        except ModuleNotFoundError as error:
+            if error.name != module or not test_modules.import_by_base_name(module):
+                raise
+        return super().find_class(module, name)
 
     def persistent_load(self, pid: Any) -> Any:
         if isinstance(pid, tuple):
@@ -390,4 +411,14 @@ def dumps_with_refs(value: Any, refs: dict[int, str]) -> bytes:
 
 
 def loads_with_refs(data: bytes, version: Version) -> Any:
-    return RefUnpickler(io.BytesIO(data), version).load()
+    """An input, made by the original's code in either version: unpickling calls the class's own
+    `__setstate__`, `__setitem__`, `append`, a `__reduce__`'s constructor, and a new version of one
+    would make its own inputs."""
+    with version.as_original():
+        return RefUnpickler(io.BytesIO(data), version).load()
+
+
+def plain_loads(data: bytes, version: Version) -> Any:
+    """`pickle.loads`, by the original's code as `loads_with_refs`: for a pickle that names nothing."""
+    with version.as_original():
+        return pickle.loads(data)

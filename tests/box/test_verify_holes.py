@@ -341,6 +341,38 @@ class Scaler:
     def __init__(self, factor):
         self.factor = factor
 
+
+class Memo:
+    """A function's results, remembered up to a limit; pickled as what it was made from."""
+
+    def __init__(self, function, limit):
+        self.function = function
+        self.limit = limit
+        self.results = {}
+
+    def __reduce__(self):
+        return Memo, (self.function, self.limit)
+
+
+class Shelf(dict):
+    """Labelled items, a dict of its own: unpickled and copied through its own methods."""
+
+    def __init__(self, label="", items=()):
+        super().__init__(items)
+        self.label = label
+
+    def __setitem__(self, key, value):
+        super().__setitem__(key, value.strip() if isinstance(value, str) else value)
+
+    def __copy__(self):
+        return Shelf(self.label, self)
+
+    def __reduce__(self):
+        return Shelf, (self.label,), None, None, iter(self.items())
+
+    def __setstate__(self, state):
+        self.label = state.get("label", "").lower()
+
     def __call__(self, /, value):
         return self.factor * value
 
@@ -374,11 +406,35 @@ def nth(n, seq):
 
 '''
 TESTS = """\
+import unittest
+
 from holes import (
     apply_all, as_pairs, by_key, compact, count_positive, drain, evens, first, flatten, has_key, head, labels,
     neighbours, nth, only, rotate, scale, sums_to, window_sums, count_key, without, occurrences, leafy,
-    fingerprint, cents, is_whole, heading, counted, Span, zeros, Tagged, keyed, double, Scaler,
+    fingerprint, cents, is_whole, heading, counted, Span, zeros, Tagged, keyed, double, Scaler, Memo,
+    Shelf,
 )
+
+
+def test_shelf():
+    import copy, pickle
+    for n in range(60):
+        shelf = Shelf(f"Box{n % 7}", {str(i): f" item {i} " for i in range(n % 9)})
+        assert copy.copy(shelf) == shelf and pickle.loads(pickle.dumps(shelf)) == shelf
+        shelf[str(n)] = "  x  "
+        empty = Shelf()
+        empty.__setstate__({"label": f"Label{n}"})
+        assert empty.label == f"label{n}"
+
+
+class MemoTest(unittest.TestCase):
+    def square(self, n):
+        return n * n
+
+    def test_memo_keeps_the_function_it_was_given(self):
+        self.calls = 0
+        for limit in range(0, 300, 7):
+            self.assertEqual(Memo(self.square, limit).function(3), 9)
 
 
 def test_nested_documents():
@@ -1116,3 +1172,37 @@ def test_a_number_of_another_kind_is_explored_beside_the_ints_seen(check: Checke
         "        return False\n"
     )
     assert check("leafy", right).verified
+
+
+def test_a_constructor_given_a_test_cases_own_method_is_checked_on_the_tests_calls(check: Checker) -> None:
+    # The tests pass a unittest case's bound method: carried with the case made again for its test
+    # (not with the run's outcome, which holds the runner); `self` goes as the blank instance it is
+    # at `__init__`, never by a `__reduce__` that reads what `__init__` has not set yet.
+    baseline = check("Memo.__init__")
+    assert baseline.verified and baseline.found.sources.get("captured", 0) >= 1
+    forgets = "def __init__(self, function, limit):\n    self.function = function\n    self.limit = limit\n"
+    verdict = check("Memo.__init__", forgets)
+    assert not verdict.correct and "results" in (verdict.mismatch or "")
+    swapped = (
+        "def __init__(self, function, limit):\n"
+        "    self.results = {}\n    self.limit = limit\n    self.function = function\n"
+    )
+    assert check("Memo.__init__", swapped).verified
+
+
+def test_the_copying_and_pickling_methods_are_checked_and_never_make_their_own_inputs(check: Checker) -> None:
+    # Unpickling a dict subclass calls its own __setitem__, and a class's own __setstate__: in both
+    # versions' processes the inputs are made by the original's, so a draft of one is compared on
+    # the very inputs the original got.
+    keeps_spaces = "def __setitem__(self, key, value):\n    dict.__setitem__(self, key, value)\n"
+    assert not check("Shelf.__setitem__", keeps_spaces).correct
+    keeps_case = "def __setstate__(self, state):\n    self.label = state.get('label', '')\n"
+    assert not check("Shelf.__setstate__", keeps_case).correct
+    assert not check("Shelf.__copy__", "def __copy__(self):\n    return self\n").correct
+    of_its_own_type = "def __copy__(self):\n    return type(self)(self.label, self)\n"
+    assert not check("Shelf.__copy__", of_its_own_type).correct  # a subclass's copy is a Shelf
+    assert check("Shelf.__copy__", "def __copy__(self):\n    return Shelf(self.label, dict(self))\n").verified
+    loses_items = "def __reduce__(self):\n    return Shelf, (self.label,)\n"
+    assert not check("Shelf.__reduce__", loses_items).correct
+    same = "def __reduce__(self):\n    return Shelf, (self.label,), None, None, iter(self.items())\n"
+    assert check("Shelf.__reduce__", same).verified
