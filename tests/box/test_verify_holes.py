@@ -341,6 +341,9 @@ class Scaler:
     def __init__(self, factor):
         self.factor = factor
 
+    def __call__(self, /, value):
+        return self.factor * value
+
 
 class Memo:
     """A function's results, remembered up to a limit; pickled as what it was made from."""
@@ -372,9 +375,6 @@ class Shelf(dict):
 
     def __setstate__(self, state):
         self.label = state.get("label", "").lower()
-
-    def __call__(self, /, value):
-        return self.factor * value
 
 
 class Tagged:
