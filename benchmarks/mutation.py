@@ -444,6 +444,31 @@ INTERVALTREE_FUNCTIONS = (
         for name in ("overlaps_range", "at", "envelop", "overlap", "add", "remove", "discard", "__len__")
     ),
 )
+# cachetools (untyped; src/cachetools/__init__.py): the members of Cache, a MutableMapping that
+# keeps its items in a private dict (`self.__data`, mangled) with their sizes and its current
+# size, and of its subclasses that keep an order beside it (FIFOCache, LRUCache: an OrderedDict;
+# LFUCache: a ring of links by use count, each with its keys): __copy__ (the data and the order
+# copied, the rest shared), __setitem__ (a ValueError for a value too large, the oldest or least
+# used items evicted first), __delitem__, get, pop and setdefault (a marker for a missing default),
+# popitem (KeyError when empty), and LFUCache's __setstate__ (unpickling: the ring linked again in
+# the order of the counts).
+CACHETOOLS_FUNCTIONS = tuple(
+    ("src/cachetools/__init__.py", name)
+    for name in (
+        *(f"{kind}.__copy__" for kind in ("Cache", "FIFOCache", "LRUCache", "LFUCache")),
+        "Cache.__setitem__",
+        "LRUCache.__setitem__",
+        "FIFOCache.__setitem__",
+        "Cache.__delitem__",
+        "Cache.get",
+        "Cache.pop",
+        "Cache.setdefault",
+        "LRUCache.popitem",
+        "FIFOCache.popitem",
+        "LFUCache.popitem",
+        "LFUCache.__setstate__",
+    )
+)
 SEMVER_FUNCTIONS = tuple(
     ("src/semver/version.py", f"Version.{name}")
     for name in (
@@ -693,6 +718,8 @@ LIBRARIES = {
         "test",
         INTERVALTREE_FUNCTIONS,
     ),
+    # its tests (tests/, 480 of them, about 2 seconds) import the package from src/
+    "cachetools": Library("cachetools", "8.0.3", ("tests",), "tests", CACHETOOLS_FUNCTIONS, source_root="src"),
 }
 SOURCES = ("suite", "untyped", *LIBRARIES)
 SOURCE_GROUPS = {"library": tuple(LIBRARIES), "all": SOURCES}

@@ -229,7 +229,7 @@ def _child(
         loaded = importlib.import_module(module)
         owner, name, accessor = member(function)
         namespace = version_namespace(loaded, function)
-        exec(compile(candidate, "<mutant>", "exec"), namespace)
+        define(candidate, "<mutant>", namespace, loaded, function)
         if owner:
             made = getattr(getattr(loaded, owner), name)
             original = member_call(getattr(loaded, owner), name, accessor)
@@ -253,6 +253,26 @@ def version_namespace(loaded: types.ModuleType, function: str) -> dict[str, Any]
     if accessor:
         namespace[name] = vars(getattr(loaded, owner))[name]
     return namespace
+
+
+def define(candidate: str, filename: str, namespace: dict[str, Any], loaded: types.ModuleType, function: str) -> None:
+    """`candidate` defined in `namespace`; a method's in a class body of its class's name, as it is
+    written inside its class: its private names (`self.__data`) mangle as the original's, and its
+    `super()` finds the class itself."""
+    owner, name, _ = member(function)
+    if not owner:
+        exec(compile(candidate, filename, "exec"), namespace)
+        return
+    cls = getattr(loaded, owner)
+    body = textwrap.indent(candidate, "    ")
+    exec(compile(f"class {cls.__name__}:\n{body}", filename, "exec"), namespace)
+    made = vars(namespace.pop(cls.__name__))[name]
+    namespace[cls.__name__] = cls
+    for part in (made, *(getattr(made, attribute, None) for attribute in ("fget", "fset", "fdel", "__func__"))):
+        code = getattr(part, "__code__", None)
+        if code is not None and "__class__" in code.co_freevars:
+            part.__closure__[code.co_freevars.index("__class__")].cell_contents = cls
+    namespace[name] = made
 
 
 def member_call(owner: type, name: str, accessor: str | None = None) -> Callable[..., Any]:
@@ -365,7 +385,7 @@ def _witness_child(
     try:
         loaded = importlib.import_module(module)
         namespace = version_namespace(loaded, function)
-        exec(compile(candidate, "<draft>", "exec"), namespace)
+        define(candidate, "<draft>", namespace, loaded, function)
         # a method's draft is in its class while the call runs (the instances the call builds too)
         spliced = installed(getattr(loaded, owner), name, namespace[name]) if owner else contextlib.nullcontext()
     except Exception as error:
@@ -2695,6 +2715,67 @@ def _it_member(rng: random.Random) -> Arguments:
     return (mine, (grid(0), grid(1), None)), {}  # a plain tuple: no Interval
 
 
+# -- cachetools: caches as its tests fill them (small int or text keys, values of a few kinds, a
+# maxsize from 0 up, now and then a getsizeof that weighs text by its length), items set, read and
+# deleted in a random order so that each cache's order of use differs; the key of a call is one
+# there or a new one. RR and the timed caches are left out (a random choice, a clock).
+
+
+@functools.cache
+def _ct_module() -> Any:
+    return importlib.import_module("cachetools")
+
+
+def _ct_cache(rng: random.Random, kind: str | None = None) -> Any:
+    module = _ct_module()
+    cls = getattr(module, kind or rng.choice(("Cache", "FIFOCache", "LRUCache", "LFUCache")))
+    sized = rng.random() < 0.2
+    cache = cls(rng.randint(0, 8) * (3 if sized else 1), getsizeof=len if sized else None)
+    for _ in range(rng.randint(0, 12)):
+        key = rng.choice((rng.randint(0, 6), rng.choice("abcde")))
+        roll = rng.random()
+        with contextlib.suppress(KeyError, ValueError):
+            if roll < 0.6:
+                cache[key] = rng.choice(("x", "yy", "zzzz", "v" * rng.randint(1, 9))) if sized else rng.randint(0, 99)
+            elif roll < 0.85:
+                cache.get(key)  # a read: what the caches with an order of use note
+            else:
+                del cache[key]
+    return cache
+
+
+def _ct_key(rng: random.Random, cache: Any) -> Any:
+    keys = list(cache)
+    return rng.choice(keys) if keys and rng.random() < 0.6 else rng.choice((7, "f", 0, "a"))
+
+
+def _ct_self(kind: str | None) -> Maker:
+    return lambda rng: ((_ct_cache(rng, kind),), {})
+
+
+def _ct_keyed(kind: str | None, value: bool = False, default: bool = False) -> Maker:
+    def make(rng: random.Random) -> Arguments:
+        cache = _ct_cache(rng, kind)
+        args: tuple[Any, ...] = (cache, _ct_key(rng, cache))
+        if value:
+            sized = "getsizeof" in vars(cache)
+            args += (rng.choice(("x", "long text here", 5, None)) if sized else rng.randint(0, 99),)
+        elif default and rng.random() < 0.5:
+            args += (rng.choice((None, -1, "d")),)
+        return args, {}
+
+    return make
+
+
+def _ct_state(rng: random.Random) -> Arguments:
+    """A blank LFUCache and the state a pickle of a filled one gives it, as unpickling calls __setstate__."""
+    import pickle
+
+    cls = _ct_module().LFUCache
+    state = pickle.loads(pickle.dumps(vars(_ct_cache(rng, "LFUCache"))))
+    return (cls.__new__(cls), state), {}
+
+
 LIBRARY_INPUTS: dict[str, Maker] = {
     "merge_sorted": _merge_sorted,
     "update_in": _update_in,
@@ -2891,4 +2972,17 @@ LIBRARY_INPUTS: dict[str, Maker] = {
     "intervaltree.IntervalTree.remove": _it_member,
     "intervaltree.IntervalTree.discard": _it_member,
     "intervaltree.IntervalTree.__len__": lambda rng: ((_it_tree_self(rng)[0],), {}),
+    # cachetools: the members of Cache and of its ordered subclasses, each with its instance first
+    **{f"cachetools.{kind}.__copy__": _ct_self(kind) for kind in ("Cache", "FIFOCache", "LRUCache", "LFUCache")},
+    "cachetools.Cache.__setitem__": _ct_keyed("Cache", value=True),
+    "cachetools.LRUCache.__setitem__": _ct_keyed("LRUCache", value=True),
+    "cachetools.FIFOCache.__setitem__": _ct_keyed("FIFOCache", value=True),
+    "cachetools.Cache.__delitem__": _ct_keyed(None),
+    "cachetools.Cache.get": _ct_keyed(None, default=True),
+    "cachetools.Cache.pop": _ct_keyed(None, default=True),
+    "cachetools.Cache.setdefault": _ct_keyed(None, default=True),
+    "cachetools.LRUCache.popitem": _ct_self("LRUCache"),
+    "cachetools.FIFOCache.popitem": _ct_self("FIFOCache"),
+    "cachetools.LFUCache.popitem": _ct_self("LFUCache"),
+    "cachetools.LFUCache.__setstate__": _ct_state,
 }

@@ -6374,6 +6374,188 @@ INTERVALTREE: dict[str, tuple[Draft, ...]] = {
     ),
 }
 
+# -- cachetools 8.0.3 -----------------------------------------------------------------------
+# src/cachetools/__init__.py imports collections, collections.abc, functools, heapq, random and time,
+# and defines Cache (a MutableMapping: its items in a private dict, `self.__data`, their sizes in
+# `self.__size` when a getsizeof is given, its current and maximum size) and its subclasses, which
+# keep an order beside it (FIFOCache and LRUCache an OrderedDict, `self.__order`; LFUCache a ring of
+# links by use count). A method's draft is its def at the left margin, its private names written as
+# in its class; its witness builds the cache it calls the method on.
+
+CACHETOOLS: dict[str, tuple[Draft, ...]] = {
+    "Cache.__copy__": (
+        draft(
+            "argument-shared",
+            "the items' dict carried over with the rest of the attributes, not copied: the copy and the cache share it",
+            """
+            def __copy__(self):
+                cls = type(self)
+                copy = cls.__new__(cls)
+                copy.__dict__.update(self.__dict__)  # one update carries everything, the data included
+                return copy
+            """,
+            Witness(
+                "(lambda c: (c.__setitem__(1, 1), c.__copy__()._Cache__data is c._Cache__data)[1])(Cache(4))",
+                "False",
+                "True",
+            ),
+        ),
+    ),
+    "LRUCache.__copy__": (
+        draft(
+            "argument-shared",
+            "the order of use shared with the copy: a read of one reorders the other",
+            """
+            def __copy__(self):
+                copy = super().__copy__()
+                copy.__order = self.__order  # the base class copied the items already
+                return copy
+            """,
+            Witness(
+                "(lambda c: (c.__setitem__(1, 1), c.__copy__()._LRUCache__order is c._LRUCache__order)[1])"
+                "(LRUCache(4))",
+                "False",
+                "True",
+            ),
+        ),
+    ),
+    "LFUCache.__setstate__": (
+        draft(
+            "self-state",
+            "the ring's root taken as the pickle left it: its links are not made a ring again before the others join",
+            """
+            def __setstate__(self, state):
+                self.__dict__.update(state)
+                root = self.__root
+                for link in sorted(set(self.__links.values()), key=lambda obj: obj.count):
+                    link.insert(root)
+            """,
+            Witness(
+                "(lambda c, p=__import__('pickle'): (c.__setitem__(1, 1), p.loads(p.dumps(c)).popitem())[1])"
+                "(LFUCache(4))",
+                "(1, 1)",
+                "raises AttributeError",
+            ),
+        ),
+    ),
+    "Cache.get": (
+        draft(
+            "self-state",
+            "the items' dict read directly: a subclass's __getitem__ (LRU's note of the use) is skipped",
+            """
+            def get(self, key, default=None):
+                return self.__data.get(key, default)
+            """,
+            Witness(
+                "(lambda c: (c.__setitem__(1, 1), c.__setitem__(2, 2), c.get(1), c.popitem())[-1])(LRUCache(4))",
+                "(2, 2)",
+                "(1, 1)",
+            ),
+        ),
+    ),
+    "Cache.pop": (
+        draft(
+            "empty-vs-none",
+            "None taken as the missing default: pop(key, None) of a missing key raises",
+            """
+            def pop(self, key, default=None):
+                if key in self:
+                    value = self[key]
+                    del self[key]
+                    return value
+                if default is None:
+                    raise KeyError(key)
+                return default
+            """,
+            Witness("Cache(2).pop(1, None)", "None", "raises KeyError"),
+        ),
+    ),
+    "Cache.setdefault": (
+        draft(
+            "self-state",
+            "the items' dict's own setdefault: the size is not counted and nothing is evicted",
+            """
+            def setdefault(self, key, default=None):
+                return self.__data.setdefault(key, default)
+            """,
+            Witness(
+                "(lambda c: (c.setdefault(1, 1), c.setdefault(2, 2), c.setdefault(3, 3), len(c))[-1])(Cache(2))",
+                "2",
+                "3",
+            ),
+        ),
+    ),
+    "Cache.__setitem__": (
+        draft(
+            "order-assumed",
+            "every key taken to be new: setting one already there evicts another and counts it twice",
+            """
+            def __setitem__(self, key, value):
+                data = self.__data
+                size = self.__size
+                maxsize = self.__maxsize
+                itemsize = 1 if size is None else self.getsizeof(value)
+                if itemsize > maxsize:
+                    raise ValueError("value too large")
+                if itemsize < 0:
+                    raise ValueError("value size must be non-negative")
+                while self.__currsize + itemsize > maxsize:
+                    self.popitem()
+                data[key] = value
+                if size is not None:
+                    size[key] = itemsize
+                self.__currsize += itemsize
+            """,
+            Witness("(lambda c: (c.__setitem__(1, 1), c.__setitem__(1, 2), c.currsize)[-1])(Cache(2))", "1", "2"),
+        ),
+    ),
+    "LRUCache.popitem": (
+        draft(
+            "order-assumed",
+            "the items' own order taken for the order of use: the oldest set, not the least recently used",
+            """
+            def popitem(self):
+                try:
+                    key = next(iter(self))
+                except StopIteration:
+                    raise KeyError("%s is empty" % type(self).__name__) from None
+                value = Cache.__getitem__(self, key)
+                del self[key]
+                return (key, value)
+            """,
+            Witness(
+                "(lambda c: (c.__setitem__(1, 1), c.__setitem__(2, 2), c.__getitem__(1), c.popitem())[-1])"
+                "(LRUCache(4))",
+                "(2, 2)",
+                "(1, 1)",
+            ),
+        ),
+    ),
+    "FIFOCache.popitem": (
+        draft(
+            "order-assumed",
+            "the items' own order taken for the order of setting: a key set again keeps its first place",
+            """
+            def popitem(self):
+                try:
+                    key = next(iter(self))
+                except StopIteration:
+                    raise KeyError("%s is empty" % type(self).__name__) from None
+                value = Cache.__getitem__(self, key)
+                del self[key]
+                return (key, value)
+            """,
+            Witness(
+                "(lambda c: (c.__setitem__(1, 1), c.__setitem__(2, 2), c.__setitem__(1, 3), c.popitem())[-1])"
+                "(FIFOCache(4))",
+                "(2, 2)",
+                "(1, 3)",
+            ),
+        ),
+    ),
+}
+
+
 DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "funcy": FUNCY,
     "fnc": FNC,
@@ -6389,4 +6571,5 @@ DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "isodate": ISODATE,
     "parse": PARSE,
     "intervaltree": INTERVALTREE,
+    "cachetools": CACHETOOLS,
 }
