@@ -97,8 +97,23 @@ class Version:
         finally:
             self._bind(1)
 
-    def _bind(self, which: int) -> None:
+    @contextlib.contextmanager
+    def making_inputs(self) -> Iterator[None]:
+        """The original's code in place while an input is unpickled: unpickling calls a class's own
+        `__setstate__`, `__setitem__`, `append`, and what a `__reduce__` names (a constructor, a
+        module's function), and a new version of one would make its own inputs. The new version's
+        other module-level values (a sentinel it defines again) stay: its code compares with them."""
+        code = {name for name, pair in self.replaced.items() if name.startswith(".") or any(map(callable, pair))}
+        self._bind(0, code)
+        try:
+            yield
+        finally:
+            self._bind(1, code)
+
+    def _bind(self, which: int, names: set[str] | None = None) -> None:
         for name, pair in self.replaced.items():
+            if names is not None and name not in names:
+                continue
             if name.startswith("."):
                 if pair[which] is _MISSING:
                     delattr(self.owner, name[1:])
@@ -411,14 +426,12 @@ def dumps_with_refs(value: Any, refs: dict[int, str]) -> bytes:
 
 
 def loads_with_refs(data: bytes, version: Version) -> Any:
-    """An input, made by the original's code in either version: unpickling calls the class's own
-    `__setstate__`, `__setitem__`, `append`, a `__reduce__`'s constructor, and a new version of one
-    would make its own inputs."""
-    with version.as_original():
+    """An input, made by the original's code in either version (Version.making_inputs)."""
+    with version.making_inputs():
         return RefUnpickler(io.BytesIO(data), version).load()
 
 
 def plain_loads(data: bytes, version: Version) -> Any:
     """`pickle.loads`, by the original's code as `loads_with_refs`: for a pickle that names nothing."""
-    with version.as_original():
+    with version.making_inputs():
         return pickle.loads(data)
