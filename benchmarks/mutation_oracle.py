@@ -452,17 +452,19 @@ def observe(function: Callable[..., Any], arguments: Arguments) -> tuple[Any, ..
     return result
 
 
-def normalize(value: Any, depth: int = 0) -> Any:
-    """A comparable picture of a value: iterators become the items they give (up to LIMIT)."""
+def normalize(value: Any, depth: int = 0, path: tuple[int, ...] = ()) -> Any:
+    """A comparable picture of a value: iterators become the items they give (up to LIMIT). An
+    instance met again inside itself (a ring of links) is the number of steps back to it: each
+    pointer followed anew would double the picture at every link."""
     if depth > 20:
         return repr(value)
     if isinstance(value, Iterator):
         items = list(itertools.islice(value, LIMIT))
-        return ("iterator", [normalize(item, depth + 1) for item in items])
+        return ("iterator", [normalize(item, depth + 1, path) for item in items])
     if isinstance(value, (list, tuple, collections.deque)):
-        return (type(value).__name__, [normalize(item, depth + 1) for item in value])
+        return (type(value).__name__, [normalize(item, depth + 1, path) for item in value])
     if isinstance(value, dict):
-        return (type(value).__name__, {key: normalize(item, depth + 1) for key, item in value.items()})
+        return (type(value).__name__, {key: normalize(item, depth + 1, path) for key, item in value.items()})
     if isinstance(value, re.Match):
         # a match by what it matched: the same pattern run on the same text twice gives two equal ones
         return ("Match", value.re.pattern, value.re.flags, value.string, value.pos, value.endpos, value.regs)
@@ -471,12 +473,16 @@ def normalize(value: Any, depth: int = 0) -> Any:
         # a scalar of a subclass with attributes (dpath's ListIndex: an int and its list's length):
         # its value too, as the scalar it is
         base: Any = next(kind for kind in (int, float, str, bytes) if isinstance(value, kind))
-        return (type(value).__name__, base(value), {key: normalize(item, depth + 1) for key, item in state.items()})
+        fields = {key: normalize(item, depth + 1, path) for key, item in state.items()}
+        return (type(value).__name__, base(value), fields)
     if isinstance(state, dict) and not isinstance(value, _ROUTINES):
         # an instance (an OrderedSet, a method's self, a callable one such as parse's int_convert):
         # its class and all it holds, even what its __eq__ leaves out (a map beside the list, an
         # attribute a method cached)
-        return (type(value).__name__, {key: normalize(item, depth + 1) for key, item in state.items()})
+        if id(value) in path:
+            return ("again", len(path) - path.index(id(value)))
+        inside = (*path, id(value))
+        return (type(value).__name__, {key: normalize(item, depth + 1, inside) for key, item in state.items()})
     if isinstance(value, float) and value != value:
         return (type(value).__name__, "nan")  # two NaNs are the same result, though never equal
     return (type(value).__name__, value)
