@@ -96,12 +96,15 @@ def run_pytest(
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         try:
             if recorder is not None:
-                sys.settrace(recorder.hook)  # the modules as they are imported; the recorder ends it at the first test
+                # The project's modules as they are imported; the recorder ends it at the first test.
+                recorder.trace_from_first_import()
             pytest.main([*options, *tests], plugins=plugins)
         except BaseException as error:
             outcomes.collection_error = outcomes.collection_error or f"{type(error).__name__}: {error}"
         finally:
             sys.settrace(None)
+            if recorder is not None:
+                recorder.stop_watching_imports()
 
 
 def capture_all(job: contract.CaptureJob) -> dict[str, Any]:

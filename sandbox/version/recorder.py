@@ -2,8 +2,9 @@
 (a bounded sample, pickled within limits), the tests that call each function of the project, and
 the tests that ran each piece of its code.
 
-While the modules are imported and the tests collected, a trace function notes what runs (it is
-paid once, and bounded: a suite that computes while it is collected would pay it on every call).
+While the modules are imported and the tests collected, a trace function notes what runs, from the
+first import of one of the project's files (pytest's own start is not traced); it is paid once, and
+bounded: a suite that computes while it is collected would pay it on every call.
 Before the first test, or after TRACED_CALLS calls, it is turned off and every function of the
 project gets stub code (stubs.py). Until the first test a stub's call counts for the import, as
 does every function made after the trace was cut (whether it ran is unseen). In a test, at a
@@ -24,7 +25,9 @@ seen: a generator resumed in a test after the one that started it counts for tha
 from __future__ import annotations
 
 import base64
+import contextlib
 import gc
+import importlib.machinery
 import inspect
 import os
 import pickle
@@ -174,6 +177,23 @@ class _Known:
         self.done = False  # nothing more to note or pickle in that test
 
 
+class _FirstImport:
+    """A finder that finds nothing: at the first top-level import found in the project's folder it
+    starts the recorder's trace, and leaves the import to the finders after it."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        self.recorder = recorder
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        if path is None:  # a submodule's package was imported first: it started the trace, or is not ours
+            spec = importlib.machinery.PathFinder.find_spec(name)
+            places = [spec.origin] if spec is not None and spec.origin else []
+            places += list(spec.submodule_search_locations or ()) if spec is not None else []
+            if any(os.path.realpath(place).startswith(self.recorder.project) for place in places):
+                self.recorder._start_trace(self)
+        return None
+
+
 def unit_of(file: str, code: Any) -> str:
     """`file:qualname` of the function or method whose source holds this code (a closure's is its
     outermost function's); `file:<module>` for code outside any (a module, a class body, a lambda there)."""
@@ -240,6 +260,21 @@ class Recorder:
         if unit is not None:
             self.import_units.add(unit)
 
+    def trace_from_first_import(self) -> None:
+        """Turn the trace on at the first import of one of the project's files, not before: pytest's
+        own start and its plugins' imports (tens of thousands of calls) are none of the project's."""
+        sys.meta_path.insert(0, _FirstImport(self))
+
+    @staticmethod
+    def stop_watching_imports() -> None:
+        sys.meta_path[:] = [finder for finder in sys.meta_path if not isinstance(finder, _FirstImport)]
+
+    def _start_trace(self, finder: Any) -> None:
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(finder)
+        if self._serial == 0 and not self._cut:
+            sys.settrace(self.hook)
+
     def _cut_trace(self) -> None:
         """Stubs from now on: what runs until the first test counts for the import (see `_adopt`)."""
         sys.settrace(None)
@@ -250,6 +285,7 @@ class Recorder:
     def begin(self, nodeid: str) -> None:
         if self._serial == 0 and nodeid != self._last:
             sys.settrace(None)
+            self.stop_watching_imports()
             if self._stubs is None:
                 self._stubs = self._make_stubs()
             self._adopt(everything=self._cut)  # a module imported while the trace was cut went on after it
