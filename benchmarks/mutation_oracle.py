@@ -264,8 +264,14 @@ def define(candidate: str, filename: str, namespace: dict[str, Any], loaded: typ
         exec(compile(candidate, filename, "exec"), namespace)
         return
     cls = getattr(loaded, owner)
-    body = textwrap.indent(candidate, "    ")
-    exec(compile(f"class {cls.__name__}:\n{body}", filename, "exec"), namespace)
+    # The class's own names first, as its body had them: a default of `__marker` is `_Cache__marker`.
+    own = {key: value for key, value in vars(cls).items() if not (key.startswith("__") and key.endswith("__"))}
+    namespace["__oracle_class_names__"] = own
+    body = "    locals().update(__oracle_class_names__)\n" + textwrap.indent(candidate, "    ")
+    try:
+        exec(compile(f"class {cls.__name__}:\n{body}", filename, "exec"), namespace)
+    finally:
+        del namespace["__oracle_class_names__"]
     made = vars(namespace.pop(cls.__name__))[name]
     namespace[cls.__name__] = cls
     for part in (made, *(getattr(made, attribute, None) for attribute in ("fget", "fset", "fdel", "__func__"))):
