@@ -529,8 +529,16 @@ def _short(value: Any, limit: int = 200) -> str:
 
 def _arguments_text(arguments: Arguments) -> str:
     args, kwargs = arguments
-    parts = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
+    parts = [_shown(a) for a in args] + [f"{k}={_shown(v)}" for k, v in kwargs.items()]
     return _short("(" + ", ".join(parts) + ")", 300)
+
+
+def _shown(value: Any) -> str:
+    """Its repr, or the default one where its own fails (a blank instance, before __setstate__)."""
+    try:
+        return repr(value)
+    except Exception:
+        return object.__repr__(value)
 
 
 # -- inputs ----------------------------------------------------------------------------------
