@@ -287,10 +287,13 @@ def first_strategy(
     fixtures: SearchStrategy[Any] | None = None,
     built: Sequence[Call] = (),
     every: Sequence[Any] | None = None,
+    method: str | None = None,
 ) -> SearchStrategy[Any] | None:
     """self: a captured instance, one the tests' fixtures made, or one built from its constructor
     (its arguments shaped like those of its calls `built` by the tests, where there are some); or,
-    where `every` instance of its class is known (finite.instances_of), one of those; cls: the class."""
+    where `every` instance of its class is known (finite.instances_of), one of those; cls: the class.
+    `method`: the method's name, whose project subclasses that inherit it give instances too (a
+    base class's method runs on theirs, through their own overrides)."""
     if skip_first == "class" and owner is not None:
         return st.just(owner)
     if skip_first == "instance" and every is not None:
@@ -308,7 +311,59 @@ def first_strategy(
         made = objects.instances(owner, context, captured, guess=fixtures is None, built=built)
         if made is not None:
             options.append(made)
+        for subclass in inheriting(owner, method) if method else ():
+            theirs = objects.instances(subclass, context, (), guess=True)
+            if theirs is not None:
+                options.append(used_by_their_own_methods(subclass, theirs, context))
     return st.one_of(*options) if options else None
+
+
+MAX_SUBCLASSES = 6  # a base class's subclasses whose instances are drawn as self, at most
+
+
+def inheriting(owner: type, method: str) -> list[type]:
+    """The project's classes below `owner` (at any depth) that run its `method` as it is: no class
+    between them and `owner` defines its own."""
+    found: list[type] = []
+    stack: list[type] = list(owner.__subclasses__())
+    seen = {owner}
+    while stack and len(found) < MAX_SUBCLASSES:
+        subclass = stack.pop(0)
+        if subclass in seen:
+            continue
+        seen.add(subclass)
+        stack.extend(subclass.__subclasses__())
+        names = (method, f"_{owner.__name__.lstrip('_')}{method}") if method.startswith("__") else (method,)
+        defining = next((kind for kind in subclass.__mro__ if any(name in vars(kind) for name in names)), None)
+        if defining is owner and objects.project_class(subclass):
+            found.append(subclass)
+    return found
+
+
+def used_by_their_own_methods(cls: type, made: SearchStrategy[Any], context: Context) -> SearchStrategy[Any]:
+    """Instances of `cls` in states its own methods make: where it takes items by key, some set and
+    some read again (an LRU cache's order of use), through its own `__setitem__` and `__getitem__`."""
+    if not (callable(getattr(cls, "__setitem__", None)) and callable(getattr(cls, "__getitem__", None))):
+        return made
+    keys = st.one_of(st.integers(-2, 8), st.sampled_from(("a", "b", "c", "key")))
+    values = st.one_of(st.integers(-5, 99), st.text(max_size=4), st.none())
+
+    @st.composite
+    def used(draw: st.DrawFn) -> Any:
+        instance = draw(made)
+        for key, value in draw(st.lists(st.tuples(keys, values), max_size=8)):
+            try:
+                instance[key] = value
+            except Exception:  # a value too large for it, a key it refuses: as a caller would see
+                continue
+        for key in draw(st.lists(keys, max_size=6)):
+            try:
+                instance[key]
+            except Exception:
+                continue
+        return instance
+
+    return used()
 
 
 def _built(owner: type, context: Context) -> SearchStrategy[Any]:

@@ -657,14 +657,16 @@ def plan_inputs(
 
     def in_context(context: Context) -> list[SearchStrategy[Any] | None]:
         first = (
-            first_strategy(skip_first, owner, knowns[0].captured, context, knowns[0].fixtures, constructions, every)
+            first_strategy(
+                skip_first, owner, knowns[0].captured, context, knowns[0].fixtures, constructions, every, name
+            )
             if first_name
             else None
         )
         return value_strategies(knowns, context, first)
 
     first = (
-        first_strategy(skip_first, owner, knowns[0].captured, small, knowns[0].fixtures, constructions, every)
+        first_strategy(skip_first, owner, knowns[0].captured, small, knowns[0].fixtures, constructions, every, name)
         if first_name
         else None
     )
