@@ -6382,6 +6382,19 @@ INTERVALTREE: dict[str, tuple[Draft, ...]] = {
 # links by use count). A method's draft is its def at the left margin, its private names written as
 # in its class; its witness builds the cache it calls the method on.
 
+# LRUCache's and FIFOCache's popitem written alike: the first of the items' own dict, whatever
+# order of use or of setting the subclass keeps beside it
+_CACHE_POPITEM_BY_ITEMS_ORDER = """
+def popitem(self):
+    try:
+        key = next(iter(self))
+    except StopIteration:
+        raise KeyError("%s is empty" % type(self).__name__) from None
+    value = Cache.__getitem__(self, key)
+    del self[key]
+    return (key, value)
+"""
+
 CACHETOOLS: dict[str, tuple[Draft, ...]] = {
     "Cache.__copy__": (
         draft(
@@ -6513,16 +6526,7 @@ CACHETOOLS: dict[str, tuple[Draft, ...]] = {
         draft(
             "order-assumed",
             "the items' own order taken for the order of use: the oldest set, not the least recently used",
-            """
-            def popitem(self):
-                try:
-                    key = next(iter(self))
-                except StopIteration:
-                    raise KeyError("%s is empty" % type(self).__name__) from None
-                value = Cache.__getitem__(self, key)
-                del self[key]
-                return (key, value)
-            """,
+            _CACHE_POPITEM_BY_ITEMS_ORDER,
             Witness(
                 "(lambda c: (c.__setitem__(1, 1), c.__setitem__(2, 2), c.__getitem__(1), c.popitem())[-1])"
                 "(LRUCache(4))",
@@ -6535,16 +6539,7 @@ CACHETOOLS: dict[str, tuple[Draft, ...]] = {
         draft(
             "order-assumed",
             "the items' own order taken for the order of setting: a key set again keeps its first place",
-            """
-            def popitem(self):
-                try:
-                    key = next(iter(self))
-                except StopIteration:
-                    raise KeyError("%s is empty" % type(self).__name__) from None
-                value = Cache.__getitem__(self, key)
-                del self[key]
-                return (key, value)
-            """,
+            _CACHE_POPITEM_BY_ITEMS_ORDER,
             Witness(
                 "(lambda c: (c.__setitem__(1, 1), c.__setitem__(2, 2), c.__setitem__(1, 3), c.popitem())[-1])"
                 "(FIFOCache(4))",
