@@ -310,7 +310,7 @@ def first_strategy(
         # (`SupportsInt`); guessed only where neither the tests nor their fixtures gave one.
         made = objects.instances(owner, context, captured, guess=fixtures is None, built=built)
         if made is not None:
-            options.append(made)
+            options.append(used_by_their_own_methods(owner, made, context))
         for subclass in inheriting(owner, method) if method else ():
             theirs = objects.instances(subclass, context, (), guess=True)
             if theirs is not None:
@@ -341,8 +341,9 @@ def inheriting(owner: type, method: str) -> list[type]:
 
 
 def used_by_their_own_methods(cls: type, made: SearchStrategy[Any], context: Context) -> SearchStrategy[Any]:
-    """Instances of `cls` in states its own methods make: where it takes items by key, some set and
-    some read again (an LRU cache's order of use), through its own `__setitem__` and `__getitem__`."""
+    """Instances of `cls` as made, and in states its own methods make: where it takes items by key,
+    some set and some read again (an LRU cache's order of use), through its own `__setitem__` and
+    `__getitem__` (none set, none read, is one of the draws: the instance as made)."""
     if not (callable(getattr(cls, "__setitem__", None)) and callable(getattr(cls, "__getitem__", None))):
         return made
     keys = st.one_of(st.integers(-2, 8), st.sampled_from(("a", "b", "c", "key")))

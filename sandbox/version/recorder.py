@@ -36,7 +36,7 @@ import time
 import types
 from typing import Any
 
-from . import stubs, versions
+from . import project_objects, stubs, versions
 from .fixture_values import FixtureValues
 from .outcomes import Outcomes
 
@@ -152,12 +152,18 @@ class _Function:
     def __init__(self, key: str, module: Any, function: Any, recorded: bool) -> None:
         self.key, self.module, self.function, self.recorded = key, module, function, recorded
         self._refs: dict[int, str] | None = None
+        self._named: project_objects.Named | None = None  # what `_refs` was made with
 
-    def refs(self, by_module: dict[str, dict[int, str]]) -> dict[int, str]:
-        if self._refs is None:
+    def refs(self, by_module: dict[str, dict[int, str]], named: project_objects.Named) -> dict[int, str]:
+        if self._refs is None or self._named is not named:
+            self._named = named
             name = self.module.__name__
             if name not in by_module:
-                by_module[name] = dict(versions.protected_objects(self.module))
+                # Its own module's objects by their global names, as a version names them; those of
+                # the project's other modules by where they are found.
+                own = project_objects.PREFIX + name + ":"
+                others = {key: path for key, path in named.refs.items() if not path.startswith(own)}
+                by_module[name] = {**others, **versions.protected_objects(self.module)}
             refs = dict(by_module[name])
             for default, value in versions.defaults_of(self.function).items():
                 if not versions.is_plain(value):
@@ -224,7 +230,9 @@ class Recorder:
         self._codes: dict[int, _Known] = {}  # by id: the codes stay alive in the stubs
         self._modules: dict[str, Any] = {}  # a project file (relative): its module
         self._paths: dict[str, str | None] = {}  # co_filename: the project file, relative
-        self._refs: dict[str, dict[int, str]] = {}
+        self._refs: dict[str, dict[int, str]] = {}  # a module's name: what its functions' pickles name
+        self._named: project_objects.Named | None = None
+        self._named_modules = -1  # the project modules there were when `_named` was made
         self._bytes = 0
         self._started = time.perf_counter()
         self._own = 0.0  # seconds spent recording (see RECORD_SHARE)
@@ -480,7 +488,7 @@ class Recorder:
         args, kwargs = frame_arguments(frame)
         if frame.f_code.co_name == "__init__" and args:
             args = (versions.Unbuilt(args[0]), *args[1:])
-        data = pickled((args, kwargs), function.refs(self._refs), self._stubs)
+        data = pickled((args, kwargs), function.refs(self._refs, self._named_objects()), self._stubs)
         if data is None:
             record["failures"][key] = failures + 1  # e.g. a whole grammar or tree as `self`: rarely worth it
             if self._unkept.get(key, 0) >= 0:
@@ -521,6 +529,14 @@ class Recorder:
             text = base64.b64encode(data).decode("ascii")
             for key in takers:
                 record["fixtures"].setdefault(key, []).append(text)
+
+    def _named_objects(self) -> project_objects.Named:
+        """The project modules' objects by name, found again once more of its modules are imported."""
+        if self._named is None or self._named_modules != len(self._modules):
+            self._named = project_objects.named_objects(None, [self.project])
+            self._named_modules = len(self._modules)
+            self._refs.clear()
+        return self._named
 
     def _in_project(self, cls: type) -> bool:
         name = getattr(cls, "__module__", None)

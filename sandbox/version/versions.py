@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from typing import Any, Callable
 
 from ..values import rebuilt
-from . import conditions, test_modules
+from . import conditions, project_objects, test_modules
 
 NEW_VERSION_FILE = "<new version>"  # the file name the new version's code objects carry
 
@@ -44,6 +44,7 @@ class Version:
         # The names the new version rebound, with what they held before and after: the symbolic
         # search runs both versions in one process and gives each its own while it runs.
         self.replaced: dict[str, tuple[Any, Any]] = {}
+        self._named: project_objects.Named | None = None  # the other project modules' objects, once
         self.function = original if candidate is None else self._define(candidate, target)
         # A decorated function is called decorated; its own code is the one its decorator wraps.
         self.original_code = own_function(original, target.function_name, None)
@@ -126,7 +127,9 @@ class Version:
         """Objects whose identity a caller can see: module-level objects and this version's defaults.
         Read anew each time: a module that rebinds a global (`cache = {}` in a call) makes the old
         object an ordinary value, in either version, once the call has returned."""
-        refs = protected_objects(self.module)
+        if self._named is None:
+            self._named = project_objects.named_objects(self.module, project_objects.project_roots())
+        refs = {**self._named.refs, **protected_objects(self.module)}
         for name, value in defaults_of(self.inner).items():
             if not is_plain(value):
                 refs[id(value)] = "default:" + name
@@ -400,6 +403,11 @@ class RefUnpickler(pickle.Unpickler):
             return vars(self._version.module)[name]
         if kind == "default":
             return defaults_of(self._version.inner)[name]
+        if kind + ":" == project_objects.PREFIX:
+            try:
+                return project_objects.resolve(str(pid))
+            except LookupError as error:
+                raise pickle.UnpicklingError(str(error)) from None
         raise pickle.UnpicklingError(f"unknown reference {pid!r}")
 
 

@@ -29,6 +29,8 @@ import collections
 import itertools
 import math
 import numbers
+
+import kinds
 from collections.abc import Sequence
 from typing import Generic, TypeVar
 
@@ -421,6 +423,18 @@ class Tagged:
         return self.tag is None or other.tag is not None and self.tag >= other.tag
 
 
+def merge_lists(tokens):
+    """Each word, comma, word in a row of `tokens` becomes one word "a,b", in place (a parser's
+    grouping: the kinds are another module's objects, told apart by identity)."""
+    index = 0
+    while index + 2 < len(tokens):
+        word, comma, other = tokens[index : index + 3]
+        if word.kind is kinds.WORD and comma.kind is kinds.COMMA and other.kind is kinds.WORD:
+            tokens[index : index + 3] = [kinds.Token(kinds.WORD, word.text + "," + other.text)]
+        else:
+            index += 1
+
+
 def nth(n, seq):
     try:
         return seq[n]
@@ -430,6 +444,19 @@ def nth(n, seq):
         return next(itertools.islice(seq, n, None), None)
 
 '''
+KINDS = """\
+class Kind:
+    def __init__(self, name):
+        self.name = name
+
+
+class Token:
+    def __init__(self, kind, text):
+        self.kind, self.text = kind, text
+
+
+WORD, COMMA, SPACE = Kind("word"), Kind("comma"), Kind("space")
+"""
 TESTS = """\
 import unittest
 
@@ -437,8 +464,20 @@ from holes import (
     apply_all, as_pairs, by_key, compact, count_positive, drain, evens, first, flatten, has_key, head, labels,
     neighbours, nth, only, rotate, scale, sums_to, window_sums, count_key, without, occurrences, leafy,
     fingerprint, cents, is_whole, heading, counted, Span, zeros, Tagged, keyed, double, Scaler, Memo,
-    Shelf, Store, RecentStore,
+    Shelf, Store, RecentStore, merge_lists,
 )
+from kinds import COMMA, SPACE, WORD, Token
+
+
+def test_merge_lists():
+    tokens = [Token(WORD, "a"), Token(COMMA, ","), Token(WORD, "b"), Token(COMMA, ","), Token(WORD, "c")]
+    merge_lists(tokens)
+    assert [token.text for token in tokens] == ["a,b,c"]
+    for n in range(40):
+        tokens = [Token(WORD, "a"), Token(COMMA, ","), Token(WORD, "b"), Token(SPACE, " ")] * (n % 3 + 1)
+        tokens[n % len(tokens)] = Token(SPACE, " ")
+        merge_lists(tokens)
+        assert len(tokens) < 4 * (n % 3 + 1)
 
 
 def test_store():
@@ -553,7 +592,8 @@ def test_kinds_seen_once():
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_project(tmp_path_factory.mktemp("holes") / "holes", {"holes.py": MODULE, "tests/test_holes.py": TESTS})
+    files = {"holes.py": MODULE, "kinds.py": KINDS, "tests/test_holes.py": TESTS}
+    return build_project(tmp_path_factory.mktemp("holes") / "holes", files)
 
 
 @pytest.fixture(scope="module")
@@ -1254,3 +1294,22 @@ def test_a_base_classs_method_is_checked_on_its_subclasses_instances_too(check: 
         "def get(self, key, default=None):\n    if key in self.items:\n        return self[key]\n    return default\n"
     )
     assert check("Store.get", same).verified
+
+
+def test_another_modules_objects_keep_their_identity_in_the_calls_captured(check: Checker) -> None:
+    # The tokens' kinds are objects of another module, told apart by `is`. Carried by value, every
+    # captured token's kind was a copy that matched none, nothing was ever merged, and no draft could
+    # be checked; carried by name, each version's process takes its own.
+    baseline = check("merge_lists")
+    assert baseline.verified and baseline.found.sources.get("captured")
+    first_pair_only = (
+        "def merge_lists(tokens):\n"
+        "    for index in range(len(tokens) - 2):\n"
+        "        word, comma, other = tokens[index : index + 3]\n"
+        "        if word.kind is kinds.WORD and comma.kind is kinds.COMMA and other.kind is kinds.WORD:\n"
+        "            tokens[index : index + 3] = [kinds.Token(kinds.WORD, word.text + ',' + other.text)]\n"
+        "            return\n"
+    )
+    assert not check("merge_lists", first_pair_only).correct
+    same = first_pair_only.replace("            return\n", "            return merge_lists(tokens)\n")
+    assert check("merge_lists", same).verified

@@ -1,0 +1,91 @@
+"""sandbox/version/project_objects.py: the project's other modules' objects travel by their names."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tests.sandbox_modules import load
+
+project_objects = load("version.project_objects")
+
+TOKENS = """
+class Kind(tuple):
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        new = Kind(self + (name,))
+        setattr(self, name, new)
+        return new
+
+
+Token = Kind()
+Keyword = Token.Keyword
+DML = Keyword.DML
+Keyword.Cast.Zone  # made on import, named by no global of its own
+MISSING = object()
+LIMIT = 40
+NAMES = ("a", "b")
+
+
+class Registry:
+    DEFAULT = object()
+    count = 3
+
+    def lookup(self):
+        return self
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Iterator[tuple[list[str], dict[str, ModuleType]]]:
+    package = tmp_path / "tokpkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "tokens.py").write_text(TOKENS)
+    (package / "lexer.py").write_text("from . import tokens\nSTATE = {'kind': tokens.DML}\n")
+    (tmp_path / "test_lexer.py").write_text("SHARED = object()\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import importlib
+
+        modules = {name: importlib.import_module(name) for name in ("tokpkg.tokens", "tokpkg.lexer", "test_lexer")}
+        yield [str(tmp_path.resolve()) + "/"], modules
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [name for name in sys.modules if name.startswith("tokpkg") or name == "test_lexer"]:
+            del sys.modules[name]
+
+
+def test_objects_are_named_by_their_shortest_path_and_resolve_to_themselves(project: Any) -> None:
+    roots, modules = project
+    tokens = modules["tokpkg.tokens"]
+    named = project_objects.named_objects(None, roots)
+    assert named.refs[id(tokens.DML)] == "object:tokpkg.tokens:DML"
+    assert named.refs[id(tokens.Keyword.Cast)] == "object:tokpkg.tokens:Keyword.Cast"
+    assert named.refs[id(tokens.Keyword.Cast.Zone)] == "object:tokpkg.tokens:Keyword.Cast.Zone"
+    assert named.refs[id(tokens.Registry.DEFAULT)] == "object:tokpkg.tokens:Registry.DEFAULT"
+    assert named.refs[id(modules["tokpkg.lexer"].STATE)] == "object:tokpkg.lexer:STATE"
+    for value in (tokens.DML, tokens.Keyword.Cast.Zone, tokens.MISSING, tokens.Registry.DEFAULT):
+        assert project_objects.resolve(named.refs[id(value)]) is value
+
+
+def test_plain_values_classes_functions_and_test_modules_are_not_named(project: Any) -> None:
+    roots, modules = project
+    tokens = modules["tokpkg.tokens"]
+    named = project_objects.named_objects(None, roots)
+    for value in (tokens.LIMIT, tokens.NAMES, tokens.Registry, tokens.Registry.lookup, modules["test_lexer"].SHARED):
+        assert id(value) not in named.refs
+    assert id(tokens.MISSING) not in project_objects.named_objects(tokens, roots).refs  # its own module: by global
+
+
+def test_a_name_the_receiver_cannot_resolve_is_a_lookup_error(project: Any) -> None:
+    with pytest.raises(LookupError, match="has no"):
+        project_objects.resolve("object:tokpkg.tokens:Keyword.Nothing")
+    with pytest.raises(LookupError, match="cannot import"):
+        project_objects.resolve("object:tokpkg.absent:X")
