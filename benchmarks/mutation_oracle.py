@@ -2796,6 +2796,211 @@ def _ct_state(rng: random.Random) -> Arguments:
     return (cls.__new__(cls), state), {}
 
 
+# -- sqlparse: statements as its tests write them (selects with casts, aliases, functions, CASE,
+# windows, arrays and comparisons; inserts with VALUES; updates; CTEs; comments; odd case and
+# spacing), split by its own lexer and grouped, as `sqlparse.parse` does, by the grouping functions
+# that run before the one called (`group` calls them in one order), so that each meets the tree it
+# meets in the library. Methods are called on a node of a fully grouped statement.
+
+_SQ_ITEMS = (
+    "a",
+    "b.c",
+    "count(*)",
+    "x::int",
+    "1 + 2 * c",
+    "'text'",
+    "col AS alias",
+    "f(a, b)",
+    "t.*",
+    "CASE WHEN a = 1 THEN 'x' ELSE 'y' END",
+    "arr[1]",
+    "max(x) over (partition by y)",
+    "d -> 'k'",
+    "ts at time zone 'utc'",
+    "date '2020-01-01'",
+    "NULL",
+    "-- note\n e",
+    "interval '2 days'",
+    "case x when 1 then 2 end",
+    "a || b",
+    "sum(a) s",
+    "(select 1) sub",
+    "@var",
+    "%(name)s",
+)
+_SQ_FROM = ("t", "t1, t2", "t AS x", "(select 1) sub", "schema.tbl", "t1 JOIN t2 ON t1.a = t2.b")
+_SQ_WHERE = ("a = 1", "b <> 'x' AND c > 2", "x IS NULL", "d in (1, 2)", "y = z -- c\n", "a >= b.c::int")
+_SQ_OTHER = (
+    "INSERT INTO t (a, b) VALUES (1, 2), (3, 4)",
+    "insert into t values (1, 'x')",
+    "UPDATE t SET a = 1 WHERE b = 2",
+    "WITH c AS (SELECT 1) SELECT * FROM c",
+    "with a as (select 1), b as (select 2) insert into t select * from b",
+    "/* lead */ SELECT 1",
+    "-- lead\nSELECT a FROM b",
+    "CREATE TABLE t (a int, b varchar(2))",
+    "create table t as select f(x) from y",
+    "SELECT a FROM b GROUP BY c HAVING count(*) > 1",
+    "DECLARE x int; SET x := 5",
+    "select * from t where a = 1 order by b desc, c",
+    "",
+    "   ",
+    "select a, b -- one\n, c /* two */ from t",
+)
+
+
+@functools.cache
+def _sq_modules() -> tuple[Any, Any, Any, Any]:
+    sqlparse = importlib.import_module("sqlparse")
+    grouping = importlib.import_module("sqlparse.engine.grouping")
+    stack = importlib.import_module("sqlparse.engine.filter_stack")
+    return sqlparse, grouping, stack, importlib.import_module("sqlparse.sql")
+
+
+def _sq_text(rng: random.Random) -> str:
+    if rng.random() < 0.3:
+        text = rng.choice(_SQ_OTHER)
+    else:
+        items = ", ".join(rng.choice(_SQ_ITEMS) for _ in range(rng.randint(1, 4)))
+        text = f"SELECT {items} FROM {rng.choice(_SQ_FROM)}"
+        if rng.random() < 0.6:
+            text += f" WHERE {rng.choice(_SQ_WHERE)}"
+        if rng.random() < 0.3:
+            text += rng.choice((" ORDER BY a DESC", " order by 1, b asc", " LIMIT 5"))
+    return text.lower() if rng.random() < 0.2 else text
+
+
+def _sq_statement(rng: random.Random, before: str | None = None) -> Any:
+    """A statement grouped as `group` groups it, up to (not including) the function `before`."""
+    _, grouping, stack, sql = _sq_modules()
+    statements = list(stack.FilterStack().run(_sq_text(rng)))
+    statement = statements[0] if statements else sql.Statement([])
+    names = [name for name in _SQ_ORDER if before is None or _SQ_ORDER.index(name) < _SQ_ORDER.index(before)]
+    for name in names:
+        getattr(grouping, name)(statement)
+    return statement
+
+
+_SQ_ORDER = (
+    "group_comments",
+    "group_brackets",
+    "group_parenthesis",
+    "group_case",
+    "group_if",
+    "group_for",
+    "group_begin",
+    "group_over",
+    "group_functions",
+    "group_where",
+    "group_period",
+    "group_arrays",
+    "group_identifier",
+    "group_order",
+    "group_typecasts",
+    "group_tzcasts",
+    "group_typed_literal",
+    "group_operator",
+    "group_comparison",
+    "group_as",
+    "group_aliased",
+    "group_assignment",
+    "align_comments",
+    "group_identifier_list",
+    "group_values",
+)
+
+
+def _sq_grouping(name: str) -> Maker:
+    return lambda rng: ((_sq_statement(rng, name),), {})
+
+
+def _sq_nodes(rng: random.Random, groups: bool) -> list[Any]:
+    statement = _sq_statement(rng)
+    found, stack = [statement], [statement]
+    while stack:
+        for token in stack.pop().tokens:
+            if token.is_group:
+                stack.append(token)
+            if token.is_group or not groups:
+                found.append(token)
+    return found
+
+
+def _sq_ttype(rng: random.Random) -> Any:
+    tokens = importlib.import_module("sqlparse.tokens")
+    return rng.choice(
+        (
+            tokens.Keyword,
+            tokens.Keyword.DML,
+            tokens.Punctuation,
+            tokens.Name,
+            tokens.Comparison,
+            tokens.Wildcard,
+            tokens.Number.Integer,
+            tokens.Text.Whitespace,
+        )
+    )
+
+
+def _sq_match(rng: random.Random) -> Arguments:
+    token = rng.choice(_sq_nodes(rng, groups=False))
+    roll = rng.random()
+    values: Any = None if roll < 0.2 else rng.choice(("select", "SELECT", ",", "a", "*", "from", "=", "1", "as"))
+    if roll > 0.6:
+        values = tuple(rng.choice(("select", "from", "As", ",", "x", "1", "^s", "e$", ".")) for _ in range(2))
+    ttype = token.ttype if rng.random() < 0.6 else _sq_ttype(rng)
+    return (token, ttype, values), ({"regex": True} if rng.random() < 0.25 else {})
+
+
+def _sq_within(rng: random.Random) -> Arguments:
+    sql = _sq_modules()[3]
+    token = rng.choice(_sq_nodes(rng, groups=False))
+    kinds = (sql.Identifier, sql.Function, sql.Where, sql.Parenthesis, sql.Statement, sql.TokenList, sql.Comparison)
+    return (token, rng.choice((*kinds, kinds[:3]))), {}
+
+
+def _sq_token_next(rng: random.Random) -> Arguments:
+    node = rng.choice(_sq_nodes(rng, groups=True))
+    idx = rng.choice((None, -1, 0, 1, len(node.tokens) - 1, len(node.tokens), rng.randint(-2, len(node.tokens) + 1)))
+    flags = {name: rng.random() < 0.5 for name in ("skip_ws", "skip_cm", "_reverse") if rng.random() < 0.6}
+    return (node, idx), flags
+
+
+def _sq_group_tokens(rng: random.Random) -> Arguments:
+    sql = _sq_modules()[3]
+    node = rng.choice(_sq_nodes(rng, groups=True))
+    count = len(node.tokens)
+    if count == 0:
+        return (node, sql.TokenList, 0, 0), {}
+    start = rng.randrange(count)
+    end = rng.randint(start, count - 1)
+    kind = rng.choice((sql.Identifier, sql.TokenList, sql.Parenthesis, type(node.tokens[start])))
+    extra = {name: rng.random() < 0.5 for name in ("include_end", "extend") if rng.random() < 0.6}
+    return (node, kind, start, end), extra
+
+
+def _sq_get_type(rng: random.Random) -> Arguments:
+    return (_sq_statement(rng),), {}
+
+
+def _sq_get_cases(rng: random.Random) -> Arguments:
+    sql = _sq_modules()[3]
+    for _ in range(200):
+        cases = [node for node in _sq_nodes(rng, groups=True) if isinstance(node, sql.Case)]
+        if cases:
+            return (rng.choice(cases),), ({"skip_ws": rng.random() < 0.5} if rng.random() < 0.7 else {})
+    raise RuntimeError("no CASE among the statements drawn")
+
+
+def _sq_getitem(rng: random.Random) -> Arguments:
+    node = rng.choice(_sq_nodes(rng, groups=True))
+    count = len(node.tokens)
+    item: Any = rng.randint(-count - 1, count + 1)
+    if rng.random() < 0.25:
+        item = slice(rng.choice((None, 0, 1, -1)), rng.choice((None, 2, -1, count)))
+    return (node, item), {}
+
+
 LIBRARY_INPUTS: dict[str, Maker] = {
     "merge_sorted": _merge_sorted,
     "update_in": _update_in,
@@ -3005,4 +3210,17 @@ LIBRARY_INPUTS: dict[str, Maker] = {
     "cachetools.FIFOCache.popitem": _ct_self("FIFOCache"),
     "cachetools.LFUCache.popitem": _ct_self("LFUCache"),
     "cachetools.LFUCache.__setstate__": _ct_state,
+    # sqlparse: the grouping functions on the statement as `group` hands it to each; methods of its nodes
+    **{
+        f"sqlparse.{name}": _sq_grouping(name)
+        for name in _SQ_ORDER
+        if name not in ("group_brackets", "group_parenthesis", "group_case", "group_if", "group_for", "group_begin")
+    },
+    "sqlparse.Token.match": _sq_match,
+    "sqlparse.Token.within": _sq_within,
+    "sqlparse.TokenList.token_next": _sq_token_next,
+    "sqlparse.TokenList.group_tokens": _sq_group_tokens,
+    "sqlparse.Statement.get_type": _sq_get_type,
+    "sqlparse.Case.get_cases": _sq_get_cases,
+    "sqlparse.TokenList.__getitem__": _sq_getitem,
 }

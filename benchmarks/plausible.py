@@ -6551,6 +6551,402 @@ CACHETOOLS: dict[str, tuple[Draft, ...]] = {
 }
 
 
+SQLPARSE: dict[str, tuple[Draft, ...]] = {
+    "group_typecasts": (
+        draft(
+            "option-ignored",
+            "the casts grouped at the statement's top level only: those inside a group are left as they are",
+            """
+            def group_typecasts(tlist):
+                def match(token):
+                    return token.match(T.Punctuation, '::')
+
+                def valid(token):
+                    return token is not None
+
+                def post(tlist, pidx, tidx, nidx):
+                    return pidx, nidx
+
+                _group(tlist, sql.Identifier, match, valid, valid, post, recurse=False)
+            """,
+        ),
+    ),
+    "group_comparison": (
+        draft(
+            "part-dropped",
+            "NULL left out of what may stand beside a comparison: `x = NULL` is no Comparison",
+            """
+            def group_comparison(tlist):
+                sqlcls = (sql.Parenthesis, sql.Function, sql.Identifier, sql.Operation, sql.TypedLiteral)
+                ttypes = T_NUMERICAL + T_STRING + T_NAME
+
+                def match(token):
+                    return token.ttype == T.Operator.Comparison
+
+                def valid(token):
+                    return bool(imt(token, t=ttypes, i=sqlcls))
+
+                def post(tlist, pidx, tidx, nidx):
+                    return pidx, nidx
+
+                _group(tlist, sql.Comparison, match, valid, valid, post, extend=False)
+            """,
+        ),
+    ),
+    "group_identifier": (
+        draft(
+            "kind-assumed",
+            "the names found by a tuple's membership, which asks for the kind itself, not for a kind below it "
+            "(a builtin name, a placeholder)",
+            """
+            @recurse(sql.Identifier)
+            def group_identifier(tlist):
+                ttypes = (T.String.Symbol, T.Name)
+                for tidx, token in enumerate(tlist.tokens):
+                    if token.ttype in ttypes:
+                        tlist.group_tokens(sql.Identifier, tidx, tidx)
+            """,
+        ),
+    ),
+    "group_where": (
+        draft(
+            "bound-edge",
+            "the WHERE clause taken up to and including the keyword that ends it",
+            """
+            @recurse(sql.Where)
+            def group_where(tlist):
+                tidx, token = tlist.token_next_by(m=sql.Where.M_OPEN)
+                while token:
+                    eidx, end = tlist.token_next_by(m=sql.Where.M_CLOSE, idx=tidx)
+                    end = tlist._groupable_tokens[-1] if end is None else end
+                    tlist.group_tokens(sql.Where, tidx, tlist.token_index(end))
+                    tidx, token = tlist.token_next_by(m=sql.Where.M_OPEN, idx=tidx)
+            """,
+        ),
+    ),
+    "group_order": (
+        draft(
+            "part-dropped",
+            "only identifiers taken before ASC or DESC: a column's number (`ORDER BY 1 DESC`) is left alone",
+            """
+            @recurse(sql.Identifier)
+            def group_order(tlist):
+                tidx, token = tlist.token_next_by(t=T.Keyword.Order)
+                while token:
+                    pidx, prev_ = tlist.token_prev(tidx)
+                    if isinstance(prev_, sql.Identifier):
+                        tlist.group_tokens(sql.Identifier, pidx, tidx)
+                        tidx = pidx
+                    tidx, token = tlist.token_next_by(t=T.Keyword.Order, idx=tidx)
+            """,
+        ),
+    ),
+    "group_values": (
+        draft(
+            "part-dropped",
+            "the VALUES clause ended at its first row",
+            """
+            def group_values(tlist):
+                tidx, token = tlist.token_next_by(m=(T.Keyword, 'VALUES'))
+                start_idx = tidx
+                while token:
+                    if isinstance(token, sql.Parenthesis):
+                        tlist.group_tokens(sql.Values, start_idx, tidx, extend=True)
+                        return
+                    tidx, token = tlist.token_next(tidx)
+            """,
+        ),
+    ),
+    "group_functions": (
+        draft(
+            "strict-parse",
+            "CREATE, TABLE and AS recognised in capitals only: `create table t as select f(x)` keeps no function",
+            """
+            @recurse(sql.Function)
+            def group_functions(tlist):
+                values = {token.value for token in tlist.tokens}
+                if 'CREATE' in values and 'TABLE' in values and 'AS' not in values:
+                    return
+                tidx, token = tlist.token_next_by(t=T.Name)
+                while token:
+                    nidx, next_ = tlist.token_next(tidx)
+                    if isinstance(next_, sql.Parenthesis):
+                        over_idx, over = tlist.token_next(nidx)
+                        eidx = over_idx if over and isinstance(over, sql.Over) else nidx
+                        tlist.group_tokens(sql.Function, tidx, eidx)
+                    tidx, token = tlist.token_next_by(t=T.Name, idx=tidx)
+            """,
+        ),
+    ),
+    "group_aliased": (
+        draft(
+            "part-dropped",
+            "a number no longer takes an alias: only groups are looked for",
+            """
+            @recurse()
+            def group_aliased(tlist):
+                I_ALIAS = (sql.Parenthesis, sql.Function, sql.Case, sql.Identifier, sql.Operation, sql.Comparison)
+                tidx, token = tlist.token_next_by(i=I_ALIAS)
+                while token:
+                    nidx, next_ = tlist.token_next(tidx)
+                    if isinstance(next_, sql.Identifier):
+                        tlist.group_tokens(sql.Identifier, tidx, nidx, extend=True)
+                    tidx, token = tlist.token_next_by(i=I_ALIAS, idx=tidx)
+            """,
+        ),
+    ),
+    "group_comments": (
+        draft(
+            "bound-edge",
+            "comments that run to the statement's end grouped too: the end taken as the last token",
+            """
+            @recurse(sql.Comment)
+            def group_comments(tlist):
+                tidx, token = tlist.token_next_by(t=T.Comment)
+                while token:
+                    eidx, end = tlist.token_not_matching(lambda tk: imt(tk, t=T.Comment) or tk.is_newline, idx=tidx)
+                    if end is None:
+                        eidx = len(tlist.tokens)
+                    eidx, end = tlist.token_prev(eidx, skip_ws=False)
+                    tlist.group_tokens(sql.Comment, tidx, eidx)
+                    tidx, token = tlist.token_next_by(t=T.Comment, idx=tidx)
+            """,
+        ),
+    ),
+    "group_period": (
+        draft(
+            "part-dropped",
+            "what follows the dot always joined, the check of what may follow it dropped",
+            """
+            def group_period(tlist):
+                def match(token):
+                    return token.match(T.Punctuation, '.') or token.match(T.Operator, ('->', '->>'))
+
+                def valid_prev(token):
+                    return imt(token, i=(sql.SquareBrackets, sql.Identifier), t=(T.Name, T.String.Symbol))
+
+                def valid_next(token):
+                    return True
+
+                def post(tlist, pidx, tidx, nidx):
+                    return pidx, nidx
+
+                _group(tlist, sql.Identifier, match, valid_prev, valid_next, post)
+            """,
+        ),
+    ),
+    "group_operator": (
+        draft(
+            "self-state",
+            "the operator's own kind left as it was (a `*` stays a wildcard inside the operation)",
+            """
+            def group_operator(tlist):
+                ttypes = T_NUMERICAL + T_STRING + T_NAME
+                sqlcls = (sql.SquareBrackets, sql.Parenthesis, sql.Function, sql.Identifier, sql.Operation,
+                          sql.TypedLiteral)
+                now = (T.Keyword, ('CURRENT_DATE', 'CURRENT_TIME', 'CURRENT_TIMESTAMP'))
+
+                def valid(token):
+                    return imt(token, i=sqlcls, t=ttypes) or (token and token.match(*now))
+
+                _group(tlist, sql.Operation, lambda token: imt(token, t=(T.Operator, T.Wildcard)), valid, valid,
+                       lambda tlist, pidx, tidx, nidx: (pidx, nidx), extend=False)
+            """,
+        ),
+    ),
+    "group_identifier_list": (
+        draft(
+            "part-dropped",
+            "comments no longer stand in a list: `a, -- note` ends it",
+            """
+            def group_identifier_list(tlist):
+                sqlcls = (sql.Function, sql.Case, sql.Identifier, sql.Comparison, sql.IdentifierList, sql.Operation)
+                ttypes = T_NUMERICAL + T_STRING + T_NAME + (T.Keyword, T.Wildcard)
+
+                def valid(token):
+                    return imt(token, i=sqlcls, m=(T.Keyword, ('null', 'role')), t=ttypes)
+
+                _group(tlist, sql.IdentifierList, lambda token: token.match(T.Punctuation, ','), valid, valid,
+                       lambda tlist, pidx, tidx, nidx: (pidx, nidx), extend=True)
+            """,
+        ),
+    ),
+    "group_as": (
+        draft(
+            "empty-vs-none",
+            "the check that something follows AS dropped: an AS that ends the statement",
+            """
+            def group_as(tlist):
+                def match(token):
+                    return token.is_keyword and token.normalized == 'AS'
+
+                def valid_prev(token):
+                    return token.normalized == 'NULL' or not token.is_keyword
+
+                def valid_next(token):
+                    return not imt(token, t=(T.DML, T.DDL, T.CTE))
+
+                _group(tlist, sql.Identifier, match, valid_prev, valid_next, lambda tlist, p, t, n: (p, n))
+            """,
+        ),
+    ),
+    "Token.match": (
+        draft(
+            "kind-assumed",
+            "the kind matched with `in`, so a kind below the one asked for matches too",
+            """
+            def match(self, ttype, values, regex=False):
+                if self.ttype not in ttype or values is None:
+                    return self.ttype in ttype
+                if isinstance(values, str):
+                    values = (values,)
+                if regex:
+                    flag = re.IGNORECASE if self.is_keyword else 0
+                    return any(re.search(v, self.normalized, flag) for v in values)
+                if self.is_keyword:
+                    return self.normalized in {v.upper() for v in values}
+                return self.normalized in values
+            """,
+        ),
+        draft(
+            "strict-parse",
+            "the patterns matched at the start of the text only (`re.match` for `search`)",
+            """
+            def match(self, ttype, values, regex=False):
+                if self.ttype is not ttype or values is None:
+                    return self.ttype is ttype
+                if isinstance(values, str):
+                    values = (values,)
+                if regex:
+                    flag = re.IGNORECASE if self.is_keyword else 0
+                    return any(re.match(v, self.normalized, flag) for v in values)
+                if self.is_keyword:
+                    return self.normalized in {v.upper() for v in values}
+                return self.normalized in values
+            """,
+        ),
+    ),
+    "Token.within": (
+        draft(
+            "bound-edge",
+            "the token itself counted among its ancestors",
+            """
+            def within(self, group_cls):
+                node = self
+                while node:
+                    if isinstance(node, group_cls):
+                        return True
+                    node = node.parent
+                return False
+            """,
+        ),
+    ),
+    "TokenList.token_next": (
+        draft(
+            "empty-vs-none",
+            "None for no index, where the original gives the pair (None, None)",
+            """
+            def token_next(self, idx, skip_ws=True, skip_cm=False, _reverse=False):
+                if idx is None:
+                    return None
+
+                def matcher(tk):
+                    return not ((skip_ws and tk.is_whitespace) or (skip_cm and imt(tk, t=T.Comment, i=Comment)))
+                return self._token_matching(matcher, idx + 1, reverse=_reverse)
+            """,
+        ),
+    ),
+    "TokenList.group_tokens": (
+        draft(
+            "self-state",
+            "the group's text not brought up to date when it is extended",
+            """
+            def group_tokens(self, grp_cls, start, end, include_end=True, extend=False):
+                start_idx, end_idx = start, end + include_end
+                first = self.tokens[start_idx]
+                if extend and isinstance(first, grp_cls):
+                    subtokens = self.tokens[start_idx + 1:end_idx]
+                    grp = first
+                    grp.tokens.extend(subtokens)
+                    del self.tokens[start_idx + 1:end_idx]
+                else:
+                    subtokens = self.tokens[start_idx:end_idx]
+                    grp = grp_cls(subtokens)
+                    self.tokens[start_idx:end_idx] = [grp]
+                    grp.parent = self
+                for token in subtokens:
+                    token.parent = grp
+                return grp
+            """,
+        ),
+    ),
+    "Statement.get_type": (
+        draft(
+            "option-ignored",
+            "comments before the first keyword no longer skipped",
+            """
+            def get_type(self):
+                token = self.token_first()
+                if token is None:
+                    return 'UNKNOWN'
+                if token.ttype in (T.Keyword.DML, T.Keyword.DDL):
+                    return token.normalized
+                if token.ttype == T.Keyword.CTE:
+                    tidx = self.token_index(token)
+                    while tidx is not None:
+                        tidx, token = self.token_next(tidx, skip_ws=True)
+                        if isinstance(token, (Identifier, IdentifierList)):
+                            tidx, token = self.token_next(tidx, skip_ws=True)
+                            if token is not None and token.ttype == T.Keyword.DML:
+                                return token.normalized
+                return 'UNKNOWN'
+            """,
+        ),
+    ),
+    "Case.get_cases": (
+        draft(
+            "empty-vs-none",
+            "the ELSE branch given an empty condition, where the original gives None",
+            """
+            def get_cases(self, skip_ws=False):
+                ret, mode = [], 1
+                for token in self.tokens:
+                    if token.match(T.Keyword, 'CASE') or (skip_ws and token.ttype in T.Whitespace):
+                        continue
+                    elif token.match(T.Keyword, 'WHEN'):
+                        ret.append(([], []))
+                        mode = 1
+                    elif token.match(T.Keyword, 'THEN'):
+                        mode = 2
+                    elif token.match(T.Keyword, 'ELSE'):
+                        ret.append(([], []))
+                        mode = 2
+                    elif token.match(T.Keyword, 'END'):
+                        mode = None
+                    if mode and not ret:
+                        ret.append(([], []))
+                    if mode == 1:
+                        ret[-1][0].append(token)
+                    elif mode == 2:
+                        ret[-1][1].append(token)
+                return ret
+            """,
+        ),
+    ),
+    "TokenList.__getitem__": (
+        draft(
+            "index-edge",
+            "an index past either end gives None instead of raising",
+            """
+            def __getitem__(self, item):
+                if isinstance(item, int) and not -len(self.tokens) <= item < len(self.tokens):
+                    return None
+                return self.tokens[item]
+            """,
+        ),
+    ),
+}
+
 DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "funcy": FUNCY,
     "fnc": FNC,
@@ -6567,4 +6963,5 @@ DRAFTS: dict[str, dict[str, tuple[Draft, ...]]] = {
     "parse": PARSE,
     "intervaltree": INTERVALTREE,
     "cachetools": CACHETOOLS,
+    "sqlparse": SQLPARSE,
 }

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
 from .. import contract
-from ..inputs import boundaries, examples, fields, inherited, literals, parameters, stubs
+from ..inputs import boundaries, examples, fields, grafts, inherited, literals, parameters, stubs
 from ..inputs.fixture_pool import Pool
 from ..inputs.plan import STRAY_DRAWS, plan_inputs
 from ..inputs.variants import call_variants
@@ -104,6 +104,10 @@ class CallSource:
             args = (versions.Unbuilt(args[0]), *args[1:])
         return versions.dumps_with_refs((args, call.kwargs), self.refs)
 
+    def copied(self, value: Any) -> Any:
+        """A copy of `value` as a call's pickle makes one: module-level objects stay themselves."""
+        return versions.loads_with_refs(versions.dumps_with_refs(value, self.refs), self.version)
+
     def shown(self, call: examples.Call) -> str:
         parts = [_short(a) for a in call.args] + [f"{k}={_short(v)}" for k, v in call.kwargs.items()]
         return "{}({})".format(self.job.target.label, ", ".join(parts))
@@ -166,6 +170,7 @@ class CallSource:
         made = itertools.chain(
             call_variants(signature, seen, plan.sizes, bool(self.first), plan.protocols),
             fields.field_variants(signature, seen, bool(self.first)),
+            grafts.graft_variants(signature, seen, self.copied),
         )
         for parameter, kind, call in made:
             with contextlib.suppress(Exception):  # an input that cannot travel is not checked

@@ -435,6 +435,14 @@ def merge_lists(tokens):
             index += 1
 
 
+def merge_groups(group):
+    """merge_lists on a group's tokens and on those of every group inside it."""
+    merge_lists(group.tokens)
+    for token in group.tokens:
+        if isinstance(token, kinds.Group):
+            merge_groups(token)
+
+
 def nth(n, seq):
     try:
         return seq[n]
@@ -455,6 +463,11 @@ class Token:
         self.kind, self.text = kind, text
 
 
+class Group:
+    def __init__(self, tokens):
+        self.tokens = tokens
+
+
 WORD, COMMA, SPACE = Kind("word"), Kind("comma"), Kind("space")
 """
 TESTS = """\
@@ -464,9 +477,19 @@ from holes import (
     apply_all, as_pairs, by_key, compact, count_positive, drain, evens, first, flatten, has_key, head, labels,
     neighbours, nth, only, rotate, scale, sums_to, window_sums, count_key, without, occurrences, leafy,
     fingerprint, cents, is_whole, heading, counted, Span, zeros, Tagged, keyed, double, Scaler, Memo,
-    Shelf, Store, RecentStore, merge_lists,
+    Shelf, Store, RecentStore, merge_lists, merge_groups,
 )
-from kinds import COMMA, SPACE, WORD, Token
+from kinds import COMMA, SPACE, WORD, Group, Token
+
+
+def test_merge_groups():
+    flat = Group([Token(WORD, "a"), Token(COMMA, ","), Token(WORD, "b")])
+    merge_groups(flat)
+    assert [token.text for token in flat.tokens] == ["a,b"]
+    for n in range(30):
+        nested = Group([Token(SPACE, " ")] * (n % 4) + [Group([Token(WORD, str(n)), Token(SPACE, " ")])])
+        merge_groups(nested)
+        assert len(nested.tokens) == n % 4 + 1
 
 
 def test_merge_lists():
@@ -1313,3 +1336,19 @@ def test_another_modules_objects_keep_their_identity_in_the_calls_captured(check
     assert not check("merge_lists", first_pair_only).correct
     same = first_pair_only.replace("            return\n", "            return merge_lists(tokens)\n")
     assert check("merge_lists", same).verified
+
+
+def test_a_tree_is_checked_with_the_branches_of_the_others_grafted_into_it(check: Checker) -> None:
+    # The tests merge a flat group and walk nested groups with nothing to merge in them: a draft
+    # that stops at the top agrees on each. A flat group's tokens grafted into a nested one are
+    # what tells them apart.
+    top_only = "def merge_groups(group):\n    merge_lists(group.tokens)\n"
+    verdict = check("merge_groups", top_only)
+    assert not verdict.correct and "tokens" in (verdict.mismatch or "")
+    same = (
+        "def merge_groups(group):\n"
+        "    merge_lists(group.tokens)\n"
+        "    for token in [t for t in group.tokens if isinstance(t, kinds.Group)]:\n"
+        "        merge_groups(token)\n"
+    )
+    assert check("merge_groups", same).verified
