@@ -9,7 +9,9 @@ and the receiver takes its own: a module-level value of a project module, or an 
 module, a class or a function (those pickle by name anyway).
 
 The function's own module is not walked here: its names are the version's own (`global:`), the new
-version's where it defines them again.
+version's where it defines them again. Nor are the tests' modules and their helpers (a test file, a
+module in a `tests` folder): their values travel as values, for importing one in a version's
+process would run it there, and load pytest where the checked calls run.
 """
 
 from __future__ import annotations
@@ -104,10 +106,16 @@ def _in_project(module: Any, roots: Sequence[str]) -> bool:
     if not isinstance(module, types.ModuleType) or not isinstance(file, str):
         return False
     path = os.path.realpath(file)
-    base = os.path.basename(path)
-    if base == "conftest.py" or base.startswith("test_") or base.endswith("_test.py"):
-        return False  # a test module's values travel as values: importing it in a version's process would run it
-    return "site-packages" not in path and any(path.startswith(root) for root in roots)
+    inside = next((root for root in roots if path.startswith(root)), None)
+    if inside is None or "site-packages" in path:
+        return False
+    # The tests' modules and their helpers travel as values: importing one in a version's process
+    # would run it there, and load pytest where the checked calls run.
+    parts = path[len(inside) :].removesuffix(".py").split(os.sep)
+    return not any(part in _TEST_PARTS or part.startswith("test_") or part.endswith("_test") for part in parts)
+
+
+_TEST_PARTS = frozenset({"test", "tests", "testing", "conftest"})
 
 
 def resolve(reference: str) -> Any:

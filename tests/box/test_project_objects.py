@@ -50,11 +50,17 @@ def project(tmp_path: Path) -> Iterator[tuple[list[str], dict[str, ModuleType]]]
     (package / "tokens.py").write_text(TOKENS)
     (package / "lexer.py").write_text("from . import tokens\nSTATE = {'kind': tokens.DML}\n")
     (tmp_path / "test_lexer.py").write_text("SHARED = object()\n")
+    (tmp_path / "testing").mkdir()
+    (tmp_path / "testing" / "helpers.py").write_text("SAMPLE = object()\n")
     sys.path.insert(0, str(tmp_path))
     try:
-        import importlib
+        import importlib.util
 
         modules = {name: importlib.import_module(name) for name in ("tokpkg.tokens", "tokpkg.lexer", "test_lexer")}
+        spec = importlib.util.spec_from_file_location("tokpkg_helpers", tmp_path / "testing" / "helpers.py")
+        assert spec is not None and spec.loader is not None
+        modules["helpers"] = sys.modules["tokpkg_helpers"] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(modules["helpers"])
         yield [str(tmp_path.resolve()) + "/"], modules
     finally:
         sys.path.remove(str(tmp_path))
@@ -75,11 +81,12 @@ def test_objects_are_named_by_their_shortest_path_and_resolve_to_themselves(proj
         assert project_objects.resolve(named.refs[id(value)]) is value
 
 
-def test_plain_values_classes_functions_and_test_modules_are_not_named(project: Any) -> None:
+def test_plain_values_classes_functions_and_the_tests_modules_are_not_named(project: Any) -> None:
     roots, modules = project
     tokens = modules["tokpkg.tokens"]
     named = project_objects.named_objects(None, roots)
-    for value in (tokens.LIMIT, tokens.NAMES, tokens.Registry, tokens.Registry.lookup, modules["test_lexer"].SHARED):
+    tests = (modules["test_lexer"].SHARED, modules["helpers"].SAMPLE)
+    for value in (tokens.LIMIT, tokens.NAMES, tokens.Registry, tokens.Registry.lookup, *tests):
         assert id(value) not in named.refs
     assert id(tokens.MISSING) not in project_objects.named_objects(tokens, roots).refs  # its own module: by global
 
