@@ -104,7 +104,7 @@ def _run_call(version: Version, payload: bytes, limit: float, trace: bool) -> di
     refs = version.refs()
     # Iterators among the arguments are left unread: reading them would leave the call nothing. A call
     # given one may use it up, so such inputs count as changed (timing then gives every loop a fresh copy).
-    before = encoding.encode((args, kwargs), refs=refs, consume=False)
+    before = encoding.encode((args, kwargs), refs=version.argument_refs(refs), consume=False)
     takes_iterators = _has_iterator((*args, *kwargs.values()))
     printed = io.StringIO()
     outcome: dict[str, Any] = {"raised": None}
@@ -132,7 +132,7 @@ def _run_call(version: Version, payload: bytes, limit: float, trace: bool) -> di
     outcome["seconds"] = time.perf_counter() - started
     if "timeout" not in outcome:
         # Now iterator arguments are read too: what a call left of them is what its caller sees next.
-        outcome["args_after"] = encoding.encode((args, kwargs), refs=refs)
+        outcome["args_after"] = encoding.encode((args, kwargs), refs=version.argument_refs(refs))
         outcome["mutated"] = takes_iterators or comparison.compare(before, outcome["args_after"]) is not None
         outcome["printed"] = printed.getvalue()[-10000:]
         outcome["process"] = process_state.changes(state, process_state.snapshot())

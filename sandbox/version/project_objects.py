@@ -16,6 +16,7 @@ process would run it there, and load pytest where the checked calls run.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import importlib
 import os
@@ -38,6 +39,7 @@ _SKIPPED = (
     staticmethod,
 )
 _PLAIN = (type(None), bool, int, float, complex, str, bytes)
+_CONTAINERS = (list, dict, set, bytearray, collections.deque)
 
 
 def project_roots() -> list[str]:
@@ -54,6 +56,13 @@ class Named:
 
     refs: dict[int, str]
     alive: tuple[Any, ...]
+    containers: frozenset[int] = frozenset()  # the ids of the named lists, dicts, sets and the like
+
+    def without_containers(self, refs: dict[int, str]) -> dict[int, str]:
+        """`refs` but for the named containers: a call's arguments are encoded with those by their
+        contents, so that what a call changes in one it was given is seen (as a name, it would be
+        the same before and after)."""
+        return {key: name for key, name in refs.items() if key not in self.containers} if self.containers else refs
 
 
 def named_objects(own: Any, roots: Sequence[str]) -> Named:
@@ -87,7 +96,8 @@ def named_objects(own: Any, roots: Sequence[str]) -> Named:
                 if isinstance(attribute, str) and not (attribute.startswith("__") and attribute.endswith("__"))
             )
         level = below
-    return Named(found, tuple(alive))
+    containers = frozenset(id(value) for value in alive if isinstance(value, _CONTAINERS))
+    return Named(found, tuple(alive), containers)
 
 
 def _own_attributes(found: dict[int, str], alive: list[Any], value: Any, path: str) -> Any:

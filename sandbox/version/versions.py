@@ -123,13 +123,21 @@ class Version:
             else:
                 _restore(vars(self.module), name, pair[which])
 
+    def _named_objects(self) -> project_objects.Named:
+        if self._named is None:
+            self._named = project_objects.named_objects(self.module, project_objects.project_roots())
+        return self._named
+
+    def argument_refs(self, refs: dict[int, str]) -> dict[int, str]:
+        """`refs` for encoding a call's arguments before and after it: the other project modules'
+        lists and dicts by their contents (project_objects.Named.without_containers)."""
+        return self._named_objects().without_containers(refs)
+
     def refs(self) -> dict[int, str]:
         """Objects whose identity a caller can see: module-level objects and this version's defaults.
         Read anew each time: a module that rebinds a global (`cache = {}` in a call) makes the old
         object an ordinary value, in either version, once the call has returned."""
-        if self._named is None:
-            self._named = project_objects.named_objects(self.module, project_objects.project_roots())
-        refs = {**self._named.refs, **protected_objects(self.module)}
+        refs = {**self._named_objects().refs, **protected_objects(self.module)}
         for name, value in defaults_of(self.inner).items():
             if not is_plain(value):
                 refs[id(value)] = "default:" + name

@@ -48,7 +48,7 @@ def project(tmp_path: Path) -> Iterator[tuple[list[str], dict[str, ModuleType]]]
     package.mkdir()
     (package / "__init__.py").write_text("")
     (package / "tokens.py").write_text(TOKENS)
-    (package / "lexer.py").write_text("from . import tokens\nSTATE = {'kind': tokens.DML}\n")
+    (package / "lexer.py").write_text("from . import tokens\nSTATE = {'kind': tokens.DML}\nSEEN = []\n")
     (tmp_path / "test_lexer.py").write_text("SHARED = object()\n")
     (tmp_path / "testing").mkdir()
     (tmp_path / "testing" / "helpers.py").write_text("SAMPLE = object()\n")
@@ -96,3 +96,14 @@ def test_a_name_the_receiver_cannot_resolve_is_a_lookup_error(project: Any) -> N
         project_objects.resolve("object:tokpkg.tokens:Keyword.Nothing")
     with pytest.raises(LookupError, match="cannot import"):
         project_objects.resolve("object:tokpkg.absent:X")
+
+
+def test_a_call_sees_what_it_changed_in_a_named_container_it_was_given(project: Any) -> None:
+    # Encoded by name, the lexer's list would read the same before and after a call appended to it.
+    roots, modules = project
+    lexer, tokens = modules["tokpkg.lexer"], modules["tokpkg.tokens"]
+    named = project_objects.named_objects(None, roots)
+    assert id(lexer.SEEN) in named.refs and id(lexer.STATE) in named.refs
+    kept = named.without_containers(named.refs)
+    assert id(lexer.SEEN) not in kept and id(lexer.STATE) not in kept
+    assert kept[id(tokens.DML)] == named.refs[id(tokens.DML)] and kept[id(tokens.MISSING)]
