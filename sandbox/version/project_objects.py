@@ -112,8 +112,10 @@ def _own_attributes(found: dict[int, str], alive: list[Any], value: Any, path: s
 
 
 def _in_project(module: Any, roots: Sequence[str]) -> bool:
-    file = getattr(module, "__file__", None)
-    if not isinstance(module, types.ModuleType) or not isinstance(file, str):
+    if type(module) is not types.ModuleType:  # a lazy proxy's attributes may import, or raise
+        return False
+    file = vars(module).get("__file__")
+    if not isinstance(file, str):
         return False
     path = os.path.realpath(file)
     inside = next((root for root in roots if path.startswith(root)), None)

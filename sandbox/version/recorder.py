@@ -533,7 +533,10 @@ class Recorder:
     def _named_objects(self) -> project_objects.Named:
         """The project modules' objects by name, found again once more of its modules are imported."""
         if self._named is None or self._named_modules != len(self._modules):
-            self._named = project_objects.named_objects(None, [self.project])
+            try:
+                self._named = project_objects.named_objects(None, [self.project])
+            except Exception:  # a module whose values cannot be walked: its objects travel as values
+                self._named = project_objects.Named({}, ())
             self._named_modules = len(self._modules)
             self._refs.clear()
         return self._named
