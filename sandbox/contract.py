@@ -312,10 +312,15 @@ def _text(value: Any) -> str | None:
 
 
 def pack_calls(
-    calls: list[str], benchmark: list[int], fixtures: list[str] | None = None, constructions: list[str] | None = None
+    calls: list[str],
+    benchmark: list[int],
+    fixtures: list[str] | None = None,
+    constructions: list[str] | None = None,
+    tests: list[tuple[str, list[str]]] | None = None,
 ) -> str:
-    """A function's captured calls (its fixtures' values, and a method's class's constructor calls),
-    as a CheckJob carries them (opaque to the host's checks)."""
+    """A function's captured calls (its fixtures' values, a method's class's constructor calls, and
+    the test functions that call it with their own calls), as a CheckJob carries them (opaque to
+    the host's checks)."""
     import base64
     import json
 
@@ -324,6 +329,8 @@ def pack_calls(
         packed["fixtures"] = fixtures
     if constructions:
         packed["constructions"] = constructions
+    if tests:
+        packed["tests"] = [[key, texts] for key, texts in tests]
     return base64.b64encode(json.dumps(packed).encode()).decode("ascii")
 
 

@@ -37,10 +37,13 @@ from coderefine.sandbox import contract
 from coderefine.sandbox.base import Sandbox
 from coderefine.version import package_version
 
-BASELINE_FORMAT = 4  # 4: the fixtures' values
+BASELINE_FORMAT = 5  # 4: the fixtures' values; 5: each test's call of its test function
 DEFAULT_TEST_TIMEOUT = 60.0  # seconds a test of the project may take (the setting test_timeout)
 CONSTRUCTIONS_PER_CLASS = 32  # calls of a method's class's constructor its instances are built like, at most
 FIXTURES_PER_FUNCTION = 16  # values of the tests' fixtures a function's checks start from, at most
+TESTS_PER_FUNCTION = 64  # tests that call a function, run again in its checks for more of its calls, at most
+CALLS_PER_TEST = 8  # calls of one test function (a parametrized one's) run again, at most
+TESTS_BYTES = 1 << 20  # those calls' pickles, in all, at most (each check's job carries them)
 ANSWER_MARGIN = 0.1  # of the time limit, left after the last test for the answer to come back (10 s at least)
 
 
@@ -88,7 +91,7 @@ class ProjectTests:
         if failing:
             notes.append("tests that call it fail already (checked without them): " + ", ".join(failing[:3]))
         return Baseline(
-            captured=contract.pack_calls(calls, benchmark, fixtures, constructions),
+            captured=contract.pack_calls(calls, benchmark, fixtures, constructions, self._tests_of(key)),
             captured_count=len(calls),
             tests=tuple(passing),
             note="; ".join(notes) or None,
@@ -105,6 +108,35 @@ class ProjectTests:
                 benchmark += [len(calls)] if benchmarked else []
                 calls.append(text)
         return calls, benchmark
+
+    def _tests_of(self, key: str) -> list[tuple[str, list[str]]]:
+        """The test functions whose tests call the function `key`, each with its calls kept (its
+        arguments: parameters, fixtures' values, a test case): what the sandbox runs again to meet
+        the function's calls beyond those the tests' run kept. Taken from the test files in turn."""
+        rows: list[list[tuple[str, list[str]]]] = []
+        for name in sorted(self.files):
+            record = self.files[name]
+            stem = Path(name).stem
+            by_name = {
+                qualname: function
+                for function in record.calls
+                for module, _, qualname in [function.partition(":")]
+                if module.rpartition(".")[2] == stem
+            }
+            row: dict[str, list[str]] = {}
+            for test in record.covering.get(key, ()):
+                function = by_name.get(".".join(test.split("::")[1:]).split("[", 1)[0])
+                if function is not None and function not in row and function != key:
+                    row[function] = [text for text, _ in record.calls[function][:CALLS_PER_TEST]]
+            rows.append(list(row.items()))
+        found: list[tuple[str, list[str]]] = []
+        size = 0
+        for test, texts in (test for turn in itertools.zip_longest(*rows) for test in turn if test is not None):
+            size += sum(len(text) for text in texts)
+            if len(found) >= TESTS_PER_FUNCTION or size > TESTS_BYTES:
+                break
+            found.append((test, texts))
+        return found
 
     @property
     def note(self) -> str | None:

@@ -94,6 +94,10 @@ class Context:
     # Values of a parameter of any kind: the values in a dict seen may also be lists of such values
     # (a nested document seen holding text alone is also one that holds lists: JSON does).
     listed_values: bool = False
+    # Instances of a class of the project that a hint names inside another (`List[Match]`, a
+    # constructor's `match: Match`), made by its constructor as objects.py makes them; None where the
+    # class is not the project's. Set where the context is made: hints.py is below objects.py.
+    instances: Callable[[type, Context], SearchStrategy[Any] | None] | None = None
 
     def lengths(self) -> SearchStrategy[int]:
         if self.sizes:

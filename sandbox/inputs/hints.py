@@ -27,6 +27,7 @@ def is_abc(origin: Any, *names: str) -> bool:
 
 
 _SEQUENCES = ("Sequence", "MutableSequence", "Iterable", "Collection", "Reversible")
+NESTED_OBJECTS = 4  # how deep in a value the project's objects a hint names are made (a tree's are not endless)
 
 
 def from_hint(annotation: Any, context: Context) -> Element | None:
@@ -60,6 +61,12 @@ def from_hint(annotation: Any, context: Context) -> Element | None:
     collection = _collection_hint(origin, arguments, context)
     if collection is not None:
         return collection
+    if isinstance(annotation, type) and context.instances is not None and 0 < context.depth < NESTED_OBJECTS:
+        # Inside another value: a parameter that is itself the project's object gets its instances
+        # where the parameter's sources are gathered (parameters._objects), this once.
+        made = context.instances(annotation, context.deeper())
+        if made is not None:
+            return Element(made)
     return _last_resort(annotation)
 
 
@@ -153,6 +160,8 @@ def _collection_hint(origin: Any, arguments: tuple[Any, ...], context: Context) 
     inner = context.inner()
     if origin is list or is_abc(origin, *_SEQUENCES):
         return Element(sized(_item(arguments, 0, inner), context, list))
+    if is_abc(origin, "Iterator"):  # read once, as a generator's items are
+        return Element(sized(_item(arguments, 0, inner), context, list).map(iter))
     if origin in (set, frozenset) or is_abc(origin, "Set", "MutableSet"):
         build = frozenset if origin is frozenset else set
         return Element(sized(_item(arguments, 0, inner), context, build, distinct=True))
@@ -179,8 +188,10 @@ def tuples(items: Sequence[Element]) -> Element:
     return Element(st.tuples(*[item.strategy for item in items]), fresh if whole else None)
 
 
-def buildable(cls: type) -> bool:
-    """Whether `st.builds(cls)` can draw: it fails at draw time when a required argument has no hint."""
+def buildable(cls: type, depth: int = 0) -> bool:
+    """Whether `st.builds(cls)` can draw: it fails at draw time, and with it every draw beside it,
+    when a required argument has no hint, or one hypothesis cannot resolve (an `Any` within, a
+    class of the same kind at any depth: `match: Match` where Match takes `data: Dict[str, Any]`)."""
     if issubclass(cls, enum.Enum):
         return True
     try:
@@ -199,7 +210,16 @@ def buildable(cls: type) -> bool:
         if parameter.default is parameter.empty
         and parameter.kind not in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD)
     ]
-    return all(parameter.name in hints for parameter in required)
+    return all(parameter.name in hints and _resolvable(hints[parameter.name], depth) for parameter in required)
+
+
+def _resolvable(hint: Any, depth: int) -> bool:
+    """Whether hypothesis can resolve the hint: no `Any` in it, and each class in it buildable."""
+    if hint is Any:
+        return False
+    if isinstance(hint, type) and typing.get_origin(hint) is None and hint.__module__ not in ("builtins", "typing"):
+        return depth < NESTED_OBJECTS and buildable(hint, depth + 1)
+    return all(_resolvable(argument, depth) for argument in typing.get_args(hint) if argument is not Ellipsis)
 
 
 def validated(make: Callable[[], SearchStrategy[Any]]) -> SearchStrategy[Any] | None:

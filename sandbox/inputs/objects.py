@@ -66,6 +66,12 @@ def instances(
     return st.one_of(*made) if made else None
 
 
+def hinted(cls: type, context: Context) -> SearchStrategy[Any] | None:
+    """Instances of `cls`, a class a hint names inside another value, where it is the project's
+    (drawing.Context.instances): `Match(text, start, end)` for the `match: Match` of a constructor."""
+    return instances(cls, context, guess=True) if project_class(cls) else None
+
+
 def _constructed(
     cls: type, context: Context, seen: Sequence[Any], guess: bool, built: Sequence[Call] = ()
 ) -> SearchStrategy[Any] | None:
@@ -157,6 +163,8 @@ def _argument(
         # that keeps any name lets a draft that assumes text fail only there.
         options.extend([like, like, like] if hint is not None else [like, like, like, st.sampled_from(_STRAYS)])
     element = from_hint(hint, context) if hint is not None else None
+    if element is None and hint is not None:  # a class of the project's, made as inside another value
+        element = from_hint(hint, context.deeper())
     if element is not None:
         options.append(element.strategy)
     attributes = [value for value in (_attribute(instance, name) for instance in seen) if value is not _REFUSED]

@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from ..values.rebuilt import Rebuilt
-from . import finite, from_self
+from . import finite, from_self, objects
 from .annotations import annotation_texts
 from .drawing import SMALL, Context, numbers_for
 from .examples import Call, doctest_calls
@@ -650,6 +650,7 @@ def plan_inputs(
         numbers_for(size, int_literals(*texts)),
         words,
         favoured=tuple(sorted(length for length in observed.lengths if length <= SMALL)),
+        instances=objects.hinted,
     )
 
     # Called twice to see a singleton: once per plan, not once per context.

@@ -29,6 +29,7 @@ from ..inputs.fixture_pool import Pool
 from ..inputs.plan import STRAY_DRAWS, plan_inputs
 from ..inputs.variants import call_variants
 from ..version import versions
+from . import replays
 
 Differs = Callable[[bytes, str, str], bool]  # (payload, the call as text, its source): whether the versions differ
 TIMED_DRAWS = 24  # inputs of the user's size, for a check that is timed
@@ -72,10 +73,39 @@ class CallSource:
             self.constructions = [
                 examples.Call(call.args[1:], call.kwargs) for call in self.loaded(data.get("constructions", []))
             ]
+            self.add_met(data.get("tests", []))
 
     def add_captured(self, calls: list[str], benchmark: list[int]) -> None:
         self.captured.extend(self.loaded(calls))
         self.benchmark = [i for i in benchmark if isinstance(i, int)]
+
+    def add_met(self, tests: Any) -> None:
+        """The calls met while the tests that call the function run again (replays.py), after those
+        the tests' run kept, as captured calls: the tests' own uses of it, seen further."""
+        if not isinstance(tests, list):
+            return
+        wanted = [
+            (key, [text for text in texts if isinstance(text, str)])
+            for key, texts in (test for test in tests if isinstance(test, list) and len(test) == 2)
+            if isinstance(key, str) and isinstance(texts, list)
+        ]
+        blank = self.first == "instance" and self.job.target.function_name == "__init__"
+        code = getattr(self.version.inner, "__code__", None)
+        if not wanted or code is None or len(self.captured) >= replays.ENOUGH_CAPTURED:
+            return
+        met = replays.met_calls(wanted, code, self.refs, blank)
+        known = {self._pickled(call) for call in self.captured}
+        for call in self.loaded([base64.b64encode(data).decode("ascii") for data in met]):
+            payload = self._pickled(call)
+            if payload is not None and payload not in known:  # one the tests' run kept already is there
+                known.add(payload)
+                self.captured.append(call)
+
+    def _pickled(self, call: examples.Call) -> bytes | None:
+        try:
+            return self.payload(call)
+        except Exception:  # a call that cannot travel
+            return None
 
     def loaded(self, calls: list[str]) -> list[examples.Call]:
         """The calls that unpickle here; the others are left out."""

@@ -10,7 +10,8 @@ project gets stub code (stubs.py). Until the first test a stub's call counts for
 does every function made after the trace was cut (whether it ran is unseen). In a test, at a
 function's first call the stub notes it and puts the real code back, and
 the next test gives the stub back to those it ran. A function asked for keeps its stub while its
-calls are sampled, at a few points of each test (its 1st, 2nd, 4th... call: a loop's later calls
+calls are sampled (a test function's call is kept in every test: the test, to run again), at a
+few points of each test (its 1st, 2nd, 4th... call: a loop's later calls
 differ more than its first ones) while those still give calls not kept yet, and at each call of a
 kind not seen yet (`call_shape`: the arguments' types, emptiness, falsiness), under limits of count,
 size and time: recording takes at most a share of the tests' own time, but for each function's
@@ -54,7 +55,8 @@ CALL_BYTES_LIMIT = 64 << 10  # a call's arguments bigger than this are not kept 
 BYTES_LIMIT = 24 << 20  # all calls kept, at most (the answer travels as JSON)
 # Recording (looking at the calls' kinds, pickling them) may take this share of the rest of the run
 # so far, plus the allowance: what keeps a recorded run within twice the tests' own time, whatever
-# the tests pass around. A function's first call kept is recorded regardless: its inputs.
+# the tests pass around. A function's first call kept is recorded regardless: its inputs; and so is
+# each test's call of its test function (which the checks run again: planner/replays.py).
 RECORD_SHARE = 0.4
 RECORD_ALLOWANCE_S = 0.1
 # Pickles in a row of calls already kept, after which a function's calls from a test file are
@@ -149,8 +151,9 @@ class _Function:
     """A function of the project that a name reaches: its key (`module:qualname`), whether its calls
     are recorded, and what its pickles refer to by name (found when first needed)."""
 
-    def __init__(self, key: str, module: Any, function: Any, recorded: bool) -> None:
+    def __init__(self, key: str, module: Any, function: Any, recorded: bool, test: bool = False) -> None:
         self.key, self.module, self.function, self.recorded = key, module, function, recorded
+        self.test = test  # a test function of a test file: each test's call of it is kept (planner/replays.py)
         self._refs: dict[int, str] | None = None
         self._named: project_objects.Named | None = None  # what `_refs` was made with
 
@@ -437,7 +440,8 @@ class Recorder:
         known.calls += 1
         self._busy = True
         try:
-            if self._unkept.get(key, 0) >= 0 or not self._over_share(started):
+            whole = known.calls == 1 and known.function.test  # the test itself, to run again
+            if whole or self._unkept.get(key, 0) >= 0 or not self._over_share(started):
                 # A kind of call not seen yet is pickled too: the sample's points alone miss the
                 # one int among a test's lists, which is what the inputs are widened from.
                 fresh = self._record["stale"].get(key, 0) < STALE_LIMIT
@@ -579,8 +583,9 @@ class Recorder:
         if function is None:
             return _Known(file, unit, None)
         key = f"{module.__name__}:{qualname}{role}"
-        recorded = self.functions is None or key in self.functions
-        return _Known(file, unit, _Function(key, module, function, recorded))
+        test = file in self.outcomes.collected and name.startswith("test")
+        recorded = self.functions is None or key in self.functions or test
+        return _Known(file, unit, _Function(key, module, function, recorded, test))
 
     def _module(self, file: str) -> Any:
         """The module of a project file (relative to the project), if one was imported."""

@@ -1,0 +1,156 @@
+"""Calls met on the way: the function's calls made while the tests that call it run again.
+
+The tests' run keeps a sample of each function's calls, within a share of the tests' own time
+(version/recorder.py): a function that a test reaches late, deep under the calls of others (a
+parser's pass over a tree), gets few, and maybe none of the inputs it acts on. Each test's own
+call is kept whole (the test function and its arguments: parameters, fixtures' values, a test
+case). Here the tests that call the function run again, one after the other, in a child of the
+planner with the function watched: each call it gets is pickled as it starts, as the recorder
+pickles it, until MET_LIMIT distinct ones or REPLAY_SECONDS (and not at all for a function whose
+calls the tests' run kept ENOUGH_CAPTURED of). Nothing of the tests' run is trusted
+beyond the planner's own process: the child answers in JSON, and what it answers is checked as
+any captured call is, by both versions.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import inspect
+import os
+import signal
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from .. import contract
+from ..version import checked_call, test_modules, versions
+from ..version.recorder import frame_arguments
+
+REPLAY_SECONDS = 4.0  # the tests' run again, per check, at most
+ENOUGH_CAPTURED = 50  # calls kept by the tests' run past which none are looked for
+MET_LIMIT = 100  # distinct calls kept, at most
+FRAMES_LIMIT = 20_000  # calls of the function looked at, at most (a hot one is called in a loop)
+TESTS_LIMIT = 64  # tests run again, at most
+_RESUMED = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+
+
+class _Enough(Exception):
+    """The time is up: the test running now stops here."""
+
+
+def met_calls(
+    tests: Sequence[tuple[str, Sequence[str]]], code: Any, refs: dict[int, str], blank_self: bool
+) -> list[bytes]:
+    """The calls of the function whose own code is `code` that the tests (test function's key, its
+    kept calls) make, pickled with `refs` as the function's captured calls are; `blank_self`: the
+    first argument is an `__init__`'s self, pickled as the blank instance it is."""
+    if not tests:
+        return []
+
+    def work() -> dict[str, Any]:
+        _quiet()
+        return {"calls": [base64.b64encode(data).decode("ascii") for data in _replayed(tests, code, refs, blank_self)]}
+
+    answer = checked_call.in_child(work, time.monotonic() + REPLAY_SECONDS + 5.0)
+    found: list[bytes] = []
+    if isinstance(answer, dict) and isinstance(answer.get("calls"), list):
+        for text in answer["calls"][:MET_LIMIT]:
+            with contextlib.suppress(ValueError, TypeError):
+                found.append(base64.b64decode(text, validate=True))
+    return found
+
+
+def _replayed(tests: Sequence[tuple[str, Sequence[str]]], code: Any, refs: dict[int, str], blank: bool) -> list[bytes]:
+    kept: dict[bytes, None] = {}
+    frames: list[Any] = []  # alive, so that a generator's resumption is told from a new call by its frame
+    seen: set[int] = set()
+
+    def watch(frame: Any, event: str, arg: Any) -> None:
+        if event != "call" or frame.f_code is not code or len(kept) >= MET_LIMIT or len(frames) >= FRAMES_LIMIT:
+            return
+        if code.co_flags & _RESUMED:
+            if id(frame) in seen:
+                return
+            seen.add(id(frame))
+        frames.append(frame)
+        sys.setprofile(None)  # the pickling runs the project's reductions: not calls to watch
+        try:
+            args, kwargs = frame_arguments(frame)
+            if blank and args:
+                args = (versions.Unbuilt(args[0]), *args[1:])
+            kept.setdefault(versions.dumps_with_refs((args, kwargs), refs))
+        except Exception:  # a call that does not pickle is not one to check
+            pass
+        finally:
+            sys.setprofile(watch)
+
+    expired: list[bool] = []
+
+    def stop(signum: int, frame: Any) -> None:
+        expired.append(True)
+        signal.setitimer(signal.ITIMER_REAL, 0.05)  # again, should the test swallow it
+        raise _Enough
+
+    signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, REPLAY_SECONDS)
+    try:
+        for key, calls in tests[:TESTS_LIMIT]:
+            test = _test_function(key)
+            if test is None:
+                continue
+            for text in calls:
+                if len(kept) >= MET_LIMIT or expired:
+                    return list(kept)
+                _run_once(test, text, watch)
+    except _Enough:
+        pass
+    finally:
+        sys.setprofile(None)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    return list(kept)
+
+
+def _run_once(test: versions.Version, text: str, watch: Any) -> None:
+    """One kept call of the test function, with the function watched; what it raises is the test's."""
+    try:
+        args, kwargs = versions.loads_with_refs(base64.b64decode(text), test)
+    except Exception:  # a call of the test that does not unpickle here: not run
+        return
+    sys.setprofile(watch)
+    try:
+        test.function(*args, **kwargs)
+    except _Enough:
+        raise
+    except BaseException:  # a failing test still made the calls it made before it failed
+        pass
+    finally:
+        sys.setprofile(None)
+
+
+def _test_function(key: str) -> versions.Version | None:
+    """The test function of a recorder's key (`module:Class.name`), imported as pytest imported it."""
+    module, _, qualname = key.partition(":")
+    *classes, name = qualname.split(".")
+    if len(classes) > 1 or not name:
+        return None
+    target = contract.TargetSpec(module=module, function_name=name, class_name=classes[0] if classes else None)
+    try:
+        return versions.Version(target, None)
+    except ModuleNotFoundError as error:
+        if error.name != module:
+            return None
+    except Exception:
+        return None
+    try:
+        return versions.Version(target, None) if test_modules.import_by_base_name(module) else None
+    except Exception:
+        return None
+
+
+def _quiet() -> None:
+    """What the tests print goes nowhere: the box's own output has a limit."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (1, 2):
+        os.dup2(null, fd)
