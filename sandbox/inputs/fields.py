@@ -116,19 +116,21 @@ def _fields(value: Any) -> list[tuple[str, Any]]:
         return []  # the standard library's objects are varied as values (inputs/kinds.py), not here
     if dataclasses.is_dataclass(value):
         return [(field.name, getattr(value, field.name, None)) for field in dataclasses.fields(value)]
-    found = dict(getattr(value, "__dict__", {}) or {})
-    for slot in _slots(type(value)):
-        if slot not in found and hasattr(value, slot):
-            found[slot] = getattr(value, slot)
-    return [(name, item) for name, item in found.items() if not name.startswith("__")]
+    return [(name, item) for name, item in attributes(value) if not name.startswith("__")]
 
 
-def _slots(kind: type) -> list[str]:
-    names: list[str] = []
-    for klass in kind.__mro__:
-        slots = klass.__dict__.get("__slots__", ())
-        names.extend([slots] if isinstance(slots, str) else list(slots))
-    return names
+def attributes(value: Any) -> list[tuple[str, Any]]:
+    """An object's own attributes: its __dict__'s and its slots' (a token tree's nodes often have
+    slots alone), a private slot by the mangled name it is kept under (`_Node__kids`)."""
+    found = dict(getattr(value, "__dict__", None) or {})
+    for kind in type(value).__mro__:
+        names = vars(kind).get("__slots__", ())
+        for name in (names,) if isinstance(names, str) else names:
+            if name.startswith("__") and not name.endswith("__"):
+                name = f"_{kind.__name__.lstrip('_')}{name}"
+            if name not in found and name not in ("__dict__", "__weakref__") and hasattr(value, name):
+                found[name] = getattr(value, name)
+    return list(found.items())
 
 
 def _with(value: Any, field: str, new: Any) -> Any:

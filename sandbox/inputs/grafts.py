@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .examples import Call
+from .fields import attributes
 
 MAX_GRAFTS = 64  # variants made per parameter, at most
 MAX_SLOTS = 200  # lists of children found per argument, at most
@@ -98,7 +99,7 @@ def _graft(
     if rebuilt is None:
         setattr(owner, attribute, children)
     for child in children:
-        for name, value in _attributes(child):
+        for name, value in attributes(child):
             if value is old_owner:
                 setattr(child, name, new_owner)
     if rebuilt is not None:
@@ -107,7 +108,7 @@ def _graft(
         else:
             parent = _follow(root, path[:-1])
             getattr(parent, path[-1][0])[path[-1][1]] = rebuilt
-            for name, value in _attributes(rebuilt):
+            for name, value in attributes(rebuilt):
                 if value is None and getattr(owner, name, None) is parent:
                     setattr(rebuilt, name, parent)  # its own back-reference, as the old node had it
     args[index] = root
@@ -147,7 +148,7 @@ def _slots(root: Any) -> list[tuple[Path, str]]:
             if id(node) in seen or not _of_project(node):
                 continue
             seen.add(id(node))
-            for attribute, value in _attributes(node):
+            for attribute, value in attributes(node):
                 if isinstance(value, list) and any(_of_project(item) for item in value):
                     found.append((path, attribute))
                     below.extend(((*path, (attribute, i)), item) for i, item in enumerate(value))
@@ -163,17 +164,3 @@ def _of_project(value: Any) -> bool:
         return False
     module = type(value).__module__.partition(".")[0]
     return module not in ("builtins", *getattr(sys, "stdlib_module_names", ()))
-
-
-def _attributes(value: Any) -> list[tuple[str, Any]]:
-    """An object's own attributes: its __dict__'s and its __slots__' (a token tree's nodes often
-    have slots alone)."""
-    found = dict(getattr(value, "__dict__", None) or {})
-    for kind in type(value).__mro__:
-        names = vars(kind).get("__slots__", ())
-        for name in (names,) if isinstance(names, str) else names:
-            if name.startswith("__") and not name.endswith("__"):
-                name = f"_{kind.__name__.lstrip('_')}{name}"
-            if name not in found and name not in ("__dict__", "__weakref__") and hasattr(value, name):
-                found[name] = getattr(value, name)
-    return list(found.items())

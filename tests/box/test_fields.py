@@ -72,6 +72,23 @@ def test_a_plain_objects_fields_are_left_alone_and_a_dataclass_is_changed_throug
     assert "self: its value as dict" not in made
 
 
+class Pair:
+    __slots__ = ("__left", "right")
+
+    def __init__(self, left: int, right: int) -> None:
+        self.__left, self.right = left, right
+
+    def same(self, other: Any) -> bool:
+        return bool(self.__left == other.__left and self.right == other.right)
+
+
+def test_a_private_slot_is_a_field_by_the_name_it_is_kept_under() -> None:
+    # `other.__left` in the class reads `other._Pair__left`: the lookalike has it, and the method takes it.
+    one, two = Pair(1, 2), Pair(1, 2)
+    (plain,) = variants(Pair.same, one, two)["other: a lookalike of its fields"]
+    assert plain[1] == types.SimpleNamespace(_Pair__left=1, right=2) and Pair.same(*plain)
+
+
 def test_an_object_whose_attributes_raise_as_they_are_read_is_left_as_it_is() -> None:
     class Hostile:
         def __getattribute__(self, name: str) -> Any:
