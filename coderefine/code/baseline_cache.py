@@ -23,7 +23,7 @@ import itertools
 import json
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,7 +41,7 @@ BASELINE_FORMAT = 5  # 4: the fixtures' values; 5: each test's call of its test 
 DEFAULT_TEST_TIMEOUT = 60.0  # seconds a test of the project may take (the setting test_timeout)
 CONSTRUCTIONS_PER_CLASS = 32  # calls of a method's class's constructor its instances are built like, at most
 FIXTURES_PER_FUNCTION = 16  # values of the tests' fixtures a function's checks start from, at most
-TESTS_PER_FUNCTION = 64  # tests that call a function, run again in its checks for more of its calls, at most
+TESTS_PER_FUNCTION = 256  # tests that call a function, run again in its checks for more of its calls, at most
 CALLS_PER_TEST = 8  # calls of one test function (a parametrized one's) run again, at most
 TESTS_BYTES = 1 << 20  # those calls' pickles, in all, at most (each check's job carries them)
 ANSWER_MARGIN = 0.1  # of the time limit, left after the last test for the answer to come back (10 s at least)
@@ -124,7 +124,7 @@ class ProjectTests:
                 if module.rpartition(".")[2] == stem
             }
             row: dict[str, list[str]] = {}
-            for test in record.covering.get(key, ()):
+            for test in _spread(record.covering.get(key, ())):
                 function = by_name.get(".".join(test.split("::")[1:]).split("[", 1)[0])
                 if function is not None and function not in row and function != key:
                     row[function] = [text for text, _ in record.calls[function][:CALLS_PER_TEST]]
@@ -391,6 +391,21 @@ def _recording(
             return None
         found |= set(recorded or ())
     return frozenset(found)
+
+
+def _spread(items: Sequence[str]) -> list[str]:
+    """`items` in an order that reaches across them early: the first, the middle, the quarters, the
+    eighths... (a file's tests go from one subject to the next)."""
+    order: list[str] = []
+    taken: set[int] = set()
+    step = 1 << max(len(items) - 1, 0).bit_length()
+    while step:
+        for index in range(0, len(items), step):
+            if index not in taken:
+                taken.add(index)
+                order.append(items[index])
+        step //= 2
+    return order
 
 
 def _some(names: list[str]) -> str:

@@ -91,7 +91,7 @@ class CallSource:
         ]
         blank = self.first == "instance" and self.job.target.function_name == "__init__"
         code = getattr(self.version.inner, "__code__", None)
-        if not wanted or code is None or len(self.captured) >= replays.ENOUGH_CAPTURED:
+        if not wanted or code is None:
             return
         met = replays.met_calls(wanted, code, self.refs, blank)
         known = {self._pickled(call) for call in self.captured}

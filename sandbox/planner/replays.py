@@ -6,8 +6,8 @@ parser's pass over a tree), gets few, and maybe none of the inputs it acts on. E
 call is kept whole (the test function and its arguments: parameters, fixtures' values, a test
 case). Here the tests that call the function run again, one after the other, in a child of the
 planner with the function watched: each call it gets is pickled as it starts, as the recorder
-pickles it, until MET_LIMIT distinct ones or REPLAY_SECONDS (and not at all for a function whose
-calls the tests' run kept ENOUGH_CAPTURED of). Nothing of the tests' run is trusted
+pickles it, until MET_LIMIT distinct ones or REPLAY_SECONDS, the limit shared out among the tests
+(the host sends them spread over each file's, not its first ones alone). Nothing of the tests' run is trusted
 beyond the planner's own process: the child answers in JSON, and what it answers is checked as
 any captured call is, by both versions.
 """
@@ -29,10 +29,9 @@ from ..version import checked_call, test_modules, versions
 from ..version.recorder import frame_arguments
 
 REPLAY_SECONDS = 4.0  # the tests' run again, per check, at most
-ENOUGH_CAPTURED = 50  # calls kept by the tests' run past which none are looked for
 MET_LIMIT = 100  # distinct calls kept, at most
 FRAMES_LIMIT = 20_000  # calls of the function looked at, at most (a hot one is called in a loop)
-TESTS_LIMIT = 64  # tests run again, at most
+TESTS_LIMIT = 256  # tests run again, at most
 _RESUMED = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 
 
@@ -66,9 +65,14 @@ def _replayed(tests: Sequence[tuple[str, Sequence[str]]], code: Any, refs: dict[
     kept: dict[bytes, None] = {}
     frames: list[Any] = []  # alive, so that a generator's resumption is told from a new call by its frame
     seen: set[int] = set()
+    this_test: list[bytes] = []  # the calls kept from the test running now
+    runs = sum(len(calls) for _, calls in tests[:TESTS_LIMIT])
+    per_test = max(1, MET_LIMIT // max(runs, 1))  # a test that loops gives more where there are few tests
 
     def watch(frame: Any, event: str, arg: Any) -> None:
-        if event != "call" or frame.f_code is not code or len(kept) >= MET_LIMIT or len(frames) >= FRAMES_LIMIT:
+        if event != "call" or frame.f_code is not code or len(this_test) >= per_test:
+            return
+        if len(kept) >= MET_LIMIT or len(frames) >= FRAMES_LIMIT:
             return
         if code.co_flags & _RESUMED:
             if id(frame) in seen:
@@ -80,7 +84,10 @@ def _replayed(tests: Sequence[tuple[str, Sequence[str]]], code: Any, refs: dict[
             args, kwargs = frame_arguments(frame)
             if blank and args:
                 args = (versions.Unbuilt(args[0]), *args[1:])
-            kept.setdefault(versions.dumps_with_refs((args, kwargs), refs))
+            data = versions.dumps_with_refs((args, kwargs), refs)
+            if data not in kept:
+                kept[data] = None
+                this_test.append(data)
         except Exception:  # a call that does not pickle is not one to check
             pass
         finally:
@@ -103,6 +110,7 @@ def _replayed(tests: Sequence[tuple[str, Sequence[str]]], code: Any, refs: dict[
             for text in calls:
                 if len(kept) >= MET_LIMIT or expired:
                     return list(kept)
+                this_test.clear()
                 _run_once(test, text, watch)
     except _Enough:
         pass
