@@ -32,6 +32,7 @@ REPLAY_SECONDS = 4.0  # the tests' run again, per check, at most
 MET_LIMIT = 100  # distinct calls kept, at most
 FRAMES_LIMIT = 20_000  # calls of the function looked at, at most (a hot one is called in a loop)
 TESTS_LIMIT = 256  # tests run again, at most
+LOOKS_PER_KEPT = 8  # calls of it pickled in one test per call it may keep from there, at most
 _RESUMED = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 
 
@@ -66,19 +67,21 @@ def _replayed(tests: Sequence[tuple[str, Sequence[str]]], code: Any, refs: dict[
     frames: list[Any] = []  # alive, so that a generator's resumption is told from a new call by its frame
     seen: set[int] = set()
     this_test: list[bytes] = []  # the calls kept from the test running now
+    looked: list[Any] = []  # the calls looked at in the test running now
     runs = sum(len(calls) for _, calls in tests[:TESTS_LIMIT])
     per_test = max(1, MET_LIMIT // max(runs, 1))  # a test that loops gives more where there are few tests
 
     def watch(frame: Any, event: str, arg: Any) -> None:
         if event != "call" or frame.f_code is not code or len(this_test) >= per_test:
             return
-        if len(kept) >= MET_LIMIT or len(frames) >= FRAMES_LIMIT:
-            return
+        if len(kept) >= MET_LIMIT or len(frames) >= FRAMES_LIMIT or len(looked) >= LOOKS_PER_KEPT * per_test:
+            return  # a test that calls it the same way over and over gave what it has
         if code.co_flags & _RESUMED:
             if id(frame) in seen:
                 return
             seen.add(id(frame))
         frames.append(frame)
+        looked.append(None)
         sys.setprofile(None)  # the pickling runs the project's reductions: not calls to watch
         try:
             args, kwargs = frame_arguments(frame)
@@ -111,6 +114,7 @@ def _replayed(tests: Sequence[tuple[str, Sequence[str]]], code: Any, refs: dict[
                 if len(kept) >= MET_LIMIT or expired:
                     return list(kept)
                 this_test.clear()
+                looked.clear()
                 _run_once(test, text, watch)
     except _Enough:
         pass

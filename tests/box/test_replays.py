@@ -70,6 +70,12 @@ def test_forever():
         total([Box(7, 7)])
 
 
+def test_the_same_call_over_and_over():
+    for _ in range(100_000):
+        total([Box(9, 9)])
+    total([Box(10, 10)])
+
+
 def test_swallows_everything():
     while True:
         try:
@@ -121,6 +127,14 @@ def test_a_failing_test_still_gives_the_calls_it_made_and_a_test_that_never_ends
     met = _met(shapes, "area", [("test_shapes:test_fails_after_three", [()]), ("test_shapes:test_forever", [()])])
     widths = sorted({box.width for (box,) in met})
     assert widths == [1, 2, 3, 7]
+
+
+def test_a_test_that_repeats_one_call_is_not_pickled_over_and_over(shapes: ModuleType) -> None:
+    # 50 calls may be kept from each: after 400 pickles of the same call the rest of the first runs
+    # unwatched (its last, new call unseen), and the next test's calls are still looked at.
+    tests = [("test_shapes:test_the_same_call_over_and_over", [()]), ("test_shapes:test_total", [()])]
+    met = _met(shapes, "area", tests)
+    assert sorted(box.width for (box,) in met) == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, *range(10, 40)]
 
 
 def test_a_test_that_swallows_the_time_limit_is_still_cut_and_its_calls_kept(shapes: ModuleType) -> None:
