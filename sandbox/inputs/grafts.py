@@ -64,8 +64,10 @@ def graft_variants(
             if made >= MAX_GRAFTS or len(pool) < 2:
                 break
             donor = pool[step % len(pool)]
-            if donor[0] is call:
-                continue
+            if donor[0] is call:  # its own branch: into the next recipient (a donor of one step would go unused)
+                call, path, attribute = recipients[(step * 5 + 1) % len(recipients)]
+                if donor[0] is call or attribute != donor[2]:
+                    continue
             try:
                 grafted = _graft(call, index, path, attribute, donor, copy)
             except Exception:  # a copy that fails, a constructor that refuses the children: no graft
